@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { PRX_EVENT_NAMES } from '../events/prx.ts';
+
+/** Hard limits on a hooks.json; beyond them the file is rejected, not truncated. */
+export const PRX_LIMITS = {
+  maxFileBytes: 1024 * 1024,
+  maxActions: 1000,
+  maxTimeoutMs: 3_600_000,
+  defaultTimeoutMs: 30_000,
+  maxCommandLength: 4096,
+} as const;
+
+/** [P-SEC-2] Never settable through `env` (compared case-insensitively). */
+export const FORBIDDEN_ENV = [
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'DYLD_INSERT_LIBRARIES',
+  'DYLD_LIBRARY_PATH',
+  'PATH',
+  'HOME',
+];
+
+/** [P-SEC-4] Characters that would mean something to a shell; hooks never run through one. */
+const SHELL_META = /[;|&`$()<>\n\r]/;
+
+const noNul = (what: string) => [(s: string) => !s.includes('\0'), `${what} contains a NUL byte`] as const;
+
+const command = z
+  .string()
+  .min(1, 'command must not be empty')
+  .max(PRX_LIMITS.maxCommandLength, `command is longer than ${PRX_LIMITS.maxCommandLength} characters`)
+  .check((ctx) => {
+    const s = ctx.value;
+    if (s.includes('\0'))
+      ctx.issues.push({ code: 'custom', input: s, message: 'command contains a NUL byte' });
+    const meta = SHELL_META.exec(s);
+    if (meta) {
+      ctx.issues.push({
+        code: 'custom',
+        input: s,
+        message: `command contains the shell metacharacter ${JSON.stringify(meta[0])}; put shell logic in a script and point command at it`,
+      });
+    }
+  });
+
+/** Checks names on the whole map so each issue points at its own key. */
+const envMap = z.record(z.string(), z.string().refine(...noNul('env value'))).check((ctx) => {
+  for (const key of Object.keys(ctx.value)) {
+    const fail = (message: string) => ctx.issues.push({ code: 'custom', input: key, path: [key], message });
+    if (key.includes('\0')) fail('env name contains a NUL byte');
+    else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+      fail(`env name ${JSON.stringify(key)} is not a valid variable name`);
+    else if (FORBIDDEN_ENV.includes(key.toUpperCase())) fail(`env may not set ${key} (blocked for security)`);
+    else if (key.toUpperCase().startsWith('ZERO_HOOK_'))
+      fail(`env may not set ${key}: ZERO_HOOK_* are set by hookwerk`);
+  }
+});
+
+const isoTime = z.iso.datetime({ offset: true });
+
+export const prxActionSchema = z
+  .strictObject({
+    command: command.describe(
+      'Absolute path, a command name looked up in /usr/local/bin:/usr/bin:/bin, or a path relative to the workspace. No shell.',
+    ),
+    args: z
+      .array(z.string().refine(...noNul('argument')))
+      .default([])
+      .describe('Arguments, passed as-is (no shell).'),
+    env: envMap.default({}).describe('Extra variables added to the sanitized environment.'),
+    cwd: z
+      .string()
+      .min(1)
+      .refine(...noNul('cwd'))
+      .optional()
+      .describe('Working directory; relative values resolve against the workspace and must stay inside it.'),
+    timeout_ms: z
+      .number()
+      .int('timeout_ms must be a whole number')
+      .min(1, 'timeout_ms must be at least 1')
+      .max(PRX_LIMITS.maxTimeoutMs, `timeout_ms must be at most ${PRX_LIMITS.maxTimeoutMs}`)
+      .default(PRX_LIMITS.defaultTimeoutMs)
+      .describe('After this many ms the whole process group gets SIGTERM, SIGKILL 5 s later.'),
+    stdin_json: z.boolean().default(false).describe('Also write the envelope to stdin as one line of JSON.'),
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'id must be 1-64 characters of A-Z a-z 0-9 _ . -')
+      .optional(),
+    enabled: z.boolean().default(true),
+    created_at: isoTime.optional(),
+    updated_at: isoTime.optional(),
+  })
+  .meta({ id: 'PrxAction', description: 'One shell hook action.' });
+
+const eventMapShape = Object.fromEntries(
+  PRX_EVENT_NAMES.map((e) => [e, z.array(prxActionSchema).optional()]),
+);
+
+export const prxHooksFileSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    hooks: z
+      .strictObject(eventMapShape)
+      .describe('Event name → actions, run concurrently when the event fires.'),
+  })
+  .describe('hookwerk PRX hooks.json');
+
+export type PrxActionConfig = z.output<typeof prxActionSchema>;
+export type PrxActionInput = z.input<typeof prxActionSchema>;
+export type PrxHooksFile = z.output<typeof prxHooksFileSchema>;

@@ -1,0 +1,120 @@
+import { availableParallelism } from 'node:os';
+
+/** One queued run. `run` never rejects: it resolves with whatever the runner reported. */
+export interface ObserveJob {
+  run(): Promise<void>;
+  /** Called instead of `run` when the job is dropped (queue full, or closed before it started). */
+  drop(reason: 'queue_full' | 'closed'): void;
+}
+
+export interface ObserveSchedulerOptions {
+  /** [P-FF-3] Default `2 × cores`, at least 4. */
+  maxConcurrent?: number;
+  /** [P-FF-3] Default 10 000 runs waiting. */
+  maxQueue?: number;
+}
+
+export function defaultMaxConcurrent(): number {
+  return Math.max(4, 2 * availableParallelism());
+}
+
+/**
+ * [P-FF-1..3] Fire-and-forget with bounds: `submit` is synchronous and O(1); at most
+ * `maxConcurrent` jobs run at once; at most `maxQueue` wait; more are dropped, never buffered.
+ */
+export class ObserveScheduler {
+  readonly maxConcurrent: number;
+  readonly maxQueue: number;
+  // Ring buffer: O(1) push and shift whatever the backlog.
+  #ring: Array<ObserveJob | undefined>;
+  #head = 0;
+  #size = 0;
+  #running = 0;
+  #pumpScheduled = false;
+  #closed = false;
+  #idleWaiters: Array<() => void> = [];
+
+  constructor(opts: ObserveSchedulerOptions = {}) {
+    this.maxConcurrent = opts.maxConcurrent ?? defaultMaxConcurrent();
+    this.maxQueue = opts.maxQueue ?? 10_000;
+    if (!Number.isInteger(this.maxConcurrent) || this.maxConcurrent < 1)
+      throw new TypeError('maxConcurrent must be ≥ 1');
+    if (!Number.isInteger(this.maxQueue) || this.maxQueue < 0) throw new TypeError('maxQueue must be ≥ 0');
+    this.#ring = new Array(Math.max(1, this.maxQueue));
+  }
+
+  get queued(): number {
+    return this.#size;
+  }
+
+  get running(): number {
+    return this.#running;
+  }
+
+  /** Queues a job; returns false (and drops it) when the queue is full or the scheduler is closed. */
+  submit(job: ObserveJob): boolean {
+    if (this.#closed) {
+      job.drop('closed');
+      return false;
+    }
+    if (this.#size >= this.maxQueue) {
+      job.drop('queue_full');
+      return false;
+    }
+    this.#ring[(this.#head + this.#size) % this.#ring.length] = job;
+    this.#size++;
+    if (!this.#pumpScheduled) {
+      this.#pumpScheduled = true;
+      // setImmediate, not a microtask: spawning must never happen inside the caller's turn.
+      setImmediate(this.#pump);
+    }
+    return true;
+  }
+
+  #shift(): ObserveJob | undefined {
+    if (this.#size === 0) return undefined;
+    const job = this.#ring[this.#head];
+    this.#ring[this.#head] = undefined;
+    this.#head = (this.#head + 1) % this.#ring.length;
+    this.#size--;
+    return job;
+  }
+
+  #pump = (): void => {
+    this.#pumpScheduled = false;
+    while (this.#running < this.maxConcurrent) {
+      const job = this.#shift();
+      if (job === undefined) break;
+      this.#running++;
+      job.run().then(this.#finished, this.#finished);
+    }
+    this.#checkIdle();
+  };
+
+  #finished = (): void => {
+    this.#running--;
+    if (this.#size > 0) this.#pump();
+    else this.#checkIdle();
+  };
+
+  #checkIdle(): void {
+    if (this.#running === 0 && this.#size === 0 && this.#idleWaiters.length > 0) {
+      const waiters = this.#idleWaiters;
+      this.#idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  /** Resolves once everything queued so far (and anything queued meanwhile) has finished. */
+  drain(): Promise<void> {
+    if (this.#running === 0 && this.#size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** Stops accepting work, drops what is still waiting, and waits for the running jobs. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (let job = this.#shift(); job !== undefined; job = this.#shift()) job.drop('closed');
+    await this.drain();
+  }
+}

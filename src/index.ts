@@ -1,0 +1,17 @@
+export { MAX_DEPTH } from './bus/depth.ts';
+export type { BusHandler, BusMessage } from './bus/memory.ts';
+export { MemoryBus } from './bus/memory.ts';
+export type { ConfigIssue } from './config/issues.ts';
+export { formatIssue } from './config/issues.ts';
+export type { PrxAction, PrxLoadResult } from './config/prx.ts';
+export { loadPrxConfig } from './config/prx.ts';
+export type { PrxActionConfig, PrxActionInput, PrxHooksFile } from './config/prx-schema.ts';
+export { prxActionSchema, prxHooksFileSchema } from './config/prx-schema.ts';
+export type { EmitOptions, HookEngine, HookEngineOptions, ReloadResult } from './engine.ts';
+export { createHookEngine } from './engine.ts';
+export type { PrxEnvelope, PrxEventName, PrxPayload } from './events/prx.ts';
+export { PRX_EVENT_NAMES, PRX_EVENTS } from './events/prx.ts';
+export type { Logger } from './logger.ts';
+export type { RunOutcome, RunRecord } from './records.ts';
+export { runProcess } from './runners/process.ts';
+export type { ProcessEndReason, ProcessResult, ProcessSpec } from './runners/process-types.ts';

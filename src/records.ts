@@ -1,0 +1,44 @@
+/** Why a run ended, as the agent-facing record states it (SPEC §4). */
+export type RunOutcome =
+  | 'ok'
+  | 'deny'
+  | 'error'
+  | 'timeout'
+  | 'spawn_error'
+  | 'skipped_untrusted'
+  | 'dropped';
+
+export const RUN_OUTCOMES: readonly RunOutcome[] = [
+  'ok',
+  'deny',
+  'error',
+  'timeout',
+  'spawn_error',
+  'skipped_untrusted',
+  'dropped',
+];
+
+/**
+ * One record per hook run, of any kind. `cause` names the failure precisely
+ * (`exit_code`, `signal`, `output_limit`, `queue_full`, `closed`, …) so that
+ * "why didn't my hook fire?" always has an answer.
+ */
+export interface RunRecord {
+  /** Stable, human-readable name of the hook (its `id`, else `event[index]`). */
+  hook: string;
+  /** Where the definition came from: `file#/json/path`, or `in-process`. */
+  source: string;
+  event: string;
+  outcome: RunOutcome;
+  durationMs: number;
+  /** ISO-8601 time the run was scheduled. */
+  at: string;
+  sessionId?: string;
+  depth?: number;
+  exitCode?: number;
+  signal?: string;
+  status?: number;
+  cause?: string;
+  reason?: string;
+  stderrTail?: string;
+}

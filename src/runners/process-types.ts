@@ -1,0 +1,33 @@
+/** Why a process run ended. Always set: a result never leaves this open. */
+export type ProcessEndReason = 'exit' | 'signal' | 'timeout' | 'spawn_error' | 'output_limit';
+
+export interface ProcessSpec {
+  /** Executable: absolute path, or a name looked up in `env.PATH` (never through a shell). */
+  command: string;
+  args: readonly string[];
+  /** The complete environment of the child; nothing of the parent's is added. */
+  env: Readonly<Record<string, string>>;
+  cwd: string;
+  /** Written to stdin, then stdin is closed. Without it stdin is /dev/null (immediate EOF). */
+  stdin?: string | Buffer;
+  timeoutMs: number;
+  /** Grace period between SIGTERM and SIGKILL to the group. Default 5000. */
+  killGraceMs?: number;
+  /** Cap per stream (stdout, stderr). Default 1 MiB. Reaching it ends the run: reason `output_limit`. */
+  maxOutputBytes?: number;
+}
+
+export interface ProcessResult {
+  reason: ProcessEndReason;
+  /** Exit code of the leader, when it exited by itself. */
+  exitCode: number | null;
+  /** Signal that ended the leader, if any (also set for `timeout` / `output_limit` kills). */
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Wall time from spawn to the end of the run, in ms (fractional). */
+  durationMs: number;
+  pid?: number;
+  /** For `spawn_error`: the system's message (e.g. `spawn ./x ENOENT`). */
+  error?: string;
+}

@@ -1,0 +1,46 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+
+const created: string[] = [];
+
+/** A fresh temp folder, removed after the test. */
+export function tempDir(prefix = 'hw-'): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  created.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes `<dir>/hooks.json` with `{hooks}` (object) or raw text. */
+export function writeHooks(dir: string, hooks: unknown): string {
+  const file = path.join(dir, 'hooks.json');
+  writeFileSync(file, typeof hooks === 'string' ? hooks : JSON.stringify({ hooks }, null, 2));
+  return file;
+}
+
+/** Writes an executable script (a `#!/bin/sh` header is added when missing). */
+export function writeScript(dir: string, name: string, body: string): string {
+  const file = path.join(dir, name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, body.startsWith('#!') ? body : `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes (then throws with `what`). */
+export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { jsonErrorOffset } from '../src/config/json-error-offset.ts';
+import { loadPrxConfig } from '../src/config/prx.ts';
+import { prxHooksJsonSchema } from '../src/config/prx-json-schema.ts';
+
+describe('shipped JSON Schema of hooks.json', () => {
+  it('schema/prx-hooks.schema.json is generated from the current zod schema (run `npm run schema`)', () => {
+    const shipped = JSON.parse(
+      readFileSync(new URL('../schema/prx-hooks.schema.json', import.meta.url), 'utf8'),
+    );
+    expect(shipped).toEqual(prxHooksJsonSchema());
+  });
+
+  it('[P-CFG-4] the schema closes objects and lists exactly the 8 events', () => {
+    const schema = prxHooksJsonSchema();
+    const hooks = (schema.properties as Record<string, { properties: object; additionalProperties: boolean }>)
+      .hooks;
+    expect(Object.keys(hooks.properties).sort()).toEqual([
+      'agent_end',
+      'agent_start',
+      'error',
+      'llm_request',
+      'llm_response',
+      'tool_call',
+      'tool_call_start',
+      'turn_complete',
+    ]);
+    expect(hooks.additionalProperties).toBe(false);
+    expect(JSON.stringify(schema)).toContain('"required":["command"]');
+  });
+
+  it('the bundled demo workspace validates', () => {
+    const r = loadPrxConfig(new URL('../examples/demo/', import.meta.url).pathname);
+    expect(r.ok && r.actions.length).toBe(8);
+  });
+});
+
+describe('JSON syntax error location', () => {
+  it.each([
+    ['{}', -1],
+    ['{"a": [1, 2, {"b": null}], "c": "\\u00e9"}', -1],
+    ['{"a": 1,}', 8],
+    ['{"a": 1} x', 9],
+    ['{"a": "unterminated', 19],
+    ['[01]', 2],
+    ['{"a" 1}', 5],
+    ['', 0],
+  ])('%j → %i', (text, offset) => {
+    expect(jsonErrorOffset(text)).toBe(offset);
+  });
+});
