@@ -6,21 +6,41 @@ import { currentDepth, MAX_DEPTH } from './bus/depth.ts';
 import { MemoryBus } from './bus/memory.ts';
 import type { ConfigIssue } from './config/issues.ts';
 import { formatIssue } from './config/issues.ts';
+import type { LurusConfig } from './config/lurus.ts';
 import { loadPrxConfig, PRX_HOOKS_FILE, type PrxAction, type PrxLoadResult } from './config/prx.ts';
+import { checkTrust } from './config/trust.ts';
 import { type FileWatch, watchFileInDir } from './config/watch.ts';
 import { runPrxAction } from './dialects/prx.ts';
+import type { Decision } from './dispatch/gate.ts';
 import { ObserveScheduler } from './dispatch/observe.ts';
-import { assertPrxPayload, PrxEventInstance, type PrxEventName, type PrxPayload } from './events/prx.ts';
+import type { LurusContext, LurusEventName } from './events/lurus.ts';
+import {
+  assertPrxPayload,
+  isPrxEvent,
+  PrxEventInstance,
+  type PrxEventName,
+  type PrxPayload,
+} from './events/prx.ts';
+import { type InProcessGateHook, LurusGate, type UseOptions } from './gate.ts';
 import { type Logger, stderrLogger } from './logger.ts';
 import { EngineMetrics } from './metrics.ts';
+import { type InProcessAction, type InProcessObserver, runObserver } from './observer.ts';
 import type { RunOutcome, RunRecord } from './records.ts';
 import { PrxRegistry } from './registry.ts';
 import { RunLog } from './run-log.ts';
-import { killAllRunning } from './runners/process.ts';
 
 export interface HookEngineOptions {
   /** PRX workspace: the folder holding `hooks.json` (and `config.toml`). */
   workspace?: string;
+  /** Lurus project folder (holding `.lurus/`); default: the current directory. */
+  projectDir?: string;
+  /** Folder holding the global `.lurus/` (default `$HOME`). */
+  home?: string;
+  /**
+   * Consent check for project gate hooks [L-TRUST-1]; default: the trust store under `~/.lurus/`.
+   * Return `{trusted: true}` to run project hooks without consent (tests, sandboxes).
+   */
+  trust?: (config: LurusConfig) => { trusted: boolean; reason: string };
   /** Hot-reload `hooks.json` on change [P-CFG-3]. Default true. */
   watch?: boolean;
   /** [P-FF-3] Concurrent hook processes. Default `2 × cores`, at least 4. */
@@ -66,6 +86,17 @@ export interface HookEngine {
   configIssues(): readonly ConfigIssue[];
   /** Most recent run records, newest first. */
   runs(opts?: { limit?: number; outcome?: RunOutcome; event?: string }): RunRecord[];
+  /** [§2.5] Runs the gate hooks of a Lurus event one after another; the first deny stops the rest. */
+  decide(event: LurusEventName, context: LurusContext): Promise<Decision>;
+  decide(event: string, context: unknown): Promise<Decision>;
+  /**
+   * (beyond) In-process hooks. Gate events: `use('PreToolUse', { matcher }, fn)`, answering like a command hook.
+   * Observe events: `use('tool_call', fn)`, run fire-and-forget like a shell hook. Returns its removal.
+   */
+  use(event: LurusEventName, opts: UseOptions, fn: InProcessGateHook): () => void;
+  use(event: PrxEventName, fn: InProcessObserver, opts?: { timeout?: number; name?: string }): () => void;
+  /** The gate dialect: its sources, issues and trust state. */
+  readonly gate: LurusGate;
   /** Waits until every queued and running hook has finished. */
   drain(): Promise<void>;
   /** Stops watching, drops what is still queued, waits for running hooks, removes temp files. */
@@ -90,6 +121,9 @@ class Engine implements HookEngine {
   #issues: ConfigIssue[] = [];
   #watch: FileWatch | undefined;
   #closed = false;
+  readonly gate: LurusGate;
+  #observers = new Map<string, InProcessAction[]>();
+  #observerCount = 0;
 
   constructor(opts: HookEngineOptions) {
     this.#logger = opts.logger ?? stderrLogger;
@@ -112,6 +146,14 @@ class Engine implements HookEngine {
     this.#sessionId = opts.sessionId ?? `sess_${randomBytes(6).toString('hex')}`;
     // A private 0700 folder for payload files: no other user can pre-create or read them.
     this.#tmpDir = mkdtempSync(path.join(tmpdir(), 'hookwerk-'));
+    this.gate = new LurusGate({
+      projectDir: opts.projectDir ?? process.cwd(),
+      ...(opts.home !== undefined ? { home: opts.home } : {}),
+      trust: opts.trust ?? checkTrust,
+      onRecord: (record) => this.#record(record, currentDepth() + 1),
+    });
+    for (const issue of this.gate.config.issues)
+      this.#logger.warn(`skipped gate source: ${formatIssue(issue)}`);
     if (this.workspace !== undefined) {
       this.reload();
       if (opts.watch !== false) {
@@ -149,9 +191,57 @@ class Engine implements HookEngine {
     for (let i = 0; i < actions.length; i++) {
       this.#scheduler.submit(this.#job(actions[i]!, ev));
     }
+    const observers = this.#observers.get(event);
+    if (observers !== undefined) {
+      for (let i = 0; i < observers.length; i++) this.#scheduler.submit(this.#job(observers[i]!, ev));
+    }
   }
 
-  #job(action: PrxAction, ev: PrxEventInstance) {
+  decide(event: string, context: unknown): Promise<Decision> {
+    return this.gate.decide(event, context);
+  }
+
+  use(event: string, a: unknown, b?: unknown): () => void {
+    if (isPrxEvent(event)) {
+      if (typeof a !== 'function') throw new TypeError('use(event, fn): fn must be a function');
+      const opts = typeof b === 'object' && b !== null ? b : {};
+      const timeout: unknown = Reflect.get(opts, 'timeout');
+      const name: unknown = Reflect.get(opts, 'name');
+      const observer: InProcessAction = {
+        kind: 'in-process',
+        name: typeof name === 'string' ? name : `in-process:${event}#${++this.#observerCount}`,
+        source: 'in-process',
+        event,
+        fn: (envelope, info) => a(envelope, info),
+        timeoutMs: typeof timeout === 'number' ? timeout : 30_000,
+      };
+      const list = this.#observers.get(event) ?? [];
+      list.push(observer);
+      this.#observers.set(event, list);
+      return () => {
+        const i = list.indexOf(observer);
+        if (i >= 0) list.splice(i, 1);
+      };
+    }
+    if (typeof b !== 'function') throw new TypeError('use(event, options, fn): fn must be a function');
+    const opts = typeof a === 'object' && a !== null ? a : {};
+    const matcher: unknown = Reflect.get(opts, 'matcher');
+    const timeout: unknown = Reflect.get(opts, 'timeout');
+    const failMode: unknown = Reflect.get(opts, 'failMode');
+    const name: unknown = Reflect.get(opts, 'name');
+    return this.gate.use(
+      event,
+      {
+        ...(typeof matcher === 'string' ? { matcher } : {}),
+        ...(typeof timeout === 'number' ? { timeout } : {}),
+        ...(failMode === 'open' || failMode === 'closed' ? { failMode } : {}),
+        ...(typeof name === 'string' ? { name } : {}),
+      },
+      (ctx, info) => b(ctx, info),
+    );
+  }
+
+  #job(action: PrxAction | InProcessAction, ev: PrxEventInstance) {
     const base = {
       hook: action.name,
       source: action.source,
@@ -162,7 +252,8 @@ class Engine implements HookEngine {
     };
     return {
       run: async () => {
-        const result = await runPrxAction(action, ev, this.#tmpDir);
+        const result =
+          'kind' in action ? await runObserver(action, ev) : await runPrxAction(action, ev, this.#tmpDir);
         this.#record({ ...base, ...result }, ev.depth);
       },
       drop: (reason: 'queue_full' | 'closed') => {
@@ -221,7 +312,7 @@ class Engine implements HookEngine {
     for (let i = 0; i < MAX_DEPTH + 2; i++) {
       await this.#scheduler.drain();
       await this.bus.flush();
-      if (this.#scheduler.queued === 0 && this.#scheduler.running === 0) return;
+      if (this.#scheduler.idle) return;
     }
   }
 
@@ -231,7 +322,6 @@ class Engine implements HookEngine {
     this.#watch?.close();
     await this.#scheduler.close();
     await this.bus.flush();
-    await killAllRunning();
     rmSync(this.#tmpDir, { recursive: true, force: true });
   }
 }

@@ -41,4 +41,10 @@ export interface RunRecord {
   cause?: string;
   reason?: string;
   stderrTail?: string;
+  /** Gate runs that failed: whether the failure counted as allow (`open`) or deny (`closed`). */
+  failed?: 'open' | 'closed';
+  /** Gate runs: what this hook decided (after failMode). */
+  decision?: 'allow' | 'deny';
+  /** Gate runs: context the hook handed to the agent. */
+  additionalContext?: string;
 }

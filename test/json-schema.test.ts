@@ -14,8 +14,8 @@ describe('shipped JSON Schema of hooks.json', () => {
 
   it('[P-CFG-4] the schema closes objects and lists exactly the 8 events', () => {
     const schema = prxHooksJsonSchema();
-    const hooks = (schema.properties as Record<string, { properties: object; additionalProperties: boolean }>)
-      .hooks;
+    const props = schema.properties as Record<string, { properties: object; additionalProperties: boolean }>;
+    const hooks = props.hooks!;
     expect(Object.keys(hooks.properties).sort()).toEqual([
       'agent_end',
       'agent_start',

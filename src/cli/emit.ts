@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_DEPTH } from '../bus/depth.ts';
 import { formatIssue } from '../config/issues.ts';
@@ -8,7 +7,7 @@ import { createHookEngine } from '../engine.ts';
 import { assertPrxPayload } from '../events/prx.ts';
 import { silentLogger } from '../logger.ts';
 import type { RunRecord } from '../records.ts';
-import { CliError, parseJsonOption } from './errors.ts';
+import { CliError, parseJsonOption, resolveWorkspace } from './errors.ts';
 import { formatRecord } from './format.ts';
 
 export interface EmitCliOptions {
@@ -30,7 +29,7 @@ export async function emitCommand(
   opts: EmitCliOptions,
   out: (line: string) => void,
 ): Promise<number> {
-  const workspace = path.resolve(opts.workspace ?? '.');
+  const workspace = resolveWorkspace(opts.workspace);
   const payload = opts.payload === undefined ? {} : parseJsonOption('--payload', opts.payload);
   try {
     assertPrxPayload(event, payload);
@@ -59,6 +58,12 @@ export async function emitCommand(
     ];
     args.push('--timestamp', timestamp, '--depth', String(depth), '--wait');
     const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', cwd: workspace });
+    // A failed spawn must be one line and exit 1, not an unhandled 'error' event.
+    const failed = await new Promise<Error | undefined>((resolve) => {
+      child.once('error', resolve);
+      child.once('spawn', () => resolve(undefined));
+    });
+    if (failed) throw new CliError(`cannot start the background runner: ${failed.message}`);
     child.unref();
     return 0;
   }

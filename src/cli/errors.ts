@@ -1,3 +1,6 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+
 /** An error the user can fix: printed as one line, no stack, with its exit code. */
 export class CliError extends Error {
   readonly exitCode: number;
@@ -13,4 +16,17 @@ export function parseJsonOption(flag: string, text: string): unknown {
   } catch (err) {
     throw new CliError(`${flag} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** An existing workspace folder, absolute; a missing one is a user error (a typo must not pass as "no hooks"). */
+export function resolveWorkspace(dir: string | undefined): string {
+  const workspace = path.resolve(dir ?? '.');
+  let isDir = false;
+  try {
+    isDir = statSync(workspace).isDirectory();
+  } catch {
+    throw new CliError(`workspace ${workspace} does not exist`);
+  }
+  if (!isDir) throw new CliError(`workspace ${workspace} is not a directory`);
+  return workspace;
 }

@@ -1,10 +1,15 @@
 import { Command, CommanderError } from 'commander';
+import { createHookCommand } from './create-hook.ts';
+import { decideCommand } from './decide.ts';
 import { demoCommand } from './demo.ts';
 import { emitCommand } from './emit.ts';
 import { CliError } from './errors.ts';
+import { explainCommand } from './explain.ts';
+import { askOnTerminal, trustCommand } from './trust.ts';
 import { validateCommand } from './validate.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
 
 function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('hookwerk')
@@ -29,10 +34,50 @@ function buildProgram(setExit: (code: number) => void): Command {
     .action(async (event: string, opts) => setExit(await emitCommand(event, opts, out)));
 
   program
+    .command('decide')
+    .description('run the gate hooks of a Lurus event; prints the decision JSON, exit 2 when it blocks')
+    .argument('<event>', 'PreToolUse, PostToolUse, UserPromptSubmit, Stop, …')
+    .option('--project <dir>', 'project folder holding .lurus/', '.')
+    .option('--context <json>', 'event context, e.g. {"toolName":"Write","toolInput":{}}', '{}')
+    .action(async (event: string, opts) => setExit(await decideCommand(event, opts, out, err)));
+
+  program
     .command('validate')
-    .description('check hooks.json: every problem with file, JSON path and reason (exit 1 on any)')
+    .description('check every hook source: each problem with file, JSON path and reason (exit 1 on any)')
+    .option('--workspace <dir>', 'PRX workspace folder (alone: check only the PRX side)')
+    .option('--project <dir>', 'Lurus project folder (alone: check only the Lurus side, plus global sources)')
+    .action((opts) => setExit(validateCommand(opts, out, err)));
+
+  program
+    .command('explain')
+    .description('list every hook configured for an event and whether it would run, and if not, why')
+    .argument('<event>', 'a gate event (PreToolUse…) or an observe event (tool_call…)')
+    .option('--tool <name>', 'context.toolName to match against')
+    .option('--trigger <value>', 'context.trigger to match against')
+    .option('--project <dir>', 'Lurus project folder', '.')
     .option('--workspace <dir>', 'PRX workspace folder', '.')
-    .action((opts) => setExit(validateCommand(opts, out)));
+    .action((event: string, opts) => setExit(explainCommand(event, opts, out)));
+
+  program
+    .command('create-hook')
+    .description('generate .lurus/hooks/NAME.sh (or .ts) from the event template and register it')
+    .argument('<event>', 'gate event, case-insensitive')
+    .argument('<name>', 'file name stem')
+    .option('--ts', 'TypeScript template, run with npx tsx')
+    .option('--project <dir>', 'project folder', '.')
+    .option('--force', 'overwrite an existing script')
+    .action((event: string, name: string, opts) => setExit(createHookCommand(event, name, opts, out)));
+
+  program
+    .command('trust')
+    .description('review the project hooks (what runs, where data goes) and approve them')
+    .option('--project <dir>', 'project folder', '.')
+    .option('--yes', 'approve without asking')
+    .action(async (opts) =>
+      setExit(
+        await trustCommand(opts, { out, err, ask: askOnTerminal, interactive: process.stdin.isTTY === true }),
+      ),
+    );
 
   program
     .command('demo')

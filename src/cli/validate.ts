@@ -1,20 +1,55 @@
 import path from 'node:path';
 import { formatIssue } from '../config/issues.ts';
+import { loadLurusConfig } from '../config/lurus.ts';
+import { lurusProblems } from '../config/lurus-validate.ts';
 import { loadPrxConfig } from '../config/prx.ts';
-import { CliError } from './errors.ts';
+import { checkTrust } from '../config/trust.ts';
+import { resolveWorkspace } from './errors.ts';
 
-/** `hookwerk validate`: every problem with file, JSON path and reason; exit 1 on any [P-CFG-4]. */
-export function validateCommand(opts: { workspace?: string }, out: (line: string) => void): number {
-  const workspace = path.resolve(opts.workspace ?? '.');
-  const loaded = loadPrxConfig(workspace);
-  if (!loaded.ok) {
-    throw new CliError(loaded.issues.map(formatIssue).join('\n'));
+/**
+ * `hookwerk validate` [P-CFG-4, L-VAL-1]: every problem with file, JSON path and reason, one per
+ * line in the bare `file: path: reason` shape; exit 1 on any. With no flags it checks the current
+ * folder as PRX workspace and as Lurus project (plus the global sources); `--workspace` alone checks
+ * only the PRX side, `--project` alone only the Lurus side.
+ */
+export function validateCommand(
+  opts: { workspace?: string; project?: string; home?: string },
+  out: (line: string) => void,
+  err: (line: string) => void,
+): number {
+  const both = opts.workspace === undefined && opts.project === undefined;
+  let failed = false;
+  if (both || opts.workspace !== undefined) {
+    const workspace = resolveWorkspace(opts.workspace);
+    const loaded = loadPrxConfig(workspace);
+    if (!loaded.ok) {
+      for (const issue of loaded.issues) err(formatIssue(issue));
+      failed = true;
+    } else if (!loaded.exists) {
+      out(`ok: ${loaded.file} does not exist (no shell hooks)`);
+    } else {
+      const enabled = loaded.actions.filter((a) => a.enabled).length;
+      out(`ok: ${loaded.file}: ${loaded.actions.length} actions (${enabled} enabled)`);
+    }
   }
-  if (!loaded.exists) {
-    out(`ok: ${loaded.file} does not exist (no shell hooks)`);
-    return 0;
+  if (both || opts.project !== undefined) {
+    const projectDir = both ? resolveWorkspace(undefined) : resolveWorkspace(opts.project);
+    const config = loadLurusConfig({ projectDir, ...(opts.home !== undefined ? { home: opts.home } : {}) });
+    const problems = lurusProblems(config);
+    for (const issue of problems) err(formatIssue(issue));
+    if (problems.length > 0) failed = true;
+    for (const source of config.sources) {
+      if (!source.exists || !source.ok) continue;
+      out(
+        `ok: ${source.file}${source.key ? ` (${source.key})` : ''}: ${source.hookCount} hooks (${source.scope})`,
+      );
+    }
+    if (config.all.some((h) => h.scope === 'project')) {
+      const trust = checkTrust(config);
+      out(
+        `${trust.trusted ? 'ok' : 'note'}: project hooks in ${path.join(projectDir, '.lurus')}: ${trust.reason}${trust.trusted ? '' : ' (run `hookwerk trust`)'}`,
+      );
+    }
   }
-  const enabled = loaded.actions.filter((a) => a.enabled).length;
-  out(`ok: ${loaded.file}: ${loaded.actions.length} actions (${enabled} enabled)`);
-  return 0;
+  return failed ? 1 : 0;
 }

@@ -40,11 +40,17 @@ export class ObserveScheduler {
     if (!Number.isInteger(this.maxConcurrent) || this.maxConcurrent < 1)
       throw new TypeError('maxConcurrent must be ≥ 1');
     if (!Number.isInteger(this.maxQueue) || this.maxQueue < 0) throw new TypeError('maxQueue must be ≥ 0');
-    this.#ring = new Array(Math.max(1, this.maxQueue));
+    this.#ring = new Array(this.maxQueue + this.maxConcurrent);
   }
 
+  /** Runs waiting for a slot (not counting those about to start on the next pump). */
   get queued(): number {
-    return this.#size;
+    return Math.max(0, this.#size - Math.max(0, this.maxConcurrent - this.#running));
+  }
+
+  /** Nothing queued and nothing running. */
+  get idle(): boolean {
+    return this.#size === 0 && this.#running === 0;
   }
 
   get running(): number {
@@ -57,7 +63,8 @@ export class ObserveScheduler {
       job.drop('closed');
       return false;
     }
-    if (this.#size >= this.maxQueue) {
+    // Jobs start on the next pump, so until then free slots hold some of #size: those are not "waiting".
+    if (this.#size >= this.maxQueue + Math.max(0, this.maxConcurrent - this.#running)) {
       job.drop('queue_full');
       return false;
     }

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { LURUS_EVENT_NAMES } from '../events/lurus.ts';
+
+export const LURUS_LIMITS = {
+  defaultTimeoutMs: 30_000,
+  maxTimeoutMs: 3_600_000,
+  maxFileBytes: 1024 * 1024,
+} as const;
+
+const timeout = z
+  .number()
+  .int('timeout must be a whole number of milliseconds')
+  .min(1, 'timeout must be at least 1 ms')
+  .max(LURUS_LIMITS.maxTimeoutMs, `timeout must be at most ${LURUS_LIMITS.maxTimeoutMs} ms`)
+  .default(LURUS_LIMITS.defaultTimeoutMs)
+  .describe('Milliseconds; at the limit the hook fails (open, unless failMode is "closed").');
+
+const failMode = z
+  .enum(['open', 'closed'])
+  .default('open')
+  .describe(
+    'What a failure (error, timeout, invalid answer) means: "open" = allow (default), "closed" = deny.',
+  );
+
+export const lurusCommandHookSchema = z
+  .strictObject({
+    type: z.literal('command'),
+    command: z
+      .string()
+      .min(1, 'command must not be empty')
+      .refine((s) => !s.includes('\0'), 'command contains a NUL byte')
+      .describe('Run through /bin/sh -c in the project folder; the event JSON arrives on stdin.'),
+    timeout,
+    failMode,
+  })
+  .meta({ id: 'LurusCommandHook' });
+
+export const lurusHttpHookSchema = z
+  .strictObject({
+    type: z.literal('http'),
+    url: z.string().min(1).describe('http(s) URL that receives the event JSON as the body.'),
+    method: z.string().default('POST').describe('POST (default), PUT or PATCH.'),
+    headers: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe(
+        'Extra request headers (no secrets: Authorization, Cookie, Proxy-Authorization and X-API-Key are refused).',
+      ),
+    timeout,
+    failMode,
+  })
+  .meta({ id: 'LurusHttpHook' });
+
+export const lurusHookSchema = z.discriminatedUnion('type', [lurusCommandHookSchema, lurusHttpHookSchema]);
+
+export const lurusDefinitionSchema = z
+  .strictObject({
+    matcher: z
+      .string()
+      .optional()
+      .describe('Tested against context.toolName, else context.trigger. "", "*" or missing: always.'),
+    hooks: z.array(lurusHookSchema),
+  })
+  .meta({ id: 'LurusDefinition' });
+
+/** [L-DEF-1] The event map: `.lurus/hooks.json` holds it directly, settings files under `hooks`/`globalHooks`/`projectHooks`. */
+export const lurusEventMapSchema = z.strictObject(
+  Object.fromEntries(LURUS_EVENT_NAMES.map((e) => [e, z.array(lurusDefinitionSchema).optional()])),
+);
+
+/** `.lurus/hooks.json`: the event map itself, plus an optional `$schema` for editors. */
+export const lurusHooksFileSchema = lurusEventMapSchema
+  .extend({ $schema: z.string().optional() })
+  .describe('hookwerk Lurus .lurus/hooks.json');
+
+export type LurusCommandHookConfig = z.output<typeof lurusCommandHookSchema>;
+export type LurusHttpHookConfig = z.output<typeof lurusHttpHookSchema>;
+export type LurusHookConfig = z.output<typeof lurusHookSchema>;
+export type LurusDefinitionConfig = z.output<typeof lurusDefinitionSchema>;
+export type LurusEventMap = z.output<typeof lurusEventMapSchema>;

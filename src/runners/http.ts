@@ -1,0 +1,199 @@
+/**
+ * The HTTP hook runner ([L-RUN-5], [L-ANS-3]).
+ *
+ * One call = one request through a shared keep-alive undici `Agent`. A call always resolves,
+ * exactly once, with the reason it ended; it never throws. Interpreting the answer (2xx + JSON
+ * decision, fail-open on everything else) is the caller's job; this module only says what happened.
+ *
+ * Decisions:
+ * - Redirects are never followed: undici 7's `request()` has no redirect handling unless the
+ *   redirect interceptor is composed in, and we don't. A 3xx is a plain answer (reason `response`).
+ * - `content-type: application/json` is added unless the hook's headers set a Content-Type (any case).
+ * - The timeout covers the whole exchange through one AbortSignal (our timer, or the caller's
+ *   signal); undici's own headersTimeout/bodyTimeout are set to the same bound as a backstop.
+ * - The answer's body is read up to `maxResponseBytes`; the first byte beyond it destroys the
+ *   stream (which also drops that connection rather than draining the rest).
+ *
+ * Idle pool and process exit: undici unrefs a keep-alive socket while it has no request in flight,
+ * and its keep-alive timers are unref'd, so an idle pool never keeps Node running: a script that
+ * makes one call and returns exits at once (checked by a test that runs such a script in a child
+ * process against a server that keeps connections open for a minute). Idle sockets are closed
+ * after `KEEP_ALIVE_MS` anyway. `closeHttpPool()` closes everything for an orderly shutdown.
+ */
+import { Agent, request } from 'undici';
+import type { HttpEndReason, HttpResult, HttpSpec } from './http-types.ts';
+
+const DEFAULT_MAX_RESPONSE_BYTES = 1_048_576;
+/** Connections per origin: enough for the engine's parallel dispatch, bounded against a slow hook server. */
+const CONNECTIONS_PER_ORIGIN = 16;
+/** How long an idle keep-alive socket is kept (also the cap on a server's `Keep-Alive: timeout` hint). */
+const KEEP_ALIVE_MS = 4000;
+/** setTimeout fires at once for larger delays; above this a call simply has no timeout. */
+const MAX_TIMER_MS = 2_147_483_647;
+/** undici's own timeouts that mean "the server was too slow", not "the transport failed". */
+const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+export interface RunHttpOptions {
+  /** Aborting ends the call like a timeout (reason `timeout`). */
+  signal?: AbortSignal;
+}
+
+let pool: Agent | undefined;
+
+/** The one shared dispatcher, created on first use (and again after `closeHttpPool()`). */
+function sharedPool(): Agent {
+  pool ??= new Agent({
+    connections: CONNECTIONS_PER_ORIGIN,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: KEEP_ALIVE_MS,
+  });
+  return pool;
+}
+
+/**
+ * Closes the shared pool: calls in flight finish (each within its own timeout), idle sockets are
+ * closed. A later `runHttp()` opens a new pool. Never throws.
+ */
+export async function closeHttpPool(): Promise<void> {
+  const closing = pool;
+  pool = undefined;
+  if (closing === undefined) return;
+  try {
+    await closing.close();
+  } catch {
+    // Already closed or destroyed: nothing left to release.
+  }
+}
+
+export async function runHttp(spec: HttpSpec, opts: RunHttpOptions = {}): Promise<HttpResult> {
+  const start = performance.now();
+  const external = opts.signal;
+  if (external?.aborted) return notSent(start, 'timeout');
+
+  let url: URL;
+  try {
+    url = new URL(spec.url);
+  } catch {
+    return notSent(start, 'transport', `invalid URL: ${JSON.stringify(spec.url)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return notSent(start, 'transport', `unsupported URL scheme ${url.protocol} (http: or https: only)`);
+  }
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = (): void => {
+    timedOut = true;
+    controller.abort();
+  };
+  const bounded = spec.timeoutMs < MAX_TIMER_MS;
+  const timer = bounded ? setTimeout(onAbort, Math.max(0, spec.timeoutMs)) : undefined;
+  external?.addEventListener('abort', onAbort, { once: true });
+  // 0 disables undici's timers (unbounded call); otherwise never let them outlast ours.
+  const undiciTimeout = bounded ? Math.max(1, Math.ceil(spec.timeoutMs)) : 0;
+
+  const output = new CappedBody(spec.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+  let status: number | undefined;
+  let reason: HttpEndReason;
+  let error: string | undefined;
+  try {
+    const res = await request(url, {
+      dispatcher: sharedPool(),
+      method: spec.method,
+      headers: withContentType(spec.headers),
+      body: spec.body,
+      signal: controller.signal,
+      headersTimeout: undiciTimeout,
+      bodyTimeout: undiciTimeout,
+    });
+    status = res.statusCode;
+    reason = 'response';
+    for await (const chunk of res.body) {
+      if (!output.push(chunk as Buffer)) {
+        // Stop reading now: destroying the body also drops the connection instead of draining it.
+        res.body.destroy();
+        reason = 'output_limit';
+        break;
+      }
+    }
+  } catch (err) {
+    if (timedOut || UNDICI_TIMEOUT_CODES.has(String(errorCode(err)))) {
+      reason = 'timeout';
+    } else {
+      reason = 'transport';
+      error = describeError(err);
+    }
+  } finally {
+    clearTimeout(timer);
+    external?.removeEventListener('abort', onAbort);
+  }
+
+  const result: HttpResult = { reason, body: output.text(), durationMs: performance.now() - start };
+  if (status !== undefined) result.status = status;
+  if (error !== undefined) result.error = error;
+  return result;
+}
+
+/** The hook's headers, plus `content-type: application/json` unless they set a Content-Type. */
+function withContentType(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = { ...headers };
+  if (!Object.keys(out).some((name) => name.toLowerCase() === 'content-type')) {
+    out['content-type'] = 'application/json';
+  }
+  return out;
+}
+
+/** Keeps the first `cap` bytes of a body; reports when more than that arrived. */
+class CappedBody {
+  private readonly chunks: Buffer[] = [];
+  private bytes = 0;
+
+  constructor(private readonly cap: number) {}
+
+  /** Returns false when the chunk did not fit: the body is truncated at exactly `cap` bytes. */
+  push(chunk: Buffer): boolean {
+    const room = this.cap - this.bytes;
+    if (chunk.length <= room) {
+      this.chunks.push(chunk);
+      this.bytes += chunk.length;
+      return true;
+    }
+    if (room > 0) this.chunks.push(chunk.subarray(0, room));
+    this.bytes = Math.max(this.cap, 0);
+    return false;
+  }
+
+  text(): string {
+    if (this.chunks.length === 0) return '';
+    if (this.chunks.length === 1) return this.chunks[0]!.toString('utf8');
+    return Buffer.concat(this.chunks, this.bytes).toString('utf8');
+  }
+}
+
+function notSent(start: number, reason: HttpEndReason, error?: string): HttpResult {
+  const result: HttpResult = { reason, body: '', durationMs: performance.now() - start };
+  if (error !== undefined) result.error = error;
+  return result;
+}
+
+/**
+ * One line saying what went wrong. Node's connect errors already read well
+ * (`connect ECONNREFUSED 127.0.0.1:9`); when both address families were tried (`localhost`),
+ * Node reports an AggregateError with an empty message, so its parts are joined instead.
+ * undici's own errors get their code appended (`other side closed (UND_ERR_SOCKET)`).
+ */
+function describeError(err: unknown): string {
+  if (err instanceof AggregateError && err.errors.length > 0) {
+    return [...new Set(err.errors.map(describeError))].join('; ');
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  const code = errorCode(err);
+  if (typeof code === 'string' && code !== '' && !message.includes(code)) {
+    return message === '' ? code : `${message} (${code})`;
+  }
+  return message === '' ? 'unknown transport error' : message;
+}
+
+function errorCode(err: unknown): unknown {
+  return typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
+}
