@@ -1,7 +1,9 @@
 // Regenerates schema/*.json from the zod schemas (run by `npm run schema`; a test checks they are current).
 import { writeFileSync } from 'node:fs';
-import { prxHooksJsonSchema } from '../dist/config/prx-json-schema.js';
+import { SHIPPED_SCHEMAS } from '../dist/config/json-schemas.js';
 
-const target = new URL('../schema/prx-hooks.schema.json', import.meta.url);
-writeFileSync(target, `${JSON.stringify(prxHooksJsonSchema(), null, 2)}\n`);
-console.log(`wrote ${target.pathname}`);
+for (const [name, build] of Object.entries(SHIPPED_SCHEMAS)) {
+  const target = new URL(`../schema/${name}`, import.meta.url);
+  writeFileSync(target, `${JSON.stringify(build(), null, 2)}\n`);
+  console.log(`wrote ${target.pathname}`);
+}

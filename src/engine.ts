@@ -10,12 +10,12 @@ import type { LurusConfig } from './config/lurus.ts';
 import { loadPrxConfig, PRX_HOOKS_FILE, type PrxAction, type PrxLoadResult } from './config/prx.ts';
 import { checkTrust } from './config/trust.ts';
 import { type FileWatch, watchFileInDir } from './config/watch.ts';
-import { runPrxAction } from './dialects/prx.ts';
 import type { Decision } from './dispatch/gate.ts';
 import { ObserveScheduler } from './dispatch/observe.ts';
 import type { LurusContext, LurusEventName } from './events/lurus.ts';
 import {
   assertPrxPayload,
+  isoNow,
   isPrxEvent,
   PrxEventInstance,
   type PrxEventName,
@@ -24,7 +24,8 @@ import {
 import { type InProcessGateHook, LurusGate, type UseOptions } from './gate.ts';
 import { type Logger, stderrLogger } from './logger.ts';
 import { EngineMetrics } from './metrics.ts';
-import { type InProcessAction, type InProcessObserver, runObserver } from './observer.ts';
+import { type JobContext, PrxJob } from './observe-job.ts';
+import type { InProcessAction, InProcessObserver } from './observer.ts';
 import type { RunOutcome, RunRecord } from './records.ts';
 import { PrxRegistry } from './registry.ts';
 import { RunLog } from './run-log.ts';
@@ -116,6 +117,7 @@ class Engine implements HookEngine {
   readonly #log: RunLog;
   readonly #sessionId: string;
   readonly #tmpDir: string;
+  readonly #jobs: JobContext;
   #registry = PrxRegistry.empty();
   #loadedText: string | undefined;
   #issues: ConfigIssue[] = [];
@@ -138,7 +140,7 @@ class Engine implements HookEngine {
       running: () => this.#scheduler.running,
     });
     this.bus = new MemoryBus({
-      onDrop: (reason) => this.metrics.dropped.inc({ reason }),
+      onDrop: (reason) => this.metrics.dropped(reason),
       onHandlerError: (err, topic) =>
         this.#logger.warn(`bus subscriber for ${topic} failed: ${errorText(err)}`),
     });
@@ -146,6 +148,11 @@ class Engine implements HookEngine {
     this.#sessionId = opts.sessionId ?? `sess_${randomBytes(6).toString('hex')}`;
     // A private 0700 folder for payload files: no other user can pre-create or read them.
     this.#tmpDir = mkdtempSync(path.join(tmpdir(), 'hookwerk-'));
+    this.#jobs = {
+      tmpDir: this.#tmpDir,
+      record: (record, depth) => this.#record(record, depth),
+      dropped: (reason) => this.metrics.dropped(reason),
+    };
     this.gate = new LurusGate({
       projectDir: opts.projectDir ?? process.cwd(),
       ...(opts.home !== undefined ? { home: opts.home } : {}),
@@ -172,28 +179,29 @@ class Engine implements HookEngine {
     const depth = opts?.depth ?? currentDepth() + 1;
     if (!Number.isInteger(depth) || depth < 1) throw new TypeError('depth must be an integer ≥ 1');
     if (this.#closed) {
-      this.metrics.dropped.inc({ reason: 'closed' });
+      this.metrics.dropped('closed');
       return;
     }
     // [P-BUS-3] Beyond depth 8 the whole emit is dropped silently, and counted.
     if (depth > MAX_DEPTH) {
-      this.metrics.dropped.inc({ reason: 'depth' });
+      this.metrics.dropped('depth');
       return;
     }
     const ev = new PrxEventInstance(
-      { event, timestamp: opts?.timestamp ?? new Date().toISOString(), session_id: sessionId, payload },
+      { event, timestamp: opts?.timestamp ?? isoNow(), session_id: sessionId, payload },
       depth,
     );
-    this.metrics.emitted.inc({ event });
+    this.metrics.emitted(event);
     // [P-BUS-1] Published whether or not hooks are configured.
     this.bus.publish(`prx.lifecycle.${event}`, ev.envelope, { depth, lazyJson: () => ev.json });
     const actions = this.#registry.forEvent(event);
     for (let i = 0; i < actions.length; i++) {
-      this.#scheduler.submit(this.#job(actions[i]!, ev));
+      this.#scheduler.submit(new PrxJob(this.#jobs, actions[i]!, ev));
     }
     const observers = this.#observers.get(event);
     if (observers !== undefined) {
-      for (let i = 0; i < observers.length; i++) this.#scheduler.submit(this.#job(observers[i]!, ev));
+      for (let i = 0; i < observers.length; i++)
+        this.#scheduler.submit(new PrxJob(this.#jobs, observers[i]!, ev));
     }
   }
 
@@ -241,31 +249,6 @@ class Engine implements HookEngine {
     );
   }
 
-  #job(action: PrxAction | InProcessAction, ev: PrxEventInstance) {
-    const base = {
-      hook: action.name,
-      source: action.source,
-      event: action.event,
-      at: ev.envelope.timestamp,
-      sessionId: ev.envelope.session_id,
-      depth: ev.depth,
-    };
-    return {
-      run: async () => {
-        const result =
-          'kind' in action ? await runObserver(action, ev) : await runPrxAction(action, ev, this.#tmpDir);
-        this.#record({ ...base, ...result }, ev.depth);
-      },
-      drop: (reason: 'queue_full' | 'closed') => {
-        this.metrics.dropped.inc({ reason });
-        this.#record(
-          { ...base, outcome: 'dropped', durationMs: 0, cause: reason, reason: dropReason(reason) },
-          ev.depth,
-        );
-      },
-    };
-  }
-
   #record(record: RunRecord, depth: number): void {
     this.#log.push(record);
     this.metrics.record(record);
@@ -277,7 +260,7 @@ class Engine implements HookEngine {
     const result: PrxLoadResult = loadPrxConfig(this.workspace);
     if (!result.ok) {
       this.#issues = result.issues;
-      this.metrics.reloadErrors.inc();
+      this.metrics.reloadFailed();
       this.#logger.error(
         `${result.file} rejected, keeping the last good hooks (${this.#registry.size} actions):\n  ${result.issues.map(formatIssue).join('\n  ')}`,
       );
@@ -290,7 +273,7 @@ class Engine implements HookEngine {
     }
     this.#registry = new PrxRegistry(result.actions);
     this.#loadedText = result.text;
-    this.metrics.reloads.inc();
+    this.metrics.reloaded();
     this.#logger.info(`${result.file}: ${result.actions.length} actions in force`);
     return { ok: true, changed: true, actions: result.actions.length, issues: [] };
   }
@@ -324,10 +307,6 @@ class Engine implements HookEngine {
     await this.bus.flush();
     rmSync(this.#tmpDir, { recursive: true, force: true });
   }
-}
-
-function dropReason(reason: 'queue_full' | 'closed'): string {
-  return reason === 'queue_full' ? 'the run queue was full' : 'the engine was closed before the run started';
 }
 
 function assertDirectory(dir: string): void {

@@ -1,7 +1,15 @@
-import { projectPathsOf } from './config/command-words.ts';
+import { existsSync } from 'node:fs';
+import { primaryScriptOf, projectPathsOf } from './config/command-words.ts';
 import { type LurusConfig, type LurusHook, loadLurusConfig } from './config/lurus.ts';
 import { pinOf } from './config/trust.ts';
-import { commandVerdict, type HookVerdict, httpVerdict, lurusHookEnv, readAnswer } from './dialects/lurus.ts';
+import {
+  commandVerdict,
+  type HookVerdict,
+  httpVerdict,
+  lurusHookEnv,
+  missingScriptVerdict,
+  readAnswer,
+} from './dialects/lurus.ts';
 import { type Decision, type GateHook, runGate } from './dispatch/gate.ts';
 import {
   isLurusEvent,
@@ -107,6 +115,7 @@ export class LurusGate {
     const base = { name: hook.name, source: hook.source, matcher: hook.matcher, trusted };
     if (hook.kind === 'command') {
       const pins = hook.scope === 'project' ? this.#trust.approved?.files : undefined;
+      const script = primaryScriptOf(hook.command, this.#config.projectDir, this.#config.home);
       return {
         ...base,
         // Consent pins content: a script edited after approval (even mid-session) must not run.
@@ -114,17 +123,19 @@ export class LurusGate {
           ? { verify: changedSinceApproval(projectPathsOf(hook.command, this.#config.projectDir), pins) }
           : {}),
         run: async (_envelope, json) =>
-          commandVerdict(
-            hook,
-            await runProcess({
-              command: '/bin/sh',
-              args: ['-c', hook.command],
-              env: this.#hookEnv,
-              cwd: this.#config.projectDir,
-              stdin: `${json}\n`,
-              timeoutMs: hook.timeoutMs,
-            }),
-          ),
+          script !== undefined && !existsSync(script)
+            ? missingScriptVerdict(hook, script)
+            : commandVerdict(
+                hook,
+                await runProcess({
+                  command: '/bin/sh',
+                  args: ['-c', hook.command],
+                  env: this.#hookEnv,
+                  cwd: this.#config.projectDir,
+                  stdin: `${json}\n`,
+                  timeoutMs: hook.timeoutMs,
+                }),
+              ),
       };
     }
     return {

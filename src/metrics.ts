@@ -1,15 +1,44 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RunRecord } from './records.ts';
 
+/**
+ * Counts kept in plain maps on the hot path (an increment is a map update, not a prom-client
+ * label hash) and copied into prom-client counters when the registry is scraped.
+ */
+class LabelledCount {
+  readonly #counts = new Map<string, number>();
+  readonly #labels = new Map<string, Record<string, string>>();
+
+  inc(key: string, labels: () => Record<string, string>): void {
+    const n = this.#counts.get(key);
+    if (n === undefined) {
+      this.#counts.set(key, 1);
+      this.#labels.set(key, labels());
+    } else {
+      this.#counts.set(key, n + 1);
+    }
+  }
+
+  get(key: string): number {
+    return this.#counts.get(key) ?? 0;
+  }
+
+  /** Writes the counts into a prom-client counter (called at scrape time). */
+  copyInto(counter: Counter<string>): void {
+    counter.reset();
+    for (const [key, n] of this.#counts) counter.inc(this.#labels.get(key) ?? {}, n);
+  }
+}
+
 /** Engine metrics in a registry of its own, so two engines in one process never share counters. */
 export class EngineMetrics {
   readonly registry = new Registry();
-  readonly runs = new Counter({
-    name: 'hook_runs_total',
-    help: 'Hook runs by event and outcome (ok, deny, error, timeout, spawn_error, skipped_untrusted, dropped).',
-    labelNames: ['event', 'outcome'] as const,
-    registers: [this.registry],
-  });
+  readonly #runs = new LabelledCount();
+  readonly #timeouts = new LabelledCount();
+  readonly #emitted = new LabelledCount();
+  readonly #dropped = new LabelledCount();
+  #reloads = 0;
+  #reloadErrors = 0;
   readonly duration = new Histogram({
     name: 'hook_run_duration_seconds',
     help: 'Wall time of hook runs.',
@@ -17,40 +46,49 @@ export class EngineMetrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
-  readonly timeouts = new Counter({
-    name: 'hook_timeouts_total',
-    help: 'Hook runs stopped at their timeout.',
-    labelNames: ['event'] as const,
-    registers: [this.registry],
-  });
-  readonly emitted = new Counter({
-    name: 'events_emitted_total',
-    help: 'Events accepted by emit().',
-    labelNames: ['event'] as const,
-    registers: [this.registry],
-  });
-  /** [P-FF-3, P-BUS-3] Work not done because a bound was reached. */
-  readonly dropped = new Counter({
-    name: 'events_dropped_total',
-    help: 'Hook runs or bus messages dropped at a bound, by reason (queue_full, depth, oversize, invalid, closed).',
-    labelNames: ['reason'] as const,
-    registers: [this.registry],
-  });
-  readonly queueDepth: Gauge<string>;
-  readonly running: Gauge<string>;
-  readonly reloads = new Counter({
-    name: 'config_reloads_total',
-    help: 'Configuration reloads that took effect.',
-    registers: [this.registry],
-  });
-  readonly reloadErrors = new Counter({
-    name: 'config_reload_errors_total',
-    help: 'Configuration reloads rejected because the new file was invalid (the last good one stayed).',
-    registers: [this.registry],
-  });
 
   constructor(probe: { queued(): number; running(): number }) {
-    this.queueDepth = new Gauge({
+    const counter = (
+      name: string,
+      help: string,
+      labelNames: string[],
+      source: () => LabelledCount | number,
+    ) =>
+      new Counter({
+        name,
+        help,
+        labelNames,
+        registers: [this.registry],
+        collect() {
+          const s = source();
+          if (typeof s === 'number') {
+            this.reset();
+            this.inc(s);
+          } else s.copyInto(this);
+        },
+      });
+    counter(
+      'hook_runs_total',
+      'Hook runs by event and outcome (ok, deny, error, timeout, spawn_error, skipped_untrusted, dropped).',
+      ['event', 'outcome'],
+      () => this.#runs,
+    );
+    counter('hook_timeouts_total', 'Hook runs stopped at their timeout.', ['event'], () => this.#timeouts);
+    counter('events_emitted_total', 'Events accepted by emit().', ['event'], () => this.#emitted);
+    counter(
+      'events_dropped_total',
+      'Hook runs or bus messages dropped at a bound, by reason (queue_full, depth, oversize, invalid, closed).',
+      ['reason'],
+      () => this.#dropped,
+    );
+    counter('config_reloads_total', 'Configuration reloads that took effect.', [], () => this.#reloads);
+    counter(
+      'config_reload_errors_total',
+      'Configuration reloads rejected because the new file was invalid (the last good one stayed).',
+      [],
+      () => this.#reloadErrors,
+    );
+    new Gauge({
       name: 'hook_queue_depth',
       help: 'Hook runs waiting for a free slot.',
       registers: [this.registry],
@@ -58,7 +96,7 @@ export class EngineMetrics {
         this.set(probe.queued());
       },
     });
-    this.running = new Gauge({
+    new Gauge({
       name: 'hook_runs_in_flight',
       help: 'Hook runs executing now.',
       registers: [this.registry],
@@ -68,10 +106,31 @@ export class EngineMetrics {
     });
   }
 
+  emitted(event: string): void {
+    this.#emitted.inc(event, () => ({ event }));
+  }
+
+  dropped(reason: string): void {
+    this.#dropped.inc(reason, () => ({ reason }));
+  }
+
+  reloaded(): void {
+    this.#reloads++;
+  }
+
+  reloadFailed(): void {
+    this.#reloadErrors++;
+  }
+
+  /** Current value of `events_dropped_total{reason}` (for callers that need it without a scrape). */
+  droppedCount(reason: string): number {
+    return this.#dropped.get(reason);
+  }
+
   record(r: RunRecord): void {
-    this.runs.inc({ event: r.event, outcome: r.outcome });
-    if (r.outcome === 'dropped') return;
+    this.#runs.inc(`${r.event}\0${r.outcome}`, () => ({ event: r.event, outcome: r.outcome }));
+    if (r.outcome === 'dropped' || r.outcome === 'skipped_untrusted') return;
     this.duration.observe({ event: r.event }, r.durationMs / 1000);
-    if (r.outcome === 'timeout') this.timeouts.inc({ event: r.event });
+    if (r.outcome === 'timeout') this.#timeouts.inc(r.event, () => ({ event: r.event }));
   }
 }

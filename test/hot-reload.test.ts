@@ -70,8 +70,9 @@ async function emitToolCall(engine: HookEngine): Promise<void> {
 const hookNames = (engine: HookEngine) => engine.actions().map((a) => a.name);
 
 async function counter(engine: HookEngine, which: 'reloads' | 'reloadErrors'): Promise<number> {
-  const metric = await engine.metrics[which].get();
-  return metric.values[0]?.value ?? 0;
+  const name = which === 'reloads' ? 'config_reloads_total' : 'config_reload_errors_total';
+  const metric = engine.metrics.registry.getSingleMetric(name);
+  return (await metric?.get())?.values[0]?.value ?? 0;
 }
 
 describe('[P-CFG-3] hot reload of hooks.json', () => {

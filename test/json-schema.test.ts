@@ -1,15 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { jsonErrorOffset } from '../src/config/json-error-offset.ts';
+import { prxHooksJsonSchema, SHIPPED_SCHEMAS } from '../src/config/json-schemas.ts';
 import { loadPrxConfig } from '../src/config/prx.ts';
-import { prxHooksJsonSchema } from '../src/config/prx-json-schema.ts';
 
 describe('shipped JSON Schema of hooks.json', () => {
-  it('schema/prx-hooks.schema.json is generated from the current zod schema (run `npm run schema`)', () => {
-    const shipped = JSON.parse(
-      readFileSync(new URL('../schema/prx-hooks.schema.json', import.meta.url), 'utf8'),
-    );
-    expect(shipped).toEqual(prxHooksJsonSchema());
+  it.each(Object.keys(SHIPPED_SCHEMAS))(
+    'schema/%s is generated from the current zod schema (run `npm run schema`)',
+    (name) => {
+      const shipped = JSON.parse(readFileSync(new URL(`../schema/${name}`, import.meta.url), 'utf8'));
+      expect(shipped).toEqual(SHIPPED_SCHEMAS[name as keyof typeof SHIPPED_SCHEMAS]());
+    },
+  );
+
+  it('[L-DEF-1] the Lurus schema lists the 11 events and both hook types', () => {
+    const text = JSON.stringify(SHIPPED_SCHEMAS['lurus-hooks.schema.json']());
+    for (const e of ['PreToolUse', 'PostToolUse', 'SubagentStop', 'Notification'])
+      expect(text).toContain(`"${e}"`);
+    expect(text).toContain('"const":"command"');
+    expect(text).toContain('"const":"http"');
   });
 
   it('[P-CFG-4] the schema closes objects and lists exactly the 8 events', () => {

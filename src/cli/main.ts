@@ -80,6 +80,19 @@ function buildProgram(setExit: (code: number) => void): Command {
     );
 
   program
+    .command('serve')
+    .description('run the HTTP management API: hooks CRUD, events, decide, runs, event stream, metrics')
+    .option('--workspace <dir>', 'folder holding hooks.json', '.')
+    .option('--project <dir>', 'Lurus project folder (for /api/decide)', '.')
+    .option('--host <host>', 'address to bind (only loopback unless you say otherwise)', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0: any free port)', '7070')
+    .action(async (opts) => {
+      // Loaded on use: the HTTP stack stays out of every other command's start-up.
+      const { serveCommand } = await import('./serve.ts');
+      setExit(await serveCommand(opts, out, err));
+    });
+
+  program
     .command('demo')
     .description('run a scripted agent session against the bundled example workspace')
     .option('--no-keep', 'delete the demo workspace afterwards')

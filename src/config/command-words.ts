@@ -63,3 +63,39 @@ export function scriptPathsOf(command: string, cwd: string, home: string): strin
     .filter((w) => w.includes('/') && !w.startsWith('-') && !/^[a-z]+:\/\//i.test(w) && !w.includes('$'))
     .map((w) => (w.startsWith('~/') ? path.join(home, w.slice(2)) : path.resolve(cwd, w)));
 }
+
+/** Interpreters whose first operand is the script they run (`sh x.sh`, `node x.cjs`, `npx tsx x.ts`). */
+const INTERPRETERS = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'node',
+  'python',
+  'python3',
+  'ruby',
+  'perl',
+  'deno',
+  'bun',
+  'tsx',
+]);
+
+/**
+ * The script a command line runs, if it names one: the first word when it is a path, or the first
+ * operand of a known interpreter. Used to fail a hook whose script is missing *before* running it:
+ * `sh missing.sh` exits 2 under dash, which would otherwise read as a deny.
+ */
+export function primaryScriptOf(command: string, cwd: string, home: string): string | undefined {
+  const words = commandWords(command);
+  let i = 0;
+  if (words[0] === 'npx' || words[0] === 'exec') i++;
+  const first = words[i];
+  if (first === undefined || first.includes('$')) return undefined;
+  const base = first.slice(first.lastIndexOf('/') + 1);
+  // Only `interpreter SCRIPT …`: with options first (`-c`, `-m mod`, `-u`) the operand may be no file.
+  const operand = INTERPRETERS.has(base) ? words[i + 1] : first;
+  if (operand === undefined || operand.startsWith('-') || operand.includes('$')) return undefined;
+  if (operand === first && !first.includes('/')) return undefined;
+  return operand.startsWith('~/') ? path.join(home, operand.slice(2)) : path.resolve(cwd, operand);
+}

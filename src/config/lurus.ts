@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { isLurusEvent, type LurusEventName } from '../events/lurus.ts';
@@ -94,7 +94,8 @@ type FileRead = { exists: false } | { exists: true; text: string } | { exists: t
 
 /** Reads every source [L-SRC-1..4]. An unreadable or invalid source is skipped whole and reported. */
 export function loadLurusConfig(opts: LoadLurusOptions): LurusConfig {
-  const projectDir = path.resolve(opts.projectDir);
+  // The real path: consent pins and script paths are keyed by it, whatever symlink led here.
+  const projectDir = realOrResolved(opts.projectDir);
   const home = path.resolve(opts.home ?? process.env.HOME ?? homedir());
   const files = new Map<string, FileRead>();
   const parsedFiles = new Map<string, { ok: true; value: unknown } | { ok: false; issue: ConfigIssue }>();
@@ -281,4 +282,13 @@ function toSpec(hook: LurusHookConfig): LurusHookSpec {
     method: normalizeMethod(hook.method) ?? 'POST',
     headers: hook.headers,
   };
+}
+
+function realOrResolved(dir: string): string {
+  const resolved = path.resolve(dir);
+  try {
+    return realpathSync(resolved);
+  } catch {
+    return resolved;
+  }
 }

@@ -162,6 +162,11 @@ export function commandVerdict(hook: Pick<LurusHook, 'failMode'>, r: ProcessResu
   return fromAnswer(answer, extra);
 }
 
+/** [L-ANS-3] The script a command hook runs is missing: a failure (not run), decided by failMode. */
+export function missingScriptVerdict(hook: Pick<LurusHook, 'failMode'>, script: string): HookVerdict {
+  return failure(hook, 'error', 'missing_script', `script ${script} not found; the hook was not run`, {});
+}
+
 /** [L-RUN-5, L-ANS-3] Reads an HTTP hook's ending into a verdict. */
 export function httpVerdict(hook: Pick<LurusHook, 'failMode'>, r: HttpResult): HookVerdict {
   const extra: Partial<HookVerdict> = {

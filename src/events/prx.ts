@@ -103,3 +103,16 @@ export class PrxEventInstance {
     return this.#json;
   }
 }
+
+let lastMs = 0;
+let lastIso = '';
+
+/** `new Date().toISOString()`, formatted once per millisecond: emit() is a hot path. */
+export function isoNow(): string {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
+}
