@@ -152,7 +152,7 @@ describe('§3 hookwerk validate [P-CFG-4]', () => {
   it('a missing workspace folder is an error (a typo must not pass as "no hooks")', async () => {
     const r = await cli(['validate', '--workspace', path.join(tempDir('hw-cli-'), 'typo')]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^hookwerk: workspace .*typo does not exist\n$/);
+    expect(r.stderr).toMatch(/^hookwerk: folder .*typo does not exist\n$/);
   });
 
   it('[P-CFG-4] without --workspace it checks the current folder', async () => {

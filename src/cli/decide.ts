@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { formatIssue } from '../config/issues.ts';
 import { checkTrust } from '../config/trust.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus.ts';
 import { LurusGate } from '../gate.ts';
 import { closeHttpPool } from '../runners/http.ts';
-import { CliError, parseJsonOption } from './errors.ts';
+import { CliError, parseJsonOption, resolveWorkspace } from './errors.ts';
 
 /**
  * `hookwerk decide`: prints the decision JSON [L-ANS-4]; exit 2 when it blocks, 0 otherwise.
@@ -24,7 +23,7 @@ export async function decideCommand(
     throw new CliError('--context must be a JSON object');
   }
   const gate = new LurusGate({
-    projectDir: path.resolve(opts.project ?? '.'),
+    projectDir: resolveWorkspace(opts.project),
     trust: checkTrust,
     onRecord() {},
   });

@@ -18,15 +18,15 @@ export function parseJsonOption(flag: string, text: string): unknown {
   }
 }
 
-/** An existing workspace folder, absolute; a missing one is a user error (a typo must not pass as "no hooks"). */
+/** An existing workspace or project folder, absolute; a missing one is a user error (a typo must not pass as "no hooks"). */
 export function resolveWorkspace(dir: string | undefined): string {
   const workspace = path.resolve(dir ?? '.');
   let isDir = false;
   try {
     isDir = statSync(workspace).isDirectory();
   } catch {
-    throw new CliError(`workspace ${workspace} does not exist`);
+    throw new CliError(`folder ${workspace} does not exist`);
   }
-  if (!isDir) throw new CliError(`workspace ${workspace} is not a directory`);
+  if (!isDir) throw new CliError(`${workspace} is not a directory`);
   return workspace;
 }

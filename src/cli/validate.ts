@@ -38,8 +38,9 @@ export function validateCommand(
     const problems = lurusProblems(config);
     for (const issue of problems) err(formatIssue(issue));
     if (problems.length > 0) failed = true;
+    const troubled = new Set(problems.map((p) => p.file));
     for (const source of config.sources) {
-      if (!source.exists || !source.ok) continue;
+      if (!source.exists || !source.ok || troubled.has(source.file)) continue;
       out(
         `ok: ${source.file}${source.key ? ` (${source.key})` : ''}: ${source.hookCount} hooks (${source.scope})`,
       );

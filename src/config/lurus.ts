@@ -31,6 +31,10 @@ export interface LurusSource extends LurusSourceSpec {
   /** Whether its hooks are in force (false when invalid: skipped whole). */
   ok: boolean;
   hookCount: number;
+  /** The event map as parsed (before validation), for `validate`'s complete walk. */
+  raw?: unknown;
+  /** JSON path segments of the map inside its file (`[]` or `['globalHooks']`). */
+  base?: PropertyKey[];
 }
 
 export type LurusHookSpec =
@@ -141,6 +145,8 @@ export function loadLurusConfig(opts: LoadLurusOptions): LurusConfig {
       source.ok = false;
       continue;
     }
+    source.raw = located.map;
+    source.base = located.base;
     const result = compileSource(spec, located.map, located.base, warnings);
     if (!result.ok) {
       issues.push(...result.issues);
@@ -262,14 +268,17 @@ function compileSource(
 }
 
 /** [L-RUN-5] HTTP settings refused at load: method, URL, forbidden headers, CR/LF. */
-function hookProblems(hook: LurusHookConfig): Array<{ field: string; message: string }> {
+export function hookProblems(
+  hook: Pick<LurusHookConfig, 'type'> &
+    Partial<{ url: string; method: string; headers: Record<string, string> }>,
+): Array<{ field: string; message: string }> {
   if (hook.type !== 'http') return [];
   const out: Array<{ field: string; message: string }> = [];
-  const url = urlProblem(hook.url);
+  const url = hook.url === undefined ? undefined : urlProblem(hook.url);
   if (url !== undefined) out.push({ field: 'url', message: url });
-  const method = methodProblem(hook.method);
+  const method = hook.method === undefined ? undefined : methodProblem(hook.method);
   if (method !== undefined) out.push({ field: 'method', message: method });
-  for (const message of headerProblems(hook.headers)) out.push({ field: 'headers', message });
+  for (const message of headerProblems(hook.headers ?? {})) out.push({ field: 'headers', message });
   return out;
 }
 
