@@ -37,6 +37,7 @@ export class EngineMetrics {
   readonly #timeouts = new LabelledCount();
   readonly #emitted = new LabelledCount();
   readonly #dropped = new LabelledCount();
+  readonly #durationByEvent = new Map<string, { observe(value: number): void }>();
   #reloads = 0;
   #reloadErrors = 0;
   readonly duration = new Histogram({
@@ -130,7 +131,12 @@ export class EngineMetrics {
   record(r: RunRecord): void {
     this.#runs.inc(`${r.event}\0${r.outcome}`, () => ({ event: r.event, outcome: r.outcome }));
     if (r.outcome === 'dropped' || r.outcome === 'skipped_untrusted') return;
-    this.duration.observe({ event: r.event }, r.durationMs / 1000);
+    let child = this.#durationByEvent.get(r.event);
+    if (child === undefined) {
+      child = this.duration.labels(r.event);
+      this.#durationByEvent.set(r.event, child);
+    }
+    child.observe(r.durationMs / 1000);
     if (r.outcome === 'timeout') this.#timeouts.inc(r.event, () => ({ event: r.event }));
   }
 }

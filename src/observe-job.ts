@@ -32,18 +32,31 @@ export class PrxJob implements ObserveJob {
     const { action, ev } = this;
     const result =
       'kind' in action ? await runObserver(action, ev) : await runPrxAction(action, ev, this.ctx.tmpDir);
-    this.ctx.record({ ...this.#base(), ...result }, ev.depth);
+    // Object.assign, not spread: on Node 20 a spread that adds properties costs µs per call.
+    this.ctx.record(Object.assign(this.#base(), result), ev.depth);
   }
 
   drop(reason: 'queue_full' | 'closed'): void {
     this.ctx.dropped(reason);
+    const { action, ev } = this;
     this.ctx.record(
-      { ...this.#base(), outcome: 'dropped', durationMs: 0, cause: reason, reason: DROP_REASON[reason] },
-      this.ev.depth,
+      {
+        hook: action.name,
+        source: action.source,
+        event: action.event,
+        outcome: 'dropped',
+        durationMs: 0,
+        at: ev.envelope.timestamp,
+        sessionId: ev.envelope.session_id,
+        depth: ev.depth,
+        cause: reason,
+        reason: DROP_REASON[reason],
+      },
+      ev.depth,
     );
   }
 
-  #base() {
+  #base(): Omit<RunRecord, 'outcome' | 'durationMs'> & Partial<RunRecord> {
     const { action, ev } = this;
     return {
       hook: action.name,

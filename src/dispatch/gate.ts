@@ -1,5 +1,6 @@
 import type { HookVerdict } from '../dialects/lurus.ts';
 import type { LurusEnvelope } from '../events/lurus.ts';
+import { isoNow } from '../events/prx.ts';
 import type { CompiledMatcher } from '../match.ts';
 import type { RunRecord } from '../records.ts';
 
@@ -12,7 +13,8 @@ export interface GateHook {
   trusted: boolean;
   /** Re-checked just before a run: a reason when a pinned file changed since approval. */
   verify?: () => string | undefined;
-  run(envelope: LurusEnvelope, json: string): Promise<HookVerdict>;
+  /** `json()` serializes the envelope once per decision, only for hooks that need it. */
+  run(envelope: LurusEnvelope, json: () => string): Promise<HookVerdict>;
 }
 
 /** [L-ANS-4] What the agent gets back. */
@@ -38,12 +40,16 @@ export async function runGate(
 ): Promise<Decision> {
   let runs: RunRecord[] | undefined;
   let json: string | undefined;
+  const jsonOf = () => {
+    json ??= JSON.stringify(envelope);
+    return json;
+  };
   let contexts: string[] | undefined;
   let deny: RunRecord | undefined;
   for (const hook of hooks) {
     if (!hook.matcher.test(target)) continue;
     runs ??= [];
-    const at = new Date().toISOString();
+    const at = isoNow();
     const untrusted = hook.trusted
       ? hook.verify?.()
       : 'project hooks are not approved, or changed since approval: run `hookwerk trust`';
@@ -62,9 +68,11 @@ export async function runGate(
       onRecord(record);
       continue;
     }
-    json ??= JSON.stringify(envelope);
-    const verdict = await hook.run(envelope, json);
-    const record: RunRecord = { hook: hook.name, source: hook.source, event: envelope.event, at, ...verdict };
+    const verdict = await hook.run(envelope, jsonOf);
+    const record: RunRecord = Object.assign(
+      { hook: hook.name, source: hook.source, event: envelope.event, at },
+      verdict,
+    );
     runs.push(record);
     onRecord(record);
     if (verdict.additionalContext !== undefined) {

@@ -1,0 +1,231 @@
+// 5–8. The gate: decide() cost on the caller, and command / HTTP hooks against their raw baselines.
+//
+//   no match     decide('PreToolUse', {toolName:'Read'}) with one hook whose matcher is ^Write$
+//   in-process   decide() with one in-process hook that allows
+//   (baseline for both: awaiting an async function that returns a constant: the floor of any async API)
+//   command      one command hook (sh -c 'cat >/dev/null; echo {"decision":"allow"}') vs a raw
+//                spawn('/bin/sh', ['-c', same]) with the same stdin and stdout, interleaved call by call
+//   http         one HTTP hook vs undici.request() (own keep-alive Agent) to the same loopback server
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Agent, request } from 'undici';
+import { createHookEngine } from '../dist/index.js';
+import { fmtRatio, fmtUs, median, nowUs, progress, quietLogger, verdict } from './lib.js';
+
+const ALLOW = '{"decision":"allow"}';
+const COMMAND = `cat >/dev/null; echo '${ALLOW}'`;
+const trustAll = () => ({ trusted: true, reason: 'bench' });
+
+function project(hooks) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hookwerk-bench-decide-'));
+  mkdirSync(path.join(dir, '.lurus'));
+  writeFileSync(path.join(dir, '.lurus', 'hooks.json'), JSON.stringify(hooks));
+  const home = mkdtempSync(path.join(tmpdir(), 'hookwerk-bench-home-'));
+  return {
+    dir,
+    home,
+    cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Median over `rounds` of the mean µs per awaited call, n calls per round. */
+async function awaitedCost(fn, { n = 2000, rounds = 31, warmup = 2000 } = {}) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const per = [];
+  for (let r = 0; r < rounds; r++) {
+    const t0 = nowUs();
+    for (let i = 0; i < n; i++) await fn();
+    per.push((nowUs() - t0) / n);
+  }
+  return median(per);
+}
+
+const constant = { decision: 'allow', blocked: false, runs: [] };
+async function asyncFloor() {
+  return constant;
+}
+
+/** Interleaves two async sides call by call for `rounds` rounds; returns the medians of round means. */
+async function interleaved(a, b, { n, rounds, warmup }) {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const means = { a: [], b: [] };
+  for (let r = 0; r < rounds; r++) {
+    const sum = { a: 0, b: 0 };
+    const order = r % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
+    for (let i = 0; i < n; i++) {
+      for (const side of order) {
+        const t0 = nowUs();
+        await (side === 'a' ? a() : b());
+        sum[side] += nowUs() - t0;
+      }
+    }
+    means.a.push(sum.a / n);
+    means.b.push(sum.b / n);
+  }
+  return { a: median(means.a), b: median(means.b), ratios: means.a.map((x, i) => x / means.b[i]) };
+}
+
+function rawShell(cwd, input) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', COMMAND], {
+      cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+      env: { PATH: process.env.PATH },
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+    });
+    child.stderr.resume();
+    child.once('error', reject);
+    child.once('close', () => (JSON.parse(out).decision === 'allow' ? resolve() : reject(new Error(out))));
+    child.stdin.end(input);
+  });
+}
+
+export async function run() {
+  const rows = [];
+  const context = { toolName: 'Write', toolInput: { path: 'a.txt', content: 'hello' } };
+
+  // decide() with nothing that matches, and with one in-process hook.
+  {
+    const p = project({
+      PreToolUse: [{ matcher: '^Write$', hooks: [{ type: 'command', command: COMMAND }] }],
+    });
+    const engine = await createHookEngine({
+      projectDir: p.dir,
+      home: p.home,
+      watch: false,
+      logger: quietLogger,
+      trust: trustAll,
+    });
+    try {
+      const readCtx = { toolName: 'Read', toolInput: { path: 'a.txt' } };
+      const floor = await awaitedCost(asyncFloor);
+      const noMatch = await awaitedCost(() => engine.decide('PreToolUse', readCtx));
+      rows.push({
+        benchmark: 'decide() with no matching hook (awaited; median of 31 rounds × 2000)',
+        hookwerk: fmtUs(noMatch),
+        baseline: `${fmtUs(floor)} (await of an async fn returning a constant)`,
+        ratio: fmtRatio(noMatch / floor),
+        target: '≤ 1 µs',
+        verdict: verdict(noMatch <= 1),
+      });
+      engine.use('UserPromptSubmit', {}, () => ({ decision: 'allow' }));
+      const promptCtx = { prompt: 'hello' };
+      const inProcess = await awaitedCost(() => engine.decide('UserPromptSubmit', promptCtx));
+      const d = await engine.decide('UserPromptSubmit', promptCtx);
+      if (d.runs.length !== 1 || d.runs[0].outcome !== 'ok')
+        throw new Error(`in-process: ${JSON.stringify(d)}`);
+      rows.push({
+        benchmark: 'decide() with one in-process hook (awaited; record included)',
+        hookwerk: fmtUs(inProcess),
+        baseline: `${fmtUs(floor)} (await of an async fn returning a constant)`,
+        ratio: fmtRatio(inProcess / floor),
+        target: '≤ 5 µs',
+        verdict: verdict(inProcess <= 5),
+      });
+    } finally {
+      await engine.close();
+      p.cleanup();
+    }
+  }
+
+  // One command hook vs a raw sh -c spawn with the same stdin and stdout.
+  {
+    const p = project({ PreToolUse: [{ hooks: [{ type: 'command', command: COMMAND }] }] });
+    const engine = await createHookEngine({
+      projectDir: p.dir,
+      home: p.home,
+      watch: false,
+      logger: quietLogger,
+      trust: trustAll,
+    });
+    try {
+      const input = `${JSON.stringify({ event: 'PreToolUse', context, cwd: p.dir })}\n`;
+      const hook = async () => {
+        const d = await engine.decide('PreToolUse', context);
+        if (d.runs[0]?.outcome !== 'ok') throw new Error(`command hook: ${JSON.stringify(d.runs[0])}`);
+      };
+      const r = await interleaved(hook, () => rawShell(p.dir, input), { n: 25, rounds: 10, warmup: 10 });
+      progress(`decide/command: per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
+      rows.push({
+        benchmark:
+          'decide() with one command hook (sh -c, stdin JSON, stdout answer; 10 rounds × 25, interleaved)',
+        hookwerk: fmtUs(r.a),
+        baseline: `${fmtUs(r.b)} (raw spawn of sh -c, same stdin/stdout; paired ${fmtRatio(median(r.ratios))})`,
+        ratio: fmtRatio(r.a / r.b),
+        target: '≤ 1.15×',
+        verdict: verdict(r.a / r.b <= 1.15),
+      });
+    } finally {
+      await engine.close();
+      p.cleanup();
+    }
+  }
+
+  // One HTTP hook vs undici.request to the same loopback server.
+  {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(ALLOW);
+      });
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${server.address().port}/hook`;
+    const p = project({ PreToolUse: [{ hooks: [{ type: 'http', url }] }] });
+    const engine = await createHookEngine({
+      projectDir: p.dir,
+      home: p.home,
+      watch: false,
+      logger: quietLogger,
+      trust: trustAll,
+    });
+    const agent = new Agent({ connections: 16, keepAliveTimeout: 4000 });
+    try {
+      const body = JSON.stringify({ event: 'PreToolUse', context, cwd: p.dir });
+      const hook = async () => {
+        const d = await engine.decide('PreToolUse', context);
+        if (d.runs[0]?.outcome !== 'ok') throw new Error(`http hook: ${JSON.stringify(d.runs[0])}`);
+      };
+      const raw = async () => {
+        const res = await request(url, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json' },
+          dispatcher: agent,
+        });
+        const text = await res.body.text();
+        if (JSON.parse(text).decision !== 'allow') throw new Error(text);
+      };
+      const r = await interleaved(hook, raw, { n: 300, rounds: 10, warmup: 200 });
+      progress(`decide/http: per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
+      rows.push({
+        benchmark: 'decide() with one HTTP hook (loopback, keep-alive; 10 rounds × 300, interleaved)',
+        hookwerk: fmtUs(r.a),
+        baseline: `${fmtUs(r.b)} (undici.request, same server; paired ${fmtRatio(median(r.ratios))})`,
+        ratio: fmtRatio(r.a / r.b),
+        target: '≤ 1.2×',
+        verdict: verdict(r.a / r.b <= 1.2),
+      });
+    } finally {
+      await engine.close();
+      await agent.close();
+      server.close();
+      p.cleanup();
+    }
+  }
+  return rows;
+}
