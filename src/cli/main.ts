@@ -37,7 +37,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .command('decide')
     .description('run the gate hooks of a Lurus event; prints the decision JSON, exit 2 when it blocks')
     .argument('<event>', 'PreToolUse, PostToolUse, UserPromptSubmit, Stop, …')
-    .option('--project <dir>', 'project folder holding .lurus/', '.')
+    .option('--project <dir>', 'project folder holding .lurus/ (default: the current folder)')
     .option('--context <json>', 'event context, e.g. {"toolName":"Write","toolInput":{}}', '{}')
     .action(async (event: string, opts) => setExit(await decideCommand(event, opts, out, err)));
 
@@ -64,7 +64,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .argument('<event>', 'gate event, case-insensitive')
     .argument('<name>', 'file name stem')
     .option('--ts', 'TypeScript template, run with npx tsx')
-    .option('--project <dir>', 'project folder', '.')
+    .option('--project <dir>', 'project folder (default: the current folder)')
     .option('--force', 'overwrite an existing script')
     .action((event: string, name: string, opts) => setExit(createHookCommand(event, name, opts, out)));
 

@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createAdaptorServer } from '@hono/node-server';
+import { createHookEngine, type HookEngine } from '../engine.ts';
+import { closeHttpPool } from '../runners/http.ts';
+import { createApp } from '../server/app.ts';
+import { STATE_DIR } from '../server/store.ts';
+import { CliError, resolveWorkspace } from './errors.ts';
+
+export interface ServeCliOptions {
+  workspace?: string;
+  project?: string;
+  host?: string;
+  port?: string;
+}
+
+export interface ServeHooks {
+  env?: NodeJS.ProcessEnv;
+  /** Resolves when the server should stop (default: the first SIGINT or SIGTERM). */
+  stopSignal?: Promise<string>;
+}
+
+export const TOKEN_FILE = 'token';
+const MIN_TOKEN_LENGTH = 16;
+/** After this long, connections still open at shutdown are cut. */
+const CLOSE_GRACE_MS = 10_000;
+
+/**
+ * `hookwerk serve`: the engine (hot reload on) behind the HTTP management API [P-API-1..4].
+ * Resolves with the exit code once a SIGINT/SIGTERM has shut everything down in order:
+ * stop accepting, end event streams, let open requests finish, drain running hooks, close.
+ */
+export async function serveCommand(
+  opts: ServeCliOptions,
+  out: (line: string) => void,
+  err: (line: string) => void,
+  hooks: ServeHooks = {},
+): Promise<number> {
+  const workspace = resolveWorkspace(opts.workspace);
+  const port = parsePort(opts.port ?? '7070');
+  const host = opts.host ?? '127.0.0.1';
+  if (host.trim() === '') throw new CliError('--host must not be empty');
+  const token = resolveToken(workspace, hooks.env ?? process.env);
+
+  // Listen for signals from the start: a SIGTERM during start-up still shuts down cleanly.
+  const stop = hooks.stopSignal ?? firstSignal(err);
+
+  const engine = await createHookEngine({
+    workspace,
+    projectDir: path.resolve(opts.project ?? '.'),
+    watch: true,
+  });
+  const app = createApp({ engine, token: token.token, workspace });
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  try {
+    await listen(server, port, host);
+  } catch (e) {
+    await engine.close();
+    throw e;
+  }
+  const url = urlOf(server.address() as AddressInfo, host);
+  if (token.tightened) err(`hookwerk: warning: ${token.file} was readable by others; it is now 0600`);
+  // One write: whoever reads the first line finds the rest with it.
+  out(
+    [
+      `hookwerk serve: listening on ${url}`,
+      token.file === undefined
+        ? 'token: from HOOKWERK_TOKEN'
+        : `token: ${token.file}${token.created ? ' (new)' : ''}`,
+      `workspace: ${workspace} (hooks.json reloads on change)`,
+    ].join('\n'),
+  );
+  if (!isLoopback(host))
+    err(`hookwerk: warning: ${host} is not a loopback address; the API is reachable from the network`);
+
+  const signal = await stop;
+  out(`hookwerk serve: ${signal}, shutting down (running hooks finish first)`);
+  await shutdown(server, app.closeStreams, engine);
+  out('hookwerk serve: stopped');
+  return 0;
+}
+
+async function shutdown(server: Server, closeStreams: () => void, engine: HookEngine): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  closeStreams();
+  server.closeIdleConnections();
+  const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+  // Open requests (a decide, a queued hooks write) finish before the engine goes away.
+  await closed;
+  clearTimeout(grace);
+  await engine.drain();
+  await engine.close();
+  await closeHttpPool();
+}
+
+function firstSignal(err: (line: string) => void): Promise<string> {
+  return new Promise((resolve) => {
+    let seen = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (seen) {
+        // A second Ctrl-C means now: running hooks are abandoned.
+        err(`hookwerk: ${signal} again, exiting without waiting for running hooks`);
+        process.exit(1);
+      }
+      seen = true;
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (e.code === 'EADDRINUSE')
+        reject(new CliError(`${host}:${port} is in use; pick another --port (0: any free one)`));
+      else if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND')
+        reject(new CliError(`cannot bind to --host ${host}: ${e.message}`));
+      else if (e.code === 'EACCES') reject(new CliError(`not allowed to listen on port ${port}`));
+      else reject(e);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+function parsePort(text: string): number {
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(port >= 0 && port <= 65535))
+    throw new CliError(`--port must be a number from 0 to 65535, got "${text}"`);
+  return port;
+}
+
+function urlOf(address: AddressInfo, host: string): string {
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${address.port}`;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/**
+ * [P-API-1] The token: `HOOKWERK_TOKEN`, else `<workspace>/.hookwerk/token`, created once
+ * (32 random bytes as hex; folder 0700, file 0600) and reused by later starts. The token itself
+ * is never printed; only where it is.
+ */
+export function resolveToken(
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): { token: string; file: string | undefined; created: boolean; tightened: boolean } {
+  const fromEnv = env.HOOKWERK_TOKEN?.trim();
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (fromEnv.length < MIN_TOKEN_LENGTH)
+      throw new CliError(`HOOKWERK_TOKEN is too short: use at least ${MIN_TOKEN_LENGTH} characters`);
+    if (/\s/.test(fromEnv)) throw new CliError('HOOKWERK_TOKEN must not contain spaces');
+    return { token: fromEnv, file: undefined, created: false, tightened: false };
+  }
+  const dir = path.join(workspace, STATE_DIR);
+  const file = path.join(dir, TOKEN_FILE);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const existing = readToken(file);
+  if (existing !== undefined) return { ...existing, file, created: false };
+  const token = randomBytes(32).toString('hex');
+  try {
+    writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    // Another `serve` created it a moment ago: use that one.
+    const raced = isErrno(e, 'EEXIST') ? readToken(file) : undefined;
+    if (raced !== undefined) return { ...raced, file, created: false };
+    throw new CliError(`cannot write ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return { token, file, created: true, tightened: false };
+}
+
+function readToken(file: string): { token: string; tightened: boolean } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (e) {
+    if (isErrno(e, 'ENOENT')) return undefined;
+    throw new CliError(`cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new CliError(`${file} is not a file`);
+    // Readable by others: tighten it (and say so) rather than serve with it as it is.
+    const tightened = (st.mode & 0o077) !== 0;
+    if (tightened) chmodSync(file, 0o600);
+    const token = readFileSync(fd, 'utf8').trim();
+    if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
+      throw new CliError(`${file} does not hold a usable token; delete it and a new one is made`);
+    }
+    return { token, tightened };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isErrno(err: unknown, code: string): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && err.code === code;
+}

@@ -1,0 +1,260 @@
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { z } from 'zod';
+import { MAX_DEPTH } from '../bus/depth.ts';
+import type { HookEngine } from '../engine.ts';
+import { type Logger, stderrLogger } from '../logger.ts';
+import { tokenChecker } from './auth.ts';
+import {
+  decideBodySchema,
+  eventBodySchema,
+  type FieldIssue,
+  hookBodySchema,
+  type Parsed,
+  parseBody,
+  runsQuerySchema,
+  summarize,
+} from './bodies.ts';
+import { SseHub, type SseOptions } from './sse.ts';
+import { HooksStore, StoreError } from './store.ts';
+
+/** [P-API-1] Largest request body; more is answered 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  engine: HookEngine;
+  /** [P-API-1] The bearer token every endpoint but `/healthz` requires. */
+  token: string;
+  /** Folder holding hooks.json; default the engine's workspace. */
+  workspace?: string;
+  logger?: Logger;
+  sse?: SseOptions;
+  /** Clock for created_at/updated_at. */
+  now?: () => Date;
+}
+
+/** The Hono app (use `app.fetch` / `app.request()`), plus what a server needs to shut down. */
+export type HookwerkApp = Hono & {
+  readonly store: HooksStore;
+  readonly streams: SseHub;
+  /** Ends every open event stream (graceful shutdown). */
+  closeStreams(): void;
+};
+
+/**
+ * The HTTP management API [P-API-1..4]: a thin shell over the engine and the hooks.json
+ * store. Every answer is JSON (except `/metrics`, Prometheus text, and the event stream).
+ */
+export function createApp(opts: AppOptions): HookwerkApp {
+  const { engine } = opts;
+  const workspace = opts.workspace ?? engine.workspace;
+  if (workspace === undefined)
+    throw new TypeError('createApp: the engine has no workspace; pass `workspace`');
+  const logger = opts.logger ?? stderrLogger;
+  const authorized = tokenChecker(opts.token);
+  const store = new HooksStore({
+    workspace,
+    reload: () => engine.reload(),
+    logger,
+    ...(opts.now !== undefined ? { now: opts.now } : {}),
+  });
+  const streams = new SseHub(opts.sse);
+  registerServerMetrics(engine.metrics.registry, streams);
+
+  const app = new Hono();
+
+  app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
+  app.onError((err, c) => {
+    if (err instanceof StoreError) return storeError(c, err);
+    logger.error(`${c.req.method} ${c.req.path} failed: ${err instanceof Error ? err.stack : String(err)}`);
+    return c.json({ error: 'internal error' }, 500);
+  });
+
+  // Liveness for process supervisors: no token, no data beyond "up".
+  app.get('/healthz', (c) => c.json({ ok: true }));
+
+  app.use('*', async (c, next) => {
+    if (!authorized(c.req.header('authorization'))) {
+      c.header('WWW-Authenticate', 'Bearer realm="hookwerk"');
+      return c.json({ error: 'missing or wrong bearer token (Authorization: Bearer <token>)' }, 401);
+    }
+    return next();
+  });
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => {
+        // The rest of the body is not read: the connection can't carry another request.
+        c.header('Connection', 'close');
+        return c.json({ error: `request body is larger than ${MAX_BODY_BYTES} bytes` }, 413);
+      },
+    }),
+  );
+
+  // ---- [P-API-2] hooks ----
+  app.get('/api/hooks', async (c) => c.json({ hooks: await store.list() }));
+  app.get('/api/hooks/:id', async (c) => c.json(await store.get(c.req.param('id'))));
+  app.post('/api/hooks', async (c) => {
+    const body = await readBody(c, hookBodySchema);
+    if (!body.ok) return badRequest(c, body.issues);
+    return c.json(await store.create(body.value), 201);
+  });
+  app.put('/api/hooks/:id', async (c) => {
+    const body = await readBody(c, hookBodySchema);
+    if (!body.ok) return badRequest(c, body.issues);
+    return c.json(await store.update(c.req.param('id'), body.value));
+  });
+  app.delete('/api/hooks/:id', async (c) => {
+    await store.remove(c.req.param('id'));
+    return c.body(null, 204);
+  });
+  app.patch('/api/hooks/:id/toggle', async (c) => c.json(await store.toggle(c.req.param('id'))));
+
+  // ---- [P-API-4] sidecar ----
+  app.post('/api/events', async (c) => {
+    const header = c.req.header('x-hook-depth');
+    let depth: number | undefined;
+    if (header !== undefined) {
+      if (!/^\s*\d{1,6}\s*$/.test(header)) {
+        return badRequest(c, [{ path: 'X-Hook-Depth', message: 'must be a whole number ≥ 0' }]);
+      }
+      // [P-BUS-4] An event sent by a hook handling depth d is one deeper.
+      depth = Number(header) + 1;
+    }
+    const body = await readBody(c, eventBodySchema);
+    if (!body.ok) return badRequest(c, body.issues);
+    const { event, session_id, payload } = body.value;
+    try {
+      engine.emit(event, payload ?? {}, {
+        ...(session_id !== undefined ? { sessionId: session_id } : {}),
+        ...(depth !== undefined ? { depth } : {}),
+      });
+    } catch (err) {
+      if (err instanceof TypeError)
+        return badRequest(c, [{ path: issuePath(err.message), message: err.message }]);
+      throw err;
+    }
+    // [P-BUS-3] Above depth 8 the engine drops the event silently (and counts it); say so here.
+    if (depth !== undefined && depth > MAX_DEPTH)
+      return c.json({ accepted: false, reason: 'depth', depth }, 202);
+    return c.json({ accepted: true, ...(depth !== undefined ? { depth } : {}) }, 202);
+  });
+
+  app.post('/api/decide', async (c) => {
+    const body = await readBody(c, decideBodySchema);
+    if (!body.ok) return badRequest(c, body.issues);
+    let decision: ReturnType<HookEngine['decide']>;
+    try {
+      decision = engine.decide(body.value.event, body.value.context ?? {});
+    } catch (err) {
+      if (err instanceof TypeError) {
+        const path = err.message.startsWith('context') ? 'context' : 'event';
+        return badRequest(c, [{ path, message: err.message }]);
+      }
+      throw err;
+    }
+    return c.json(await decision);
+  });
+
+  app.get('/api/runs', (c) => {
+    // `?limit=&outcome=` (empty values) means "not given", as in the usual query templates.
+    const given = Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v !== ''));
+    const query = parseBody(runsQuerySchema, given);
+    if (!query.ok) return badRequest(c, query.issues);
+    const { limit, outcome, event } = query.value;
+    const runs = engine.runs({
+      limit: limit ?? 100,
+      ...(outcome !== undefined ? { outcome } : {}),
+      ...(event !== undefined ? { event } : {}),
+    });
+    return c.json({ runs });
+  });
+
+  app.get('/api/events/stream', (c) => {
+    const topics = c.req.queries('topic') ?? [];
+    if (topics.length > 1) return badRequest(c, [{ path: 'topic', message: 'give one topic pattern' }]);
+    const pattern = topics[0] ?? '*';
+    try {
+      return streams.open(engine.bus, pattern, c.req.raw.signal);
+    } catch (err) {
+      if (err instanceof TypeError) return badRequest(c, [{ path: 'topic', message: err.message }]);
+      throw err;
+    }
+  });
+
+  app.get('/metrics', async (c) => {
+    const registry = engine.metrics.registry;
+    return c.body(await registry.metrics(), 200, { 'content-type': registry.contentType });
+  });
+
+  return Object.assign(app, {
+    store,
+    streams,
+    closeStreams: () => streams.closeAll(),
+  });
+}
+
+/** The body as JSON, validated; invalid JSON is a 400 of its own. */
+async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<Parsed<z.output<S>>> {
+  const text = await c.req.text();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const reason =
+      text.trim() === '' ? 'the body is empty' : err instanceof Error ? err.message : String(err);
+    return { ok: false, issues: [{ path: '(body)', message: `invalid JSON: ${reason}` }] };
+  }
+  return parseBody(schema, value);
+}
+
+function badRequest(c: Context, issues: FieldIssue[]) {
+  return c.json({ error: summarize(issues), issues }, 400);
+}
+
+function storeError(c: Context, err: StoreError) {
+  if (err.status === 400) return c.json({ error: summarize(err.issues), issues: err.issues }, 400);
+  return c.json({ error: err.message, ...(err.issues.length > 0 ? { issues: err.issues } : {}) }, err.status);
+}
+
+/** `emit()`'s TypeErrors name the field: `payload of "tool_call": field "tool" is missing` → `payload.tool`. */
+function issuePath(message: string): string {
+  const field = /field "([^"]+)"/.exec(message);
+  if (field !== null) return `payload.${field[1]}`;
+  if (message.startsWith('payload')) return 'payload';
+  if (message.startsWith('unknown event')) return 'event';
+  return '(body)';
+}
+
+const serverHubs = new WeakMap<Registry, Set<SseHub>>();
+
+/** SSE gauges in the engine's registry, registered once per registry, summed over its apps. */
+function registerServerMetrics(registry: Registry, hub: SseHub): void {
+  let hubs = serverHubs.get(registry);
+  if (hubs === undefined) {
+    hubs = new Set();
+    serverHubs.set(registry, hubs);
+    const all = hubs;
+    const sum = (f: (h: SseHub) => number) => [...all].reduce((n, h) => n + f(h), 0);
+    new Gauge({
+      name: 'sse_clients',
+      help: 'Open /api/events/stream connections.',
+      registers: [registry],
+      collect() {
+        this.set(sum((h) => h.clients));
+      },
+    });
+    new Counter({
+      name: 'sse_messages_dropped_total',
+      help: 'Bus messages not sent to a stream client that fell 1000 messages behind.',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(sum((h) => h.dropped));
+      },
+    });
+  }
+  hubs.add(hub);
+}

@@ -1,0 +1,436 @@
+import path from 'node:path';
+import type { ConfigIssue } from '../config/issues.ts';
+import { jsonPath } from '../config/issues.ts';
+import { type PrxAction, parsePrxConfigText, prxHooksPath } from '../config/prx.ts';
+import { PRX_LIMITS } from '../config/prx-schema.ts';
+import type { ReloadResult } from '../engine.ts';
+import type { PrxEventName } from '../events/prx.ts';
+import { type Logger, stderrLogger } from '../logger.ts';
+import { ensurePrivateDir, readTextIfExists, writeFileAtomic } from './atomic.ts';
+import type { HookBody } from './bodies.ts';
+
+/** [P-API-2] The action part of a HOOK; `cwd` is left out when not set (the workspace). */
+export interface HookAction {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  timeout_ms: number;
+  stdin_json: boolean;
+}
+
+/** [P-API-2] HOOK. */
+export interface Hook {
+  id: string;
+  event: PrxEventName;
+  action: HookAction;
+  enabled: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StoreIssue {
+  path: string;
+  message: string;
+  file?: string;
+}
+
+/**
+ * A request the store refuses: 400 (the new hook is invalid), 404 (unknown id) or 409 (the file
+ * on disk is invalid, or the change would break a whole-file limit).
+ */
+export class StoreError extends Error {
+  readonly status: 400 | 404 | 409;
+  readonly issues: StoreIssue[];
+  constructor(status: 400 | 404 | 409, message: string, issues: StoreIssue[] = []) {
+    super(message);
+    this.status = status;
+    this.issues = issues;
+  }
+}
+
+export interface HooksStoreOptions {
+  /** The PRX workspace holding hooks.json. */
+  workspace: string;
+  /** Puts the file just written in force (the engine's `reload()`); awaited before a write resolves. */
+  reload: () => ReloadResult | undefined;
+  /** Clock for created_at/updated_at (tests). */
+  now?: () => Date;
+  logger?: Logger;
+}
+
+type RawAction = Record<string, unknown>;
+interface RawDoc {
+  hooks: Record<string, RawAction[]>;
+  [key: string]: unknown;
+}
+
+/** What a mutation sees: the file as JSON (ids and timestamps already assigned) and an id source. */
+interface Txn {
+  readonly doc: RawDoc;
+  readonly now: string;
+  newId(): string;
+  find(id: string): { event: string; index: number; list: RawAction[]; action: RawAction } | undefined;
+}
+
+/** Where the changed action sits, to report its problems as `action.<field>`. */
+interface Focus {
+  event: string;
+  index: number;
+}
+
+const ID_RE = /^hook_(\d+)$/;
+/** A hand edit racing our write makes us start over; this many times at most. */
+const MAX_ATTEMPTS = 5;
+export const STATE_DIR = '.hookwerk';
+export const STATE_FILE = 'state.json';
+
+/** `hook_01`, `hook_02`, … `hook_99`, `hook_100`: two digits at least. */
+export function formatHookId(n: number): string {
+  return `hook_${String(n).padStart(2, '0')}`;
+}
+
+/**
+ * The hooks.json writer behind the hooks API [P-API-2, P-API-3].
+ *
+ * - One change at a time (a promise queue). Each re-reads hooks.json right before changing it,
+ *   so a hand edit made between two API writes is kept; and checks again right before the
+ *   rename, starting over if the file changed meanwhile.
+ * - The whole new file is validated with the loader's own function before it is written: an
+ *   invalid file is never written. A file that is invalid on disk (hand-broken) is not
+ *   overwritten either: 409 with its problems.
+ * - Written atomically (temp + fsync + rename, file mode kept), then `reload()` puts it in force
+ *   before the caller answers. The watcher fires too; the engine ignores unchanged content.
+ * - Ids `hook_NN` are never reused: the highest id ever handed out is kept in
+ *   `<workspace>/.hookwerk/state.json`, and the next id is above both it and every `hook_NN` in
+ *   the file (so neither a deleted hook nor a hand-written id is ever handed out again).
+ * - Hand-written actions without `id`/`created_at`/`updated_at` get them on the first API call
+ *   that reads or writes the hooks (written back), so every id a client sees is in the file.
+ */
+export class HooksStore {
+  readonly workspace: string;
+  readonly file: string;
+  readonly stateFile: string;
+  readonly #reload: () => ReloadResult | undefined;
+  readonly #now: () => Date;
+  readonly #logger: Logger;
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(opts: HooksStoreOptions) {
+    this.workspace = path.resolve(opts.workspace);
+    this.file = prxHooksPath(this.workspace);
+    this.stateFile = path.join(this.workspace, STATE_DIR, STATE_FILE);
+    this.#reload = opts.reload;
+    this.#now = opts.now ?? (() => new Date());
+    this.#logger = opts.logger ?? stderrLogger;
+  }
+
+  /** Every hook in file order (events in file order, then position). */
+  list(): Promise<Hook[]> {
+    return this.#transact(undefined);
+  }
+
+  async get(id: string): Promise<Hook> {
+    const hook = (await this.list()).find((h) => h.id === id);
+    if (hook === undefined) throw notFound(id);
+    return hook;
+  }
+
+  async create(body: HookBody): Promise<Hook> {
+    let id = '';
+    const hooks = await this.#transact((t) => {
+      id = t.newId();
+      const list = listOf(t.doc, body.event);
+      list.push(actionToRaw(id, body, body.enabled ?? true, t.now, t.now));
+      return { event: body.event, index: list.length - 1 };
+    });
+    return pick(hooks, id);
+  }
+
+  /** Replaces event, action and (when given) enabled; keeps id and created_at. A new event moves it to the end of that event's list. */
+  async update(id: string, body: HookBody): Promise<Hook> {
+    const hooks = await this.#transact((t) => {
+      const at = t.find(id);
+      if (at === undefined) throw notFound(id);
+      const enabled = body.enabled ?? at.action.enabled !== false;
+      const created = typeof at.action.created_at === 'string' ? at.action.created_at : t.now;
+      const next = actionToRaw(id, body, enabled, created, t.now);
+      if (at.event === body.event) {
+        at.list[at.index] = next;
+        return { event: at.event, index: at.index };
+      }
+      at.list.splice(at.index, 1);
+      const list = listOf(t.doc, body.event);
+      list.push(next);
+      return { event: body.event, index: list.length - 1 };
+    });
+    return pick(hooks, id);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.#transact((t) => {
+      const at = t.find(id);
+      if (at === undefined) throw notFound(id);
+      // The event's (possibly empty) list stays: the file keeps its shape and event order.
+      at.list.splice(at.index, 1);
+      return undefined;
+    });
+  }
+
+  async toggle(id: string): Promise<{ id: string; enabled: boolean }> {
+    const hooks = await this.#transact((t) => {
+      const at = t.find(id);
+      if (at === undefined) throw notFound(id);
+      at.action.enabled = at.action.enabled === false;
+      at.action.updated_at = t.now;
+      return { event: at.event, index: at.index };
+    });
+    const hook = pick(hooks, id);
+    return { id: hook.id, enabled: hook.enabled };
+  }
+
+  /** Runs `mutate` (or just the id assignment) on a fresh read of the file, in the queue. */
+  #transact(mutate: ((t: Txn) => Focus | undefined) | undefined): Promise<Hook[]> {
+    const run = this.#tail.then(() => this.#attempt(mutate));
+    this.#tail = run.catch(() => {});
+    return run;
+  }
+
+  async #attempt(mutate: ((t: Txn) => Focus | undefined) | undefined): Promise<Hook[]> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const before = await readTextIfExists(this.file);
+      const doc = this.#current(before);
+      const stored = await this.#readMark();
+      let mark = Math.max(stored, highestId(doc));
+      const now = this.#now().toISOString();
+      const t: Txn = {
+        doc,
+        now,
+        newId: () => formatHookId(++mark),
+        find: (id) => find(doc, id),
+      };
+      let dirty = adopt(t);
+      let focus: Focus | undefined;
+      if (mutate !== undefined) {
+        focus = mutate(t);
+        dirty = true;
+      }
+      const text = `${JSON.stringify(doc, null, 2)}\n`;
+      const next = parsePrxConfigText(this.workspace, this.file, text);
+      if (!next.ok) throw rejected(next.issues, focus);
+      if (!dirty) return views(doc, next.actions);
+      const bytes = Buffer.byteLength(text, 'utf8');
+      if (bytes > PRX_LIMITS.maxFileBytes) {
+        throw new StoreError(
+          409,
+          `the change would make hooks.json ${bytes} bytes; the limit is ${PRX_LIMITS.maxFileBytes}`,
+        );
+      }
+      // The mark goes to disk first: a crash between the two writes wastes ids, never reuses one.
+      if (mark > stored) await this.#writeMark(mark);
+      const written = await writeFileAtomic(this.file, text, {
+        beforeRename: async () => (await readTextIfExists(this.file)) === before,
+      });
+      if (!written) continue;
+      const reloaded = this.#reload();
+      if (reloaded !== undefined && !reloaded.ok) {
+        // Only possible if the file changed again after our rename; the watcher will follow up.
+        this.#logger.warn(`hooks.json changed right after an API write; it is not in force yet`);
+      }
+      return views(doc, next.actions);
+    }
+    throw new StoreError(409, 'hooks.json kept changing while the API tried to write it; try again');
+  }
+
+  /** The file as JSON, after checking it is valid; a hand-broken file is never overwritten. */
+  #current(text: string | undefined): RawDoc {
+    if (text === undefined) return { hooks: {} };
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > PRX_LIMITS.maxFileBytes) {
+      throw new StoreError(409, `hooks.json is ${bytes} bytes; the limit is ${PRX_LIMITS.maxFileBytes}`);
+    }
+    const current = parsePrxConfigText(this.workspace, this.file, text);
+    if (!current.ok) {
+      throw new StoreError(
+        409,
+        `${this.file} is invalid on disk (the last good hooks stay in force); fix it by hand, then retry`,
+        current.issues.map(fileIssue),
+      );
+    }
+    return JSON.parse(text) as RawDoc;
+  }
+
+  async #readMark(): Promise<number> {
+    const text = await readTextIfExists(this.stateFile);
+    if (text === undefined) return 0;
+    try {
+      const n: unknown = (JSON.parse(text) as { hook_id_high_water?: unknown }).hook_id_high_water;
+      if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n;
+    } catch {
+      // fall through
+    }
+    this.#logger.warn(
+      `${this.stateFile} is unreadable; ids continue after the highest hook_NN in hooks.json`,
+    );
+    return 0;
+  }
+
+  async #writeMark(mark: number): Promise<void> {
+    await ensurePrivateDir(path.dirname(this.stateFile));
+    const text = `${JSON.stringify({ hook_id_high_water: mark }, null, 2)}\n`;
+    await writeFileAtomic(this.stateFile, text, { mode: 0o600 });
+  }
+}
+
+/** Assigns ids and timestamps to hand-written actions; true when anything changed. */
+function adopt(t: Txn): boolean {
+  let changed = false;
+  for (const list of Object.values(t.doc.hooks)) {
+    for (let i = 0; i < list.length; i++) {
+      let action = list[i]!;
+      if (typeof action.id !== 'string') {
+        action = { id: t.newId(), ...action };
+        list[i] = action;
+        changed = true;
+      }
+      if (typeof action.created_at !== 'string') {
+        action.created_at = t.now;
+        changed = true;
+      }
+      if (typeof action.updated_at !== 'string') {
+        action.updated_at = action.created_at;
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+/** The event's list, created (at the end of the event map) when the file has none. */
+function listOf(doc: RawDoc, event: string): RawAction[] {
+  let list = doc.hooks[event];
+  if (list === undefined) {
+    list = [];
+    doc.hooks[event] = list;
+  }
+  return list;
+}
+
+function find(doc: RawDoc, id: string) {
+  for (const [event, list] of Object.entries(doc.hooks)) {
+    const index = list.findIndex((a) => a.id === id);
+    if (index >= 0) return { event, index, list, action: list[index]! };
+  }
+  return undefined;
+}
+
+function highestId(doc: RawDoc): number {
+  let max = 0;
+  for (const list of Object.values(doc.hooks)) {
+    for (const action of list) {
+      const m = typeof action.id === 'string' ? ID_RE.exec(action.id) : null;
+      if (m === null) continue;
+      const n = Number(m[1]);
+      if (Number.isSafeInteger(n) && n > max) max = n;
+    }
+  }
+  return max;
+}
+
+/** An API-written action: every field explicit, in a fixed order. */
+function actionToRaw(
+  id: string,
+  body: HookBody,
+  enabled: boolean,
+  created: string,
+  updated: string,
+): RawAction {
+  const a = body.action;
+  return {
+    id,
+    enabled,
+    command: a.command,
+    args: a.args,
+    env: a.env,
+    ...(a.cwd !== undefined ? { cwd: a.cwd } : {}),
+    timeout_ms: a.timeout_ms,
+    stdin_json: a.stdin_json,
+    created_at: created,
+    updated_at: updated,
+  };
+}
+
+/** HOOKs in file order, from the validated (defaults filled in) actions. */
+function views(doc: RawDoc, actions: readonly PrxAction[]): Hook[] {
+  const byPlace = new Map<string, PrxAction>();
+  for (const a of actions) byPlace.set(`${a.event}\0${a.index}`, a);
+  const out: Hook[] = [];
+  for (const [event, list] of Object.entries(doc.hooks)) {
+    for (let i = 0; i < list.length; i++) {
+      const a = byPlace.get(`${event}\0${i}`);
+      if (a !== undefined) out.push(toHook(a));
+    }
+  }
+  return out;
+}
+
+export function toHook(a: PrxAction): Hook {
+  const c = a.config;
+  return {
+    id: c.id ?? a.name,
+    event: a.event,
+    action: {
+      command: c.command,
+      args: [...c.args],
+      env: { ...c.env },
+      ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
+      timeout_ms: c.timeout_ms,
+      stdin_json: c.stdin_json,
+    },
+    enabled: c.enabled,
+    created_at: c.created_at ?? '',
+    updated_at: c.updated_at ?? '',
+  };
+}
+
+function pick(hooks: readonly Hook[], id: string): Hook {
+  const hook = hooks.find((h) => h.id === id);
+  if (hook === undefined) throw notFound(id);
+  return hook;
+}
+
+function notFound(id: string): StoreError {
+  return new StoreError(404, `no hook with id ${JSON.stringify(id)}`);
+}
+
+function fileIssue(issue: ConfigIssue): StoreIssue {
+  return { file: issue.file, path: issue.path, message: issue.message };
+}
+
+/**
+ * The new file failed validation. Problems inside the changed action are the request's fault
+ * (400, reported as `action.<field>`); anything else is a whole-file limit (409).
+ */
+function rejected(issues: readonly ConfigIssue[], focus: Focus | undefined): StoreError {
+  if (focus !== undefined) {
+    const prefix = jsonPath(['hooks', focus.event, focus.index]);
+    const belongs = (p: string) =>
+      p === prefix || (p.startsWith(prefix) && /^[.[]/.test(p.slice(prefix.length)));
+    if (issues.every((i) => belongs(i.path))) {
+      return new StoreError(
+        400,
+        'invalid hook',
+        issues.map((i) => ({ path: toBodyPath(i.path.slice(prefix.length)), message: i.message })),
+      );
+    }
+  }
+  return new StoreError(409, 'the change would make hooks.json invalid', issues.map(fileIssue));
+}
+
+/** `.cwd` → `action.cwd`; the fields the API manages stay top-level. */
+function toBodyPath(rest: string): string {
+  if (rest === '') return 'action';
+  const top = /^\.(id|enabled|created_at|updated_at)$/.exec(rest);
+  if (top !== null) return top[1]!;
+  return `action${rest}`;
+}
