@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeHttpPool, runHttp } from '../src/runners/http.ts';
 import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../src/runners/http-headers.ts';
@@ -341,22 +339,11 @@ describe('[L-RUN-5] HTTP hook runner: shared keep-alive pool', () => {
     const server = await startServer((_req, res) => json(res, 200, { decision: 'allow' }));
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hw-http-'));
     try {
-      const here = path.dirname(fileURLToPath(import.meta.url));
-      const source = readFileSync(path.join(here, '../src/runners/http.ts'), 'utf8');
-      const undici = pathToFileURL(createRequire(import.meta.url).resolve('undici')).href;
-      const js = ts
-        .transpileModule(source, {
-          compilerOptions: {
-            module: ts.ModuleKind.ESNext,
-            target: ts.ScriptTarget.ES2022,
-            verbatimModuleSyntax: true,
-          },
-        })
-        .outputText.replace(/from 'undici'/, `from '${undici}'`);
-      writeFileSync(path.join(dir, 'http.mjs'), js);
+      // The built module (npm test builds first): a plain Node process, no test runner around it.
+      const built = pathToFileURL(fileURLToPath(new URL('../dist/runners/http.js', import.meta.url))).href;
       writeFileSync(
         path.join(dir, 'main.mjs'),
-        `import { runHttp } from './http.mjs';
+        `import { runHttp } from '${built}';
 const r = await runHttp({ url: process.argv[2], method: 'POST', headers: {}, body: '{}', timeoutMs: 30000 });
 console.log(r.reason);`,
       );

@@ -22,6 +22,7 @@ import type { Readable } from 'node:stream';
  * after `KEEP_ALIVE_MS` anyway. `closeHttpPool()` closes everything for an orderly shutdown.
  */
 import { Agent, request } from 'undici';
+import { CappedBuffer } from './capped-buffer.ts';
 import type { HttpEndReason, HttpResult, HttpSpec } from './http-types.ts';
 
 const DEFAULT_MAX_RESPONSE_BYTES = 1_048_576;
@@ -93,7 +94,7 @@ export async function runHttp(spec: HttpSpec, opts: RunHttpOptions = {}): Promis
   // 0 disables undici's timers (unbounded call); otherwise never let them outlast ours.
   const undiciTimeout = bounded ? Math.max(1, Math.ceil(spec.timeoutMs)) : 0;
 
-  const output = new CappedBody(spec.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+  const output = new CappedBuffer(spec.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
   let status: number | undefined;
   let reason: HttpEndReason;
   let error: string | undefined;
@@ -141,7 +142,7 @@ function withContentType(headers: Readonly<Record<string, string>>): Record<stri
  * Reads a body into `output` with 'data' events (async iteration costs tens of µs per answer here).
  * At the cap it stops reading at once: destroying the body drops the connection instead of draining it.
  */
-function readCapped(body: Readable, output: CappedBody): Promise<'response' | 'output_limit'> {
+function readCapped(body: Readable, output: CappedBuffer): Promise<'response' | 'output_limit'> {
   return new Promise((resolve, reject) => {
     body.on('data', (chunk: Buffer) => {
       if (!output.push(chunk)) {
@@ -152,33 +153,6 @@ function readCapped(body: Readable, output: CappedBody): Promise<'response' | 'o
     body.once('end', () => resolve('response'));
     body.once('error', reject);
   });
-}
-
-/** Keeps the first `cap` bytes of a body; reports when more than that arrived. */
-class CappedBody {
-  private readonly chunks: Buffer[] = [];
-  private bytes = 0;
-
-  constructor(private readonly cap: number) {}
-
-  /** Returns false when the chunk did not fit: the body is truncated at exactly `cap` bytes. */
-  push(chunk: Buffer): boolean {
-    const room = this.cap - this.bytes;
-    if (chunk.length <= room) {
-      this.chunks.push(chunk);
-      this.bytes += chunk.length;
-      return true;
-    }
-    if (room > 0) this.chunks.push(chunk.subarray(0, room));
-    this.bytes = Math.max(this.cap, 0);
-    return false;
-  }
-
-  text(): string {
-    if (this.chunks.length === 0) return '';
-    if (this.chunks.length === 1) return this.chunks[0]!.toString('utf8');
-    return Buffer.concat(this.chunks, this.bytes).toString('utf8');
-  }
 }
 
 function notSent(start: number, reason: HttpEndReason, error?: string): HttpResult {

@@ -8,6 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { CappedBuffer } from './capped-buffer.ts';
 import type { ProcessEndReason, ProcessResult, ProcessSpec } from './process-types.ts';
 
 const DEFAULT_KILL_GRACE_MS = 5000;
@@ -80,8 +81,8 @@ export function runProcess(spec: ProcessSpec, opts: RunProcessOptions = {}): Pro
 
   const stdoutStream = child.stdout!;
   const stderrStream = child.stderr!;
-  const stdout = new CappedOutput(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
-  const stderr = new CappedOutput(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+  const stdout = new CappedBuffer(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+  const stderr = new CappedBuffer(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   const killGraceMs = spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
 
   let finished = false;
@@ -211,33 +212,6 @@ export function runProcess(spec: ProcessSpec, opts: RunProcessOptions = {}): Pro
   abortSignal?.addEventListener('abort', onAbort, { once: true });
   liveRuns.set(pid, { terminate: () => startKill('timeout'), done });
   return done;
-}
-
-/** Keeps the first `cap` bytes of a stream; reports when more than that arrived. */
-class CappedOutput {
-  private readonly chunks: Buffer[] = [];
-  private bytes = 0;
-
-  constructor(private readonly cap: number) {}
-
-  /** Returns false when the chunk did not fit: the output is truncated at exactly `cap` bytes. */
-  push(chunk: Buffer): boolean {
-    const room = this.cap - this.bytes;
-    if (chunk.length <= room) {
-      this.chunks.push(chunk);
-      this.bytes += chunk.length;
-      return true;
-    }
-    if (room > 0) this.chunks.push(chunk.subarray(0, room));
-    this.bytes = this.cap;
-    return false;
-  }
-
-  text(): string {
-    if (this.chunks.length === 0) return '';
-    if (this.chunks.length === 1) return this.chunks[0]!.toString('utf8');
-    return Buffer.concat(this.chunks, this.bytes).toString('utf8');
-  }
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
