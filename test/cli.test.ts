@@ -1,14 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, type CliResult, REPO, runCli, STACK } from './cli-runner.ts';
 import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 
 // §3 Command line, run for real: `node bin/hookwerk.js …` as a child process (the CLI runs from dist/).
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(REPO, 'bin', 'hookwerk.js');
-const STACK = /\n\s+at /;
 
 const EVENTS = [
   'agent_start',
@@ -22,36 +18,9 @@ const EVENTS = [
 ] as const;
 const TOOL_CALL = JSON.stringify({ tool: 'shell', success: true, output: 'hi' });
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the CLI to completion. The parent's ZERO_HOOK_* variables are removed unless given in `env`. */
-function cli(args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith('ZERO_HOOK_')) delete env[key];
-  delete env.HOOKWERK_DEBUG;
-  Object.assign(env, opts.env);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env,
-      cwd: opts.cwd ?? REPO,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> =>
+  runCli(args, opts);
 
 const lines = (text: string) => text.split('\n').filter((l) => l.length > 0);
 

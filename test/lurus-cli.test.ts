@@ -1,15 +1,11 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, REPO, runCli, STACK } from './cli-runner.ts';
 import { tempDir, writeScript } from './helpers.ts';
 
 // §2 (gate dialect) and §3 (command line), run for real: `node bin/hookwerk.js …` as a child
 // process in a temp project, with HOME pointed at a temp folder (never the real ~).
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(REPO, 'bin', 'hookwerk.js');
-const STACK = /\n\s+at /;
 const EVENT_NAMES = [
   'SessionStart',
   'SessionEnd',
@@ -26,47 +22,9 @@ const EVENT_NAMES = [
 const DENY_LINE = `printf '%s\\n' '{"decision":"deny","reason":"Write is blocked by this project hook."}'`;
 const ALLOW_LINE = `printf '%s\\n' '{"decision":"allow"}'`;
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-interface CliOptions {
-  /** Working directory: the temp project. */
-  cwd: string;
-  /** HOME of the child: a temp folder. */
-  home: string;
-  /** `ignore` (default) or text written to a piped stdin, then EOF. */
-  stdin?: 'ignore' | { text: string };
-}
-
 /** Runs the CLI to completion with `HOME` = a temp folder; inherited hookwerk variables are removed. */
-function cli(args: string[], opts: CliOptions): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: opts.home };
-  for (const key of Object.keys(env)) if (key.startsWith('ZERO_HOOK_')) delete env[key];
-  delete env.HOOKWERK_DEBUG;
-  delete env.LURUS_HOOK_PASS_ENV;
-  const stdin = opts.stdin ?? 'ignore';
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env,
-      cwd: opts.cwd,
-      stdio: [stdin === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    if (stdin !== 'ignore') child.stdin?.end(stdin.text);
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], opts: { cwd: string; home: string; stdin?: 'ignore' | { text: string } }) =>
+  runCli(args, opts);
 
 /** A temp project folder and a temp HOME, both by their real paths (the CLI reports real paths). */
 function setup(): { project: string; home: string; run: (args: string[]) => Promise<CliResult> } {
