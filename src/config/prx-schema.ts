@@ -58,6 +58,17 @@ const envMap = z.record(z.string(), z.string().refine(...noNul('env value'))).ch
 
 const isoTime = z.iso.datetime({ offset: true });
 
+// --- sandbox [P-SEC-7] -------------------------------------------------------------------------
+export const sandboxSetting = z.enum(['none', 'bwrap'], { error: 'sandbox must be "none" or "bwrap"' });
+const SANDBOX_HELP =
+  '"none" (default) or "bwrap": bubblewrap with no network, a read-only root, a private /tmp and the workspace writable.';
+export const sandboxWorkspaceSetting = z
+  .enum(['rw', 'ro'], { error: 'sandbox_workspace must be "rw" or "ro"' })
+  .describe(
+    'Under sandbox "bwrap": the workspace is writable ("rw", default) or read-only ("ro"). An error without a sandbox.',
+  );
+// --- end sandbox ---------------------------------------------------------------------------------
+
 export const prxActionSchema = z
   .strictObject({
     command: command.describe(
@@ -82,6 +93,10 @@ export const prxActionSchema = z
       .default(PRX_LIMITS.defaultTimeoutMs)
       .describe('After this many ms the whole process group gets SIGTERM, SIGKILL 5 s later.'),
     stdin_json: z.boolean().default(false).describe('Also write the envelope to stdin as one line of JSON.'),
+    sandbox: sandboxSetting // [P-SEC-7]
+      .optional()
+      .describe(`Sandbox for this action, overriding the file-level one: ${SANDBOX_HELP}`),
+    sandbox_workspace: sandboxWorkspaceSetting.optional(), // [P-SEC-7]
     id: z
       .string()
       .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'id must be 1-64 characters of A-Z a-z 0-9 _ . -')
@@ -99,6 +114,9 @@ const eventMapShape = Object.fromEntries(
 export const prxHooksFileSchema = z
   .strictObject({
     $schema: z.string().optional(),
+    sandbox: sandboxSetting // [P-SEC-7]
+      .optional()
+      .describe(`Sandbox for every action that does not set its own: ${SANDBOX_HELP}`),
     hooks: z
       .strictObject(eventMapShape)
       .describe('Event name → actions, run concurrently when the event fires.'),

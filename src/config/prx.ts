@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isPrxEvent, type PrxEventName } from '../events/prx.ts';
+import { type BwrapLookup, type BwrapSandbox, findBwrap } from '../sandbox/bwrap.ts';
 import { type ConfigIssue, fromZodIssues, jsonPath, parseJsonText } from './issues.ts';
 import { PRX_LIMITS, type PrxActionConfig, type PrxHooksFile, prxHooksFileSchema } from './prx-schema.ts';
 
@@ -22,6 +23,14 @@ export interface PrxAction {
   /** `file#/hooks/event/index`, for errors and records. */
   source: string;
   config: PrxActionConfig;
+  /** [P-SEC-7] Set when the action runs under bubblewrap; absent means no sandbox. */
+  sandbox?: BwrapSandbox;
+}
+
+/** [P-SEC-7] Loader options. */
+export interface PrxLoadOptions {
+  /** Finds bwrap; called at most once per load, and only when some action asks for it. Default: `findBwrap()`. */
+  findBwrap?: () => BwrapLookup;
 }
 
 export type PrxLoadResult =
@@ -42,7 +51,7 @@ export function prxHooksPath(workspace: string): string {
 }
 
 /** Reads and validates `<workspace>/hooks.json` whole [P-CFG-1..4, P-SEC-1..6]. A missing file means no hooks. */
-export function loadPrxConfig(workspace: string): PrxLoadResult {
+export function loadPrxConfig(workspace: string, opts: PrxLoadOptions = {}): PrxLoadResult {
   const file = prxHooksPath(workspace);
   let text: string;
   try {
@@ -56,18 +65,23 @@ export function loadPrxConfig(workspace: string): PrxLoadResult {
       return { ok: true, file, exists: false, actions: [], raw: undefined, text: undefined };
     return fail(file, '$', `cannot read: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return parsePrxConfigText(workspace, file, text);
+  return parsePrxConfigText(workspace, file, text, opts);
 }
 
 /** Validates hooks.json text as it would be loaded from `file` (used by the loader and the API writer). */
-export function parsePrxConfigText(workspace: string, file: string, text: string): PrxLoadResult {
+export function parsePrxConfigText(
+  workspace: string,
+  file: string,
+  text: string,
+  opts: PrxLoadOptions = {},
+): PrxLoadResult {
   const parsed = parseJsonText(file, text);
   if (!parsed.ok) return { ok: false, file, issues: [parsed.issue] };
   const result = prxHooksFileSchema.safeParse(parsed.value);
   if (!result.success) {
     return { ok: false, file, issues: fromZodIssues(file, result.error.issues, unknownKeyMessage) };
   }
-  const compiled = compilePrxActions(workspace, file, result.data);
+  const compiled = compilePrxActions(workspace, file, result.data, opts);
   if (!compiled.ok) return { ok: false, file, issues: compiled.issues };
   return { ok: true, file, exists: true, actions: compiled.actions, raw: result.data, text };
 }
@@ -83,11 +97,13 @@ function compilePrxActions(
   workspace: string,
   file: string,
   data: PrxHooksFile,
+  opts: PrxLoadOptions,
 ): { ok: true; actions: PrxAction[] } | { ok: false; issues: ConfigIssue[] } {
   const issues: ConfigIssue[] = [];
   const actions: PrxAction[] = [];
   const ids = new Map<string, string>();
   const realWorkspace = realOrSelf(workspace);
+  const sandboxFor = sandboxResolver(workspace, file, data, opts);
   for (const [event, list] of Object.entries(data.hooks)) {
     if (list === undefined || !isPrxEvent(event)) continue;
     list.forEach((config, index) => {
@@ -103,12 +119,18 @@ function compilePrxActions(
         issues.push({ file, path: at('cwd'), message: cwd.error });
         return;
       }
+      const command = resolveCommand(workspace, config.command);
+      const sandbox = sandboxFor(config, command);
+      if (sandbox !== undefined && 'error' in sandbox) {
+        issues.push({ file, path: at(...sandbox.field), message: sandbox.error });
+        return;
+      }
       actions.push({
         name: config.id ?? `${event}[${index}]`,
         ...(config.id !== undefined ? { id: config.id } : {}),
         event,
         index,
-        command: resolveCommand(workspace, config.command),
+        command,
         args: config.args,
         env: config.env,
         cwd,
@@ -117,6 +139,7 @@ function compilePrxActions(
         enabled: config.enabled,
         source: `${file}#/hooks/${event}/${index}`,
         config,
+        ...(sandbox !== undefined ? { sandbox } : {}),
       });
     });
   }
@@ -129,6 +152,62 @@ function compilePrxActions(
   }
   return issues.length > 0 ? { ok: false, issues } : { ok: true, actions };
 }
+
+// --- sandbox [P-SEC-7] -------------------------------------------------------------------------
+
+/** The API server's state folder in the workspace (`STATE_DIR` in server/store.ts): token, ids. */
+const HOOKWERK_STATE_DIR = '.hookwerk';
+
+/**
+ * Resolves each action's sandbox: the action's `sandbox`, else the file's, else none. bwrap is
+ * looked up once per load, the first time an action needs it; when it is missing every action
+ * that asks for it is an error: never a silent run without the sandbox.
+ */
+function sandboxResolver(
+  workspace: string,
+  file: string,
+  data: PrxHooksFile,
+  opts: PrxLoadOptions,
+): (
+  config: PrxActionConfig,
+  command: string,
+) => BwrapSandbox | { field: string[]; error: string } | undefined {
+  let lookup: BwrapLookup | undefined;
+  return (config, command) => {
+    const kind = config.sandbox ?? data.sandbox ?? 'none';
+    if (kind === 'none') {
+      if (config.sandbox_workspace === undefined) return undefined;
+      return {
+        field: ['sandbox_workspace'],
+        error: 'sandbox_workspace only applies with sandbox "bwrap"; this action runs without a sandbox',
+      };
+    }
+    lookup ??= (opts.findBwrap ?? findBwrap)();
+    if (!lookup.ok) {
+      return config.sandbox !== undefined
+        ? { field: ['sandbox'], error: lookup.message }
+        : { field: [], error: `${lookup.message} (set by the file-level "sandbox")` };
+    }
+    // `env -u PWD -- NAME=VALUE… COMMAND` would take a command with "=" for one more assignment.
+    if (command.includes('=')) {
+      return {
+        field: ['command'],
+        error: `with sandbox "bwrap" the command path must not contain "=" (${command})`,
+      };
+    }
+    const ws = path.resolve(workspace);
+    return {
+      kind: 'bwrap',
+      bwrap: lookup.path,
+      workspace: ws,
+      workspaceAccess: config.sandbox_workspace ?? 'rw',
+      readOnly: [path.resolve(file)],
+      hidden: [path.join(ws, HOOKWERK_STATE_DIR)],
+    };
+  };
+}
+
+// --- end sandbox ---------------------------------------------------------------------------------
 
 /** [P-CFG-2] A command with a slash is a path (relative → workspace); a bare name is looked up in the sanitized PATH. */
 function resolveCommand(workspace: string, command: string): string {

@@ -6,6 +6,7 @@ import type { PrxEventInstance } from '../events/prx.ts';
 import type { RunRecord } from '../records.ts';
 import { runProcess } from '../runners/process.ts';
 import type { ProcessResult } from '../runners/process-types.ts';
+import { bwrapArgv } from '../sandbox/bwrap.ts';
 
 /** [P-SEC-1] The only PATH a PRX hook sees. */
 export const SAFE_PATH = '/usr/local/bin:/usr/bin:/bin';
@@ -64,10 +65,24 @@ export async function runPrxAction(
     };
   }
   try {
+    const env = buildPrxEnv(action, ev, payloadFile);
+    let command = action.command;
+    let args = action.args;
+    // [P-SEC-7] Under bwrap the runner spawns bwrap (the group leader) with the same env and cwd.
+    if (action.sandbox !== undefined) {
+      ({ command, args } = bwrapArgv({
+        sandbox: action.sandbox,
+        command,
+        args,
+        cwd: action.cwd,
+        env,
+        payloadFile,
+      }));
+    }
     const result = await runProcess({
-      command: action.command,
-      args: action.args,
-      env: buildPrxEnv(action, ev, payloadFile),
+      command,
+      args,
+      env,
       cwd: action.cwd,
       ...(action.stdinJson ? { stdin: `${ev.json}\n` } : {}),
       timeoutMs: action.timeoutMs,

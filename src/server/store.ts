@@ -17,6 +17,9 @@ export interface HookAction {
   cwd?: string;
   timeout_ms: number;
   stdin_json: boolean;
+  /** [P-SEC-7] Only when set on the action (the file-level default is not repeated here). */
+  sandbox?: 'none' | 'bwrap';
+  sandbox_workspace?: 'rw' | 'ro';
 }
 
 /** [P-API-2] HOOK. */
@@ -355,6 +358,8 @@ function actionToRaw(
     ...(a.cwd !== undefined ? { cwd: a.cwd } : {}),
     timeout_ms: a.timeout_ms,
     stdin_json: a.stdin_json,
+    ...(a.sandbox !== undefined ? { sandbox: a.sandbox } : {}),
+    ...(a.sandbox_workspace !== undefined ? { sandbox_workspace: a.sandbox_workspace } : {}),
     created_at: created,
     updated_at: updated,
   };
@@ -386,6 +391,8 @@ export function toHook(a: PrxAction): Hook {
       ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
       timeout_ms: c.timeout_ms,
       stdin_json: c.stdin_json,
+      ...(c.sandbox !== undefined ? { sandbox: c.sandbox } : {}),
+      ...(c.sandbox_workspace !== undefined ? { sandbox_workspace: c.sandbox_workspace } : {}),
     },
     enabled: c.enabled,
     created_at: c.created_at ?? '',
