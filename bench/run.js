@@ -13,6 +13,7 @@ const BENCHMARKS = {
   bus: () => import('./bus.js'),
   storm: () => import('./storm.js'),
   decide: () => import('./decide.js'),
+  wasm: () => import('./wasm.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

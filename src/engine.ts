@@ -26,6 +26,11 @@ import { type Logger, stderrLogger } from './logger.ts';
 import { EngineMetrics } from './metrics.ts';
 import { type JobContext, PrxJob } from './observe-job.ts';
 import type { InProcessAction, InProcessObserver } from './observer.ts';
+// --- WASM plugins [P-WASM-1..3] ---------------------------------------------------------------
+import { PluginHost } from './plugins/host.ts';
+import { PluginJob } from './plugins/job.ts';
+import { PLUGINS_DIR } from './plugins/scan.ts';
+// --- end WASM plugins ---------------------------------------------------------------------------
 import type { RunOutcome, RunRecord } from './records.ts';
 import { PrxRegistry } from './registry.ts';
 import { RunLog } from './run-log.ts';
@@ -55,6 +60,11 @@ export interface HookEngineOptions {
   logger?: Logger;
   /** Debounce of the config watcher, ms. Default 50. */
   reloadDebounceMs?: number;
+  /**
+   * [P-WASM-1..3] Run the WASM plugins of `<workspace>/plugins/` (reloaded on change when `watch`
+   * is on). Default true when a workspace is given.
+   */
+  plugins?: boolean;
 }
 
 export interface EmitOptions {
@@ -126,6 +136,7 @@ class Engine implements HookEngine {
   readonly gate: LurusGate;
   #observers = new Map<string, InProcessAction[]>();
   #observerCount = 0;
+  #plugins: PluginHost | undefined;
 
   constructor(opts: HookEngineOptions) {
     this.#logger = opts.logger ?? stderrLogger;
@@ -169,6 +180,14 @@ class Engine implements HookEngine {
           onError: (err) => this.#logger.error(`watching ${this.workspace} stopped: ${err.message}`),
         });
       }
+      // --- WASM plugins [P-WASM-1..3]: load problems go to the logger, a bad plugin is skipped.
+      if (opts.plugins !== false) {
+        this.#plugins = new PluginHost({
+          dir: path.join(this.workspace, PLUGINS_DIR),
+          logger: this.#logger,
+          watch: opts.watch !== false,
+        });
+      }
     }
   }
 
@@ -202,6 +221,12 @@ class Engine implements HookEngine {
     if (observers !== undefined) {
       for (let i = 0; i < observers.length; i++)
         this.#scheduler.submit(new PrxJob(this.#jobs, observers[i]!, ev));
+    }
+    // --- WASM plugins: a precomputed list per event, one job each through the same scheduler.
+    if (this.#plugins !== undefined) {
+      const plugins = this.#plugins.forEvent(event);
+      for (let i = 0; i < plugins.length; i++)
+        this.#scheduler.submit(new PluginJob(this.#jobs, plugins[i]!, ev));
     }
   }
 
@@ -303,7 +328,10 @@ class Engine implements HookEngine {
     if (this.#closed) return;
     this.#closed = true;
     this.#watch?.close();
+    // WASM plugins: stop watching, drop calls not yet started, wait for running ones, stop workers.
+    const plugins = this.#plugins?.close();
     await this.#scheduler.close();
+    await plugins;
     await this.bus.flush();
     rmSync(this.#tmpDir, { recursive: true, force: true });
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, type CliResult, REPO, runCli, STACK } from './cli-runner.ts';
@@ -116,6 +116,27 @@ describe('§3 hookwerk validate [P-CFG-4]', () => {
     const r = await cli(['validate', '--workspace', dir]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ok: .*does not exist/m);
+  });
+
+  it('[P-WASM-2] validate reports a bad plugin manifest with file and field, and lists good plugins', async () => {
+    const dir = tempDir('hw-cli-');
+    writeHooks(dir, {});
+    mkdirSync(path.join(dir, 'plugins', 'broken'), { recursive: true });
+    writeFileSync(
+      path.join(dir, 'plugins', 'broken', 'plugin.toml'),
+      '[plugin]\nname = "broken"\nversion = "0.1.0"\ndescription = "x"\n[[capabilities]]\ntype = "hook"\nevents = ["tool_cal"]\n',
+    );
+    cpSync(
+      path.join(REPO, 'examples', 'plugins', 'audit-logger'),
+      path.join(dir, 'plugins', 'audit-logger'),
+      {
+        recursive: true,
+      },
+    );
+    const r = await cli(['validate', '--workspace', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/plugins\/broken\/plugin\.toml: \$\.capabilities\[0\]\.events\[0\]: .*tool_cal/);
+    expect(r.stdout).toMatch(/ok: plugin audit-logger/);
   });
 
   it('a missing workspace folder is an error (a typo must not pass as "no hooks")', async () => {

@@ -315,13 +315,21 @@ describe('[P-API-2] hooks CRUD', () => {
 
   it('[P-API-2] [P-SEC-7] sandbox settings survive the API: POST writes them to the file, GET and PUT keep them', async () => {
     const h = await start();
-    const body = { event: 'tool_call', action: { command: '/bin/true', sandbox: 'bwrap', sandbox_workspace: 'ro' } };
+    const body = {
+      event: 'tool_call',
+      action: { command: '/bin/true', sandbox: 'bwrap', sandbox_workspace: 'ro' },
+    };
     const res = await h.call('POST', '/api/hooks', body);
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ action: { sandbox: 'bwrap', sandbox_workspace: 'ro' } });
     expect(readFile(h.dir).hooks.tool_call[0]).toMatchObject({ sandbox: 'bwrap', sandbox_workspace: 'ro' });
-    const put = await h.call('PUT', '/api/hooks/hook_01', { ...body, action: { ...body.action, timeout_ms: 500 } });
-    expect(put.json).toMatchObject({ action: { sandbox: 'bwrap', sandbox_workspace: 'ro', timeout_ms: 500 } });
+    const put = await h.call('PUT', '/api/hooks/hook_01', {
+      ...body,
+      action: { ...body.action, timeout_ms: 500 },
+    });
+    expect(put.json).toMatchObject({
+      action: { sandbox: 'bwrap', sandbox_workspace: 'ro', timeout_ms: 500 },
+    });
     expect(readFile(h.dir).hooks.tool_call[0]).toMatchObject({ sandbox: 'bwrap', sandbox_workspace: 'ro' });
   });
 

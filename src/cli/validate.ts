@@ -4,6 +4,7 @@ import { loadLurusConfig } from '../config/lurus.ts';
 import { lurusProblems } from '../config/lurus-validate.ts';
 import { loadPrxConfig } from '../config/prx.ts';
 import { checkTrust } from '../config/trust.ts';
+import { PLUGINS_DIR, scanPlugins } from '../plugins/scan.ts';
 import { resolveWorkspace } from './errors.ts';
 
 /**
@@ -31,6 +32,12 @@ export function validateCommand(
       const enabled = loaded.actions.filter((a) => a.enabled).length;
       out(`ok: ${loaded.file}: ${loaded.actions.length} actions (${enabled} enabled)`);
     }
+    // [P-WASM-2] Plugin manifests: a bad plugin is skipped at run time; validate reports it.
+    const plugins = scanPlugins(path.join(workspace, PLUGINS_DIR));
+    for (const issue of plugins.issues) err(formatIssue(issue));
+    if (plugins.issues.length > 0) failed = true;
+    for (const plugin of plugins.plugins)
+      out(`ok: plugin ${plugin.name} (${path.join(plugin.dir, 'plugin.toml')})`);
   }
   if (both || opts.project !== undefined) {
     const projectDir = both ? resolveWorkspace(undefined) : resolveWorkspace(opts.project);
