@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 /**
  * The HTTP hook runner ([L-RUN-5], [L-ANS-3]).
@@ -10,8 +11,8 @@ import type { Readable } from 'node:stream';
  * - Redirects are never followed: undici 7's `request()` has no redirect handling unless the
  *   redirect interceptor is composed in, and we don't. A 3xx is a plain answer (reason `response`).
  * - `content-type: application/json` is added unless the hook's headers set a Content-Type (any case).
- * - The timeout covers the whole exchange through one AbortSignal (our timer, or the caller's
- *   signal); undici's own headersTimeout/bodyTimeout are set to the same bound as a backstop.
+ * - The timeout covers the whole exchange through one abort signal (our timer, or the caller's
+ *   signal); undici's own per-phase timers are off.
  * - The answer's body is read up to `maxResponseBytes`; the first byte beyond it destroys the
  *   stream (which also drops that connection rather than draining the rest).
  *
@@ -72,27 +73,19 @@ export async function runHttp(spec: HttpSpec, opts: RunHttpOptions = {}): Promis
   const external = opts.signal;
   if (external?.aborted) return notSent(start, 'timeout');
 
-  let url: URL;
-  try {
-    url = new URL(spec.url);
-  } catch {
-    return notSent(start, 'transport', `invalid URL: ${JSON.stringify(spec.url)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return notSent(start, 'transport', `unsupported URL scheme ${url.protocol} (http: or https: only)`);
-  }
+  const url = checkedUrl(spec.url);
+  if (typeof url !== 'string') return notSent(start, 'transport', url.error);
 
-  const controller = new AbortController();
+  // undici takes an EventEmitter as its abort signal: far cheaper per call than an AbortSignal.
+  const abort = new EventEmitter();
   let timedOut = false;
   const onAbort = (): void => {
     timedOut = true;
-    controller.abort();
+    abort.emit('abort');
   };
   const bounded = spec.timeoutMs < MAX_TIMER_MS;
   const timer = bounded ? setTimeout(onAbort, Math.max(0, spec.timeoutMs)) : undefined;
   external?.addEventListener('abort', onAbort, { once: true });
-  // 0 disables undici's timers (unbounded call); otherwise never let them outlast ours.
-  const undiciTimeout = bounded ? Math.max(1, Math.ceil(spec.timeoutMs)) : 0;
 
   const output = new CappedBuffer(spec.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
   let status: number | undefined;
@@ -104,9 +97,10 @@ export async function runHttp(spec: HttpSpec, opts: RunHttpOptions = {}): Promis
       method: spec.method,
       headers: withContentType(spec.headers),
       body: spec.body,
-      signal: controller.signal,
-      headersTimeout: undiciTimeout,
-      bodyTimeout: undiciTimeout,
+      signal: abort,
+      // Our one timer bounds the whole exchange; undici's per-phase timers would only cost time.
+      headersTimeout: 0,
+      bodyTimeout: 0,
     });
     status = res.statusCode;
     reason = 'response';
@@ -129,8 +123,39 @@ export async function runHttp(spec: HttpSpec, opts: RunHttpOptions = {}): Promis
   return result;
 }
 
-/** The hook's headers, plus `content-type: application/json` unless they set a Content-Type. */
+const checkedUrls = new Map<string, string | { error: string }>();
+
+/** The URL, checked once per distinct string (hooks reuse theirs on every call); undici parses it again. */
+function checkedUrl(raw: string): string | { error: string } {
+  let checked = checkedUrls.get(raw);
+  if (checked === undefined) {
+    try {
+      const url = new URL(raw);
+      checked =
+        url.protocol === 'http:' || url.protocol === 'https:'
+          ? raw
+          : { error: `unsupported URL scheme ${url.protocol} (http: or https: only)` };
+    } catch {
+      checked = { error: `invalid URL: ${JSON.stringify(raw)}` };
+    }
+    if (checkedUrls.size >= 1024) checkedUrls.clear();
+    checkedUrls.set(raw, checked);
+  }
+  return checked;
+}
+
+const withContentTypeCache = new WeakMap<object, Record<string, string>>();
+
+/** The hook's headers, plus `content-type: application/json` unless they set a Content-Type (cached per headers object). */
 function withContentType(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const cached = withContentTypeCache.get(headers);
+  if (cached !== undefined) return cached;
+  const out = addContentType(headers);
+  withContentTypeCache.set(headers, out);
+  return out;
+}
+
+function addContentType(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = { ...headers };
   if (!Object.keys(out).some((name) => name.toLowerCase() === 'content-type')) {
     out['content-type'] = 'application/json';
