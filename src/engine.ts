@@ -114,6 +114,16 @@ export interface HookEngine {
   close(): Promise<void>;
 }
 
+const RUN_TOPIC: Readonly<Record<RunOutcome, string>> = {
+  ok: 'hookwerk.run.ok',
+  deny: 'hookwerk.run.deny',
+  error: 'hookwerk.run.error',
+  timeout: 'hookwerk.run.timeout',
+  spawn_error: 'hookwerk.run.spawn_error',
+  skipped_untrusted: 'hookwerk.run.skipped_untrusted',
+  dropped: 'hookwerk.run.dropped',
+};
+
 export async function createHookEngine(options: HookEngineOptions = {}): Promise<HookEngine> {
   return new Engine(options);
 }
@@ -277,7 +287,8 @@ class Engine implements HookEngine {
   #record(record: RunRecord, depth: number): void {
     this.#log.push(record);
     this.metrics.record(record);
-    this.bus.publish(`hookwerk.run.${record.outcome}`, record, { depth });
+    // Constant topic strings: their hash is computed once, not per record.
+    this.bus.publish(RUN_TOPIC[record.outcome], record, { depth });
   }
 
   reload(): ReloadResult {

@@ -233,16 +233,7 @@ async function runInProcess(
   failMode: 'open' | 'closed',
 ): Promise<HookVerdict> {
   const start = performance.now();
-  // Created only if the hook looks at its signal: most never do, and µs matter here.
-  let controller: AbortController | undefined;
-  const info = {
-    event: envelope.event,
-    cwd: envelope.cwd,
-    get signal(): AbortSignal {
-      controller ??= new AbortController();
-      return controller.signal;
-    },
-  };
+  const info = new HookInfo(envelope.event, envelope.cwd);
   const fail = (outcome: 'error' | 'timeout', cause: string, reason: string): HookVerdict => ({
     outcome,
     cause,
@@ -270,7 +261,7 @@ async function runInProcess(
     clearTimeout(timer);
   }
   if (answer === TIMED_OUT) {
-    controller?.abort();
+    info.abort();
     return fail('timeout', 'timeout', `in-process hook did not settle within ${timeoutMs} ms`);
   }
   if (answer === undefined)
@@ -290,6 +281,24 @@ async function runInProcess(
 }
 
 const TIMED_OUT = Symbol('timed out');
+
+/** What an in-process hook gets besides the context; its AbortSignal is made only if it asks. */
+class HookInfo {
+  #controller: AbortController | undefined;
+  constructor(
+    readonly event: LurusEventName,
+    readonly cwd: string,
+  ) {}
+
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    return this.#controller.signal;
+  }
+
+  abort(): void {
+    this.#controller?.abort();
+  }
+}
 
 function isThenable(value: unknown): value is PromiseLike<GateAnswer> {
   return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'then') === 'function';

@@ -8,6 +8,7 @@ import type { RunRecord } from './records.ts';
 class LabelledCount {
   readonly #counts = new Map<string, number>();
   readonly #labels = new Map<string, Record<string, string>>();
+  readonly #nested = new Map<string, Map<string, string>>();
 
   inc(key: string, labels: () => Record<string, string>): void {
     const n = this.#counts.get(key);
@@ -17,6 +18,23 @@ class LabelledCount {
     } else {
       this.#counts.set(key, n + 1);
     }
+  }
+
+  /** Two-part key without building a string per call (the hot path: one record per run). */
+  inc2(a: string, b: string, labels: () => Record<string, string>): void {
+    let inner = this.#nested.get(a);
+    if (inner === undefined) {
+      inner = new Map();
+      this.#nested.set(a, inner);
+    }
+    const key = inner.get(b);
+    if (key !== undefined) {
+      this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+      return;
+    }
+    const joined = `${a}\0${b}`;
+    inner.set(b, joined);
+    this.inc(joined, labels);
   }
 
   get(key: string): number {
@@ -129,7 +147,7 @@ export class EngineMetrics {
   }
 
   record(r: RunRecord): void {
-    this.#runs.inc(`${r.event}\0${r.outcome}`, () => ({ event: r.event, outcome: r.outcome }));
+    this.#runs.inc2(r.event, r.outcome, () => ({ event: r.event, outcome: r.outcome }));
     if (r.outcome === 'dropped' || r.outcome === 'skipped_untrusted') return;
     let child = this.#durationByEvent.get(r.event);
     if (child === undefined) {
