@@ -5,29 +5,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BusMessage } from '../src/bus/memory.ts';
-import { createHookEngine, type HookEngine, type HookEngineOptions } from '../src/engine.ts';
-import { silentLogger } from '../src/logger.ts';
+import type { HookEngine } from '../src/engine.ts';
 import type { RunRecord } from '../src/records.ts';
+import { makeEngine } from './engine-harness.ts';
 import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
-
-const engines: HookEngine[] = [];
-
-async function makeEngine(workspace: string | undefined, extra: HookEngineOptions = {}): Promise<HookEngine> {
-  const engine = await createHookEngine({
-    ...(workspace !== undefined ? { workspace } : {}),
-    watch: false,
-    logger: silentLogger,
-    ...extra,
-  });
-  engines.push(engine);
-  return engine;
-}
-
-afterEach(async () => {
-  for (const engine of engines.splice(0)) await engine.close();
-});
 
 const read = (file: string) => readFileSync(file, 'utf8');
 const AGENT_START = { agent: 'main', session: 's' };

@@ -5,36 +5,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHookEngine, type HookEngine, type HookEngineOptions } from '../src/engine.ts';
-import { silentLogger } from '../src/logger.ts';
+import { makeEngine, ZERO_HOOK_VARS } from './engine-harness.ts';
 import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const ZERO_HOOK_VARS = [
-  'ZERO_HOOK_DEPTH',
-  'ZERO_HOOK_EVENT',
-  'ZERO_HOOK_PAYLOAD',
-  'ZERO_HOOK_PAYLOAD_FILE',
-  'ZERO_HOOK_SESSION',
-  'ZERO_HOOK_TIMESTAMP',
-];
-
-const engines: HookEngine[] = [];
-
-async function makeEngine(workspace: string | undefined, extra: HookEngineOptions = {}): Promise<HookEngine> {
-  const engine = await createHookEngine({
-    ...(workspace !== undefined ? { workspace } : {}),
-    watch: false,
-    logger: silentLogger,
-    ...extra,
-  });
-  engines.push(engine);
-  return engine;
-}
-
-afterEach(async () => {
-  for (const engine of engines.splice(0)) await engine.close();
-});
 
 const read = (file: string) => readFileSync(file, 'utf8');
 

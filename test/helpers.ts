@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import type { Logger } from '../src/logger.ts';
 
 const created: string[] = [];
 
@@ -44,3 +45,12 @@ export async function waitFor<T>(check: () => T | Promise<T>, what: string, time
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** A logger that appends `info: …`, `warn: …` and `error: …` lines to `lines`. */
+export function captureLogger(lines: string[]): Logger {
+  return {
+    info: (m) => lines.push(`info: ${m}`),
+    warn: (m) => lines.push(`warn: ${m}`),
+    error: (m) => lines.push(`error: ${m}`),
+  };
+}

@@ -1,20 +1,15 @@
 import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHookEngine, type HookEngine, type HookEngineOptions } from '../src/engine.ts';
+import { describe, expect, it } from 'vitest';
+import type { HookEngine, HookEngineOptions } from '../src/engine.ts';
 import type { Logger } from '../src/logger.ts';
-import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
+import { openEngine } from './engine-harness.ts';
+import { captureLogger, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 
 // [P-CFG-3] Hot reload of hooks.json: real files, a real fs watcher, real hook processes.
 // SPEC: a change takes effect within 1 s; we wait up to 3 s (generous on a loaded machine).
 const RELOAD_MS = 3000;
 const TOOL_CALL = { tool: 'shell', success: true, output: 'ok' } as const;
-
-const engines: HookEngine[] = [];
-
-afterEach(async () => {
-  for (const engine of engines.splice(0)) await engine.close();
-});
 
 interface Harness {
   dir: string;
@@ -37,13 +32,7 @@ async function start(
   const file = path.join(dir, 'hooks.json');
   if (hooks !== undefined) writeHooks(dir, hooks);
   const lines: string[] = [];
-  const logger: Logger = {
-    info: (m) => lines.push(`info: ${m}`),
-    warn: (m) => lines.push(`warn: ${m}`),
-    error: (m) => lines.push(`error: ${m}`),
-  };
-  const engine = await createHookEngine({ workspace: dir, watch: true, logger, ...opts });
-  engines.push(engine);
+  const engine = await openEngine({ workspace: dir, watch: true, logger: captureLogger(lines), ...opts });
   const marksFile = path.join(dir, 'marks.txt');
   return {
     dir,
@@ -199,8 +188,7 @@ describe('[P-CFG-3] hot reload of hooks.json', () => {
     });
     const lines: string[] = [];
     const logger: Logger = { info() {}, warn: (m) => lines.push(m), error: (m) => lines.push(`error: ${m}`) };
-    const engine = await createHookEngine({ workspace: dir, watch: true, logger });
-    engines.push(engine);
+    const engine = await openEngine({ workspace: dir, watch: true, logger });
 
     expect(engine.actions()).toEqual([]);
     const file = path.join(dir, 'hooks.json');
@@ -285,8 +273,7 @@ describe('engine.reload()', () => {
   });
 
   it('[P-CFG-3] an engine without a workspace has nothing to reload', async () => {
-    const engine = await createHookEngine({ logger: { info() {}, warn() {}, error() {} } });
-    engines.push(engine);
+    const engine = await openEngine({ logger: { info() {}, warn() {}, error() {} } });
     expect(engine.reload()).toEqual({ ok: true, changed: false, actions: 0, issues: [] });
   });
 });

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,79 +8,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { closeHttpPool, runHttp } from '../src/runners/http.ts';
 import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../src/runners/http-headers.ts';
 import type { HttpSpec } from '../src/runners/http-types.ts';
+import { closeHttpServers, deadPort, replyJson as json, startHttpServer } from './http-server.ts';
 
-interface Hit {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-interface TestServer {
-  url: string;
-  hits: Hit[];
-  /** TCP connections accepted so far. */
-  connections(): number;
-  close(): Promise<void>;
-}
-
-const servers: TestServer[] = [];
-
-/** A real node:http server on 127.0.0.1; `respond` runs once the request body has arrived. */
-async function startServer(
-  respond: (req: http.IncomingMessage, res: http.ServerResponse, hit: Hit) => void,
-): Promise<TestServer> {
-  const hits: Hit[] = [];
-  let connections = 0;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const hit: Hit = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      hits.push(hit);
-      respond(req, res, hit);
-    });
-  });
-  server.on('connection', () => {
-    connections++;
-  });
-  // Keep idle connections (and advertise `Keep-Alive: timeout=60`): only the client may drop them.
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const handle: TestServer = {
-    url: `http://127.0.0.1:${port}/hook`,
-    hits,
-    connections: () => connections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  servers.push(handle);
-  return handle;
-}
-
-function json(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-/** A port nothing listens on: bind one, then close it. */
-async function deadPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** A real node:http server on 127.0.0.1 that keeps idle connections (and advertises
+ * `Keep-Alive: timeout=60`): only the client may drop them. */
+const startServer = (respond: Parameters<typeof startHttpServer>[0]) =>
+  startHttpServer(respond, { keepAliveTimeout: 60_000 });
 
 const EVENT = JSON.stringify({
   event: 'PreToolUse',
@@ -94,7 +26,7 @@ function spec(url: string, extra: Partial<HttpSpec> = {}): HttpSpec {
 
 afterAll(async () => {
   await closeHttpPool();
-  await Promise.all(servers.map((s) => s.close()));
+  await closeHttpServers();
 });
 
 describe('[L-RUN-5] HTTP hook runner: request', () => {

@@ -12,20 +12,19 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadLurusConfig } from '../src/config/lurus.ts';
 import { approveProject, trustStorePath } from '../src/config/trust.ts';
 import type { Decision } from '../src/dispatch/gate.ts';
-import { createHookEngine, type HookEngine, type HookEngineOptions } from '../src/engine.ts';
+import type { HookEngine, HookEngineOptions } from '../src/engine.ts';
 import type { LurusEventName } from '../src/events/lurus.ts';
 import type { GateAnswer } from '../src/gate.ts';
-import { silentLogger } from '../src/logger.ts';
 import type { RunRecord } from '../src/records.ts';
 import { closeHttpPool } from '../src/runners/http.ts';
+import { makeEngine } from './engine-harness.ts';
 import { sleep, tempDir, writeScript } from './helpers.ts';
+import { closeHttpServers, deadPort, replyJson as reply, startHttpServer } from './http-server.ts';
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -53,30 +52,17 @@ function setup(): { project: string; home: string } {
   return { project: tempDir('hw-proj-'), home: tempDir('hw-home-') };
 }
 
-const engines: HookEngine[] = [];
-
-async function engineFor(
+function engineFor(
   project: string,
   home: string,
   extra: Partial<HookEngineOptions> = {},
 ): Promise<HookEngine> {
-  const engine = await createHookEngine({
-    projectDir: project,
-    home,
-    watch: false,
-    logger: silentLogger,
-    trust: trustAll,
-    ...extra,
-  });
-  engines.push(engine);
-  return engine;
+  return makeEngine(undefined, { projectDir: project, home, trust: trustAll, ...extra });
 }
 
 /** An engine with the real default consent check (the trust store under `home`). */
-async function engineWithRealTrust(project: string, home: string): Promise<HookEngine> {
-  const engine = await createHookEngine({ projectDir: project, home, watch: false, logger: silentLogger });
-  engines.push(engine);
-  return engine;
+function engineWithRealTrust(project: string, home: string): Promise<HookEngine> {
+  return makeEngine(undefined, { projectDir: project, home });
 }
 
 /** An engine over a project whose `.lurus/hooks.json` holds `map`. */
@@ -94,93 +80,13 @@ const orderOf = (project: string) => {
   return existsSync(file) ? read(file).trim().split('\n') : [];
 };
 
-afterEach(async () => {
-  for (const engine of engines.splice(0)) await engine.close();
-});
-
 // --- HTTP servers -----------------------------------------------------------------------------
 
-interface Hit {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
+/** A real node:http server on 127.0.0.1 that shrugs off hooks hanging up mid-request. */
+const startServer = (respond: Parameters<typeof startHttpServer>[0]) =>
+  startHttpServer(respond, { ignoreSocketErrors: true });
 
-interface TestServer {
-  url: string;
-  port: number;
-  hits: Hit[];
-  close(): Promise<void>;
-}
-
-const servers: TestServer[] = [];
-
-async function startServer(
-  respond: (req: http.IncomingMessage, res: http.ServerResponse, hit: Hit) => void,
-): Promise<TestServer> {
-  const hits: Hit[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    res.on('error', () => {});
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const hit: Hit = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      hits.push(hit);
-      respond(req, res, hit);
-    });
-  });
-  server.on('clientError', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  let closed = false;
-  const handle: TestServer = {
-    url: `http://127.0.0.1:${port}/hook`,
-    port,
-    hits,
-    close: () =>
-      closed
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            closed = true;
-            server.closeAllConnections();
-            server.close(() => resolve());
-          }),
-  };
-  servers.push(handle);
-  return handle;
-}
-
-function reply(
-  res: http.ServerResponse,
-  status: number,
-  body: unknown,
-  headers: http.OutgoingHttpHeaders = {},
-) {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
-
-/** A port nothing listens on: bind one, then close it. */
-async function deadPort(): Promise<number> {
-  const s = await startServer(() => {});
-  await s.close();
-  return s.port;
-}
-
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.close();
-});
+afterEach(closeHttpServers);
 
 afterAll(async () => {
   await closeHttpPool();

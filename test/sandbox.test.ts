@@ -16,32 +16,25 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadPrxConfig } from '../src/config/prx.ts';
-import { createHookEngine, type HookEngine } from '../src/engine.ts';
-import { silentLogger } from '../src/logger.ts';
+import type { HookEngine } from '../src/engine.ts';
 import type { RunRecord } from '../src/records.ts';
 import { BWRAP_ENV_VAR, bwrapArgv, findBwrap } from '../src/sandbox/bwrap.ts';
+import { closeEngines, makeEngine, ZERO_HOOK_VARS } from './engine-harness.ts';
 import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
+import { listenLocal } from './http-server.ts';
 
-const engines: HookEngine[] = [];
 const servers: Server[] = [];
 const extraDirs: string[] = [];
 
 afterEach(async () => {
   vi.unstubAllEnvs();
-  for (const engine of engines.splice(0)) await engine.close();
+  await closeEngines();
   for (const server of servers.splice(0)) await new Promise((r) => server.close(r));
   for (const dir of extraDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-async function makeEngine(workspace: string): Promise<HookEngine> {
-  const engine = await createHookEngine({ workspace, watch: false, logger: silentLogger });
-  engines.push(engine);
-  return engine;
-}
 
 /** Emits one event, waits for its hooks, returns the records of that emit (newest first). */
 async function fire(
@@ -97,8 +90,7 @@ async function countingServer(): Promise<{ port: number; connections: () => numb
     connections++;
   });
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, connections: () => connections };
+  return { port: await listenLocal(server), connections: () => connections };
 }
 
 describe('[P-SEC-7] network', () => {
@@ -309,16 +301,7 @@ describe('[P-SEC-7, P-SEC-1] environment', () => {
       );
     const sandboxed = parse('env-bwrap');
     const plain = parse('env-none');
-    const keys = [
-      'EXTRA',
-      'PATH',
-      'ZERO_HOOK_DEPTH',
-      'ZERO_HOOK_EVENT',
-      'ZERO_HOOK_PAYLOAD',
-      'ZERO_HOOK_PAYLOAD_FILE',
-      'ZERO_HOOK_SESSION',
-      'ZERO_HOOK_TIMESTAMP',
-    ];
+    const keys = ['EXTRA', 'PATH', ...ZERO_HOOK_VARS];
     expect(Object.keys(sandboxed).sort()).toEqual(keys);
     expect(Object.keys(plain).sort()).toEqual(keys);
     expect({ ...sandboxed, ZERO_HOOK_PAYLOAD_FILE: '' }).toEqual({ ...plain, ZERO_HOOK_PAYLOAD_FILE: '' });

@@ -8,18 +8,15 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createAdaptorServer } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPrxConfig } from '../src/config/prx.ts';
 import { createHookEngine, type HookEngine, type HookEngineOptions } from '../src/engine.ts';
-import type { Logger } from '../src/logger.ts';
 import type { RunRecord } from '../src/records.ts';
 import { createApp, type HookwerkApp, MAX_BODY_BYTES } from '../src/server/app.ts';
 import type { Hook } from '../src/server/store.ts';
-import { sleep, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
+import { captureLogger, sleep, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
+import { serveApp } from './server-harness.ts';
 
 // [P-API-1..4] The management API on a real HTTP server on 127.0.0.1 (in this process), with a
 // real engine, real hooks.json files and real hook processes. No mocks.
@@ -58,17 +55,10 @@ async function start(
 ): Promise<Harness> {
   const dir = opts.dir ?? tempDir('hw-api-');
   const logs: string[] = [];
-  const logger: Logger = {
-    info: (m) => logs.push(`info: ${m}`),
-    warn: (m) => logs.push(`warn: ${m}`),
-    error: (m) => logs.push(`error: ${m}`),
-  };
+  const logger = captureLogger(logs);
   const engine = await createHookEngine({ workspace: dir, logger, ...opts.engine });
   const app = createApp({ engine, token: TOKEN, logger, ...(opts.now ? { now: opts.now } : {}) });
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }) as Server;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let stopped = false;
+  const { url, stop } = await serveApp(engine, app);
   const h: Harness = {
     dir,
     url,
@@ -91,14 +81,7 @@ async function start(
       }
       return { status: res.status, headers: res.headers, text, json };
     },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      app.closeStreams();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await engine.close();
-    },
+    stop,
   };
   running.push(h);
   return h;

@@ -1,12 +1,11 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookEngine, type HookEngine } from '../src/engine.ts';
 import { silentLogger } from '../src/logger.ts';
 import { createApp, type HookwerkApp } from '../src/server/app.ts';
 import type { SseOptions } from '../src/server/sse.ts';
 import { sleep, tempDir, waitFor } from './helpers.ts';
+import { serveApp } from './server-harness.ts';
 
 // [P-API-4] GET /api/events/stream: bus messages as Server-Sent Events, read by a real HTTP
 // client from a real server on 127.0.0.1.
@@ -50,10 +49,7 @@ async function start(sse?: SseOptions): Promise<Harness> {
   const dir = tempDir('hw-sse-');
   const engine = await createHookEngine({ workspace: dir, logger: silentLogger, watch: false });
   const app = createApp({ engine, token: TOKEN, logger: silentLogger, ...(sse ? { sse } : {}) });
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }) as http.Server;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let stopped = false;
+  const { url, stop } = await serveApp(engine, app);
   const h: Harness = {
     url,
     engine,
@@ -63,14 +59,7 @@ async function start(sse?: SseOptions): Promise<Harness> {
       await res.arrayBuffer();
       return res.status;
     },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      app.closeStreams();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await engine.close();
-    },
+    stop,
   };
   harnesses.push(h);
   return h;

@@ -4,30 +4,18 @@
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHookEngine, type HookEngine } from '../src/engine.ts';
-import type { Logger } from '../src/logger.ts';
+import { describe, expect, it } from 'vitest';
+import type { HookEngine } from '../src/engine.ts';
+import { openEngine } from './engine-harness.ts';
 import { fixtureWasm, installFixture, manifest } from './fixtures/plugins/fixtures.ts';
-import { tempDir, waitFor } from './helpers.ts';
+import { captureLogger, tempDir, waitFor } from './helpers.ts';
 
 const TOOL_CALL = { tool: 'bash', success: true, output: 'ok' } as const;
 const AGENT_END = { success: true, messages_count: 3 } as const;
 const RELOAD_MS = 5000;
 
-const engines: HookEngine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-});
-
-async function watching(ws: string, lines: string[] = []): Promise<HookEngine> {
-  const logger: Logger = {
-    info: (m) => lines.push(`info: ${m}`),
-    warn: (m) => lines.push(`warn: ${m}`),
-    error: (m) => lines.push(`error: ${m}`),
-  };
-  const engine = await createHookEngine({ workspace: ws, watch: true, logger });
-  engines.push(engine);
-  return engine;
+function watching(ws: string, lines: string[] = []): Promise<HookEngine> {
+  return openEngine({ workspace: ws, watch: true, logger: captureLogger(lines) });
 }
 
 /** Emits `event` (and drains) until the records of that one emit satisfy `pred`; returns them as `hook:outcome`. */

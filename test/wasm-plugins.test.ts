@@ -6,31 +6,19 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHookEngine, type HookEngine } from '../src/engine.ts';
-import type { Logger } from '../src/logger.ts';
 import type { RunRecord } from '../src/records.ts';
+import { makeEngine, openEngine } from './engine-harness.ts';
 import { installFixture, manifest } from './fixtures/plugins/fixtures.ts';
-import { tempDir, waitFor } from './helpers.ts';
+import { captureLogger, tempDir, waitFor } from './helpers.ts';
 
 const TOOL_CALL = { tool: 'bash', success: true, output: 'ok' } as const;
 const AGENT_END = { success: true, messages_count: 3 } as const;
 const ERROR = { component: 'llm', message: 'rate limited' } as const;
 
-const engines: HookEngine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-});
-
-async function engineFor(workspace: string, lines: string[] = []): Promise<HookEngine> {
-  const logger: Logger = {
-    info: (m) => lines.push(`info: ${m}`),
-    warn: (m) => lines.push(`warn: ${m}`),
-    error: (m) => lines.push(`error: ${m}`),
-  };
-  const engine = await createHookEngine({ workspace, watch: false, logger });
-  engines.push(engine);
-  return engine;
+function engineFor(workspace: string, lines: string[] = []): Promise<HookEngine> {
+  return makeEngine(workspace, { logger: captureLogger(lines) });
 }
 
 function byHook(records: RunRecord[]): Record<string, RunRecord> {
@@ -353,8 +341,7 @@ describe('[P-WASM-2] load problems are reported and skipped; the others load', (
   it('[P-WASM-1] plugins: false turns plugins off', async () => {
     const ws = tempDir();
     await installFixture(ws, 'ok');
-    const engine = await createHookEngine({ workspace: ws, watch: false, plugins: false });
-    engines.push(engine);
+    const engine = await openEngine({ workspace: ws, watch: false, plugins: false });
     engine.emit('tool_call', TOOL_CALL);
     await engine.drain();
     expect(engine.runs()).toEqual([]);

@@ -1,0 +1,45 @@
+// Imported first on purpose: its afterEach (temp folders) is registered before ours, so with
+// vitest's default `stack` order it runs after the engines below are closed.
+import './helpers.ts';
+import { afterEach } from 'vitest';
+import { createHookEngine, type HookEngine, type HookEngineOptions } from '../src/engine.ts';
+import { silentLogger } from '../src/logger.ts';
+
+const engines: HookEngine[] = [];
+
+/** Closes every engine opened by `openEngine` so far (oldest first). Also runs after each test. */
+export async function closeEngines(): Promise<void> {
+  for (const engine of engines.splice(0)) await engine.close();
+}
+
+afterEach(closeEngines);
+
+/** A real engine, closed after the test. */
+export async function openEngine(options: HookEngineOptions): Promise<HookEngine> {
+  const engine = await createHookEngine(options);
+  engines.push(engine);
+  return engine;
+}
+
+/** An engine on `workspace` (none when undefined), not watching, with a silent logger; closed after the test. */
+export function makeEngine(
+  workspace: string | undefined,
+  extra: HookEngineOptions = {},
+): Promise<HookEngine> {
+  return openEngine({
+    ...(workspace !== undefined ? { workspace } : {}),
+    watch: false,
+    logger: silentLogger,
+    ...extra,
+  });
+}
+
+/** The ZERO_HOOK_* variables every PRX shell hook receives, sorted. */
+export const ZERO_HOOK_VARS = [
+  'ZERO_HOOK_DEPTH',
+  'ZERO_HOOK_EVENT',
+  'ZERO_HOOK_PAYLOAD',
+  'ZERO_HOOK_PAYLOAD_FILE',
+  'ZERO_HOOK_SESSION',
+  'ZERO_HOOK_TIMESTAMP',
+];
