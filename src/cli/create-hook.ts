@@ -10,6 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { formatIssue, parseJsonText } from '../config/issues.ts';
 import { lurusDir } from '../config/lurus.ts';
 import { LURUS_LIMITS } from '../config/lurus-schema.ts';
@@ -36,6 +37,7 @@ export interface CreateHookOptions {
 }
 
 type JsonObject = Record<string, unknown>;
+const jsonObject = z.record(z.string(), z.unknown());
 
 /**
  * `hookwerk create-hook EVENT NAME [--ts] [--project DIR] [--force]` [L-GEN-1]: writes
@@ -145,13 +147,13 @@ function readEventMap(file: string): JsonObject | undefined {
   }
   const parsed = parseJsonText(file, text);
   if (!parsed.ok) throw new CliError(`${formatIssue(parsed.issue)}; fix it first (nothing was written)`);
-  const value = parsed.value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  const value = jsonObject.safeParse(parsed.value);
+  if (!value.success) {
     throw new CliError(
       `${file}: $: must be a JSON object (an event map); fix it first (nothing was written)`,
     );
   }
-  return value as JsonObject;
+  return value.data;
 }
 
 /** Whether a definition already runs exactly this command (whatever its matcher). */

@@ -45,10 +45,11 @@ function shim(): Record<string, string> {
 const SUPPORTED_IMPORT = /^wasi:(cli|clocks|io|random|filesystem|sockets|http)\/[a-z0-9-]+$/;
 const HOOKS_EXPORT = /^prx:plugin\/hooks@0\.1\.\d+$/;
 
-/** A compiled core module (`WebAssembly.Module`; this project's TS lib has no WebAssembly types). */
+/** A compiled core module (`WebAssembly.Module`). */
 type WasmModule = object;
-const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } })
-  .WebAssembly;
+// This project's TS libs have no WebAssembly types (they live in lib.dom); declare the one call used.
+declare const WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> };
+const wasm = WebAssembly;
 
 interface Prepared {
   glue: string;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { z } from 'zod';
 import type { ConfigIssue } from '../config/issues.ts';
 import { jsonPath } from '../config/issues.ts';
 import { type PrxAction, parsePrxConfigText, prxHooksPath } from '../config/prx.ts';
@@ -63,10 +64,16 @@ export interface HooksStoreOptions {
 }
 
 type RawAction = Record<string, unknown>;
-interface RawDoc {
-  hooks: Record<string, RawAction[]>;
-  [key: string]: unknown;
+/** The file as the store edits it: only the shape it walks is checked (the loader checked the rest). */
+const rawDocSchema = z.looseObject({
+  hooks: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))),
+});
+type RawDoc = z.infer<typeof rawDocSchema>;
+/** A type guard rather than `parse`: the store edits the original object, whose key order must be kept. */
+function isRawDoc(value: unknown): value is RawDoc {
+  return rawDocSchema.safeParse(value).success;
 }
+const stateSchema = z.looseObject({ hook_id_high_water: z.number().int().nonnegative().optional() });
 
 /** What a mutation sees: the file as JSON (ids and timestamps already assigned) and an id source. */
 interface Txn {
@@ -260,15 +267,19 @@ export class HooksStore {
         current.issues.map(fileIssue),
       );
     }
-    return JSON.parse(text) as RawDoc;
+    const doc: unknown = JSON.parse(text);
+    if (!isRawDoc(doc))
+      throw new StoreError(409, `${this.file} does not have the shape {"hooks": {event: [action…]}}`);
+    return doc;
   }
 
   async #readMark(): Promise<number> {
     const text = await readTextIfExists(this.stateFile);
     if (text === undefined) return 0;
     try {
-      const n: unknown = (JSON.parse(text) as { hook_id_high_water?: unknown }).hook_id_high_water;
-      if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n;
+      const state = stateSchema.safeParse(JSON.parse(text));
+      const n = state.success ? state.data.hook_id_high_water : undefined;
+      if (n !== undefined && Number.isSafeInteger(n)) return n;
     } catch {
       // fall through
     }
