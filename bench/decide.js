@@ -34,6 +34,17 @@ function project(hooks) {
   };
 }
 
+/** An engine for a bench project: no watching, consent granted (consent is not what is measured). */
+function gateEngine(p) {
+  return createHookEngine({
+    projectDir: p.dir,
+    home: p.home,
+    watch: false,
+    logger: quietLogger,
+    trust: trustAll,
+  });
+}
+
 /** Median over `rounds` of the mean µs per awaited call, n calls per round. */
 async function awaitedCost(fn, { n = 2000, rounds = 31, warmup = 2000 } = {}) {
   for (let i = 0; i < warmup; i++) await fn();
@@ -102,13 +113,7 @@ export async function run() {
     const p = project({
       PreToolUse: [{ matcher: '^Write$', hooks: [{ type: 'command', command: COMMAND }] }],
     });
-    const engine = await createHookEngine({
-      projectDir: p.dir,
-      home: p.home,
-      watch: false,
-      logger: quietLogger,
-      trust: trustAll,
-    });
+    const engine = await gateEngine(p);
     try {
       const readCtx = { toolName: 'Read', toolInput: { path: 'a.txt' } };
       // The floor is measured before and after (JIT warm-up makes the first figure noisy); the lower counts.
@@ -146,13 +151,7 @@ export async function run() {
   // One command hook vs a raw sh -c spawn with the same stdin and stdout.
   {
     const p = project({ PreToolUse: [{ hooks: [{ type: 'command', command: COMMAND }] }] });
-    const engine = await createHookEngine({
-      projectDir: p.dir,
-      home: p.home,
-      watch: false,
-      logger: quietLogger,
-      trust: trustAll,
-    });
+    const engine = await gateEngine(p);
     try {
       const input = `${JSON.stringify({ event: 'PreToolUse', context, cwd: p.dir })}\n`;
       const hook = async () => {
@@ -188,13 +187,7 @@ export async function run() {
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${server.address().port}/hook`;
     const p = project({ PreToolUse: [{ hooks: [{ type: 'http', url }] }] });
-    const engine = await createHookEngine({
-      projectDir: p.dir,
-      home: p.home,
-      watch: false,
-      logger: quietLogger,
-      trust: trustAll,
-    });
+    const engine = await gateEngine(p);
     const agent = new Agent({ connections: 16, keepAliveTimeout: 4000 });
     try {
       const body = JSON.stringify({ event: 'PreToolUse', context, cwd: p.dir });
