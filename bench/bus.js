@@ -10,7 +10,7 @@
 //
 // Rows: 1 000 mixed vs 1 exact subscription (the target), and 1 000 mixed vs only its 5 matching
 // subscriptions (same deliveries, so it isolates what the 995 others cost).
-import { MemoryBus } from '../dist/bus/memory.js';
+import { MemoryBus } from '../dist/bus/memory-bus.js';
 import { PRX_EVENT_NAMES } from '../dist/index.js';
 import { fmtRatio, fmtUs, median, nextImmediate, nowUs, progress, verdict } from './lib.js';
 

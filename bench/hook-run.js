@@ -8,7 +8,7 @@
 // The figure per side is the median of the per-round means; the ratio is engine (or runner) ÷ raw.
 import { spawn } from 'node:child_process';
 import { createHookEngine } from '../dist/index.js';
-import { runProcess } from '../dist/runners/process.js';
+import { runProcess } from '../dist/runners/process-runner.js';
 import {
   fmtRatio,
   fmtUs,

@@ -3,16 +3,14 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { currentDepth, MAX_DEPTH } from './bus/depth.ts';
-import { MemoryBus } from './bus/memory.ts';
-import type { ConfigIssue } from './config/issues.ts';
-import { formatIssue } from './config/issues.ts';
-import type { LurusConfig } from './config/lurus.ts';
-import { loadPrxConfig, PRX_HOOKS_FILE, type PrxAction, type PrxLoadResult } from './config/prx.ts';
-import { checkTrust } from './config/trust.ts';
-import { type FileWatch, watchFileInDir } from './config/watch.ts';
-import type { Decision } from './dispatch/gate.ts';
-import { ObserveScheduler } from './dispatch/observe.ts';
-import type { LurusContext, LurusEventName } from './events/lurus.ts';
+import { MemoryBus } from './bus/memory-bus.ts';
+import { checkTrust } from './consent/trust-store.ts';
+import { type InProcessGateHook, LurusGate, type UseOptions } from './dialects/lurus-gate.ts';
+import type { Decision } from './dispatch/gate-sequential.ts';
+import { type JobContext, PrxJob } from './dispatch/hook-job.ts';
+import { ObserveScheduler } from './dispatch/observe-scheduler.ts';
+import { PluginJob } from './dispatch/plugin-job.ts';
+import type { LurusContext, LurusEventName } from './events/lurus-events.ts';
 import {
   assertPrxPayload,
   isoNow,
@@ -20,20 +18,22 @@ import {
   PrxEventInstance,
   type PrxEventName,
   type PrxPayload,
-} from './events/prx.ts';
-import { type InProcessGateHook, LurusGate, type UseOptions } from './gate.ts';
-import { type Logger, stderrLogger } from './logger.ts';
-import { EngineMetrics } from './metrics.ts';
-import { type JobContext, PrxJob } from './observe-job.ts';
-import type { InProcessAction, InProcessObserver } from './observer.ts';
-// --- WASM plugins [P-WASM-1..3] ---------------------------------------------------------------
-import { PluginHost } from './plugins/host.ts';
-import { PluginJob } from './plugins/job.ts';
-import { PLUGINS_DIR } from './plugins/scan.ts';
+} from './events/prx-events.ts';
+import { type Logger, stderrLogger } from './records/logger.ts';
+import { EngineMetrics } from './records/metrics.ts';
+import { RunLog } from './records/run-log.ts';
 // --- end WASM plugins ---------------------------------------------------------------------------
-import type { RunOutcome, RunRecord } from './records.ts';
-import { PrxRegistry } from './registry.ts';
-import { RunLog } from './run-log.ts';
+import type { RunOutcome, RunRecord } from './records/run-record.ts';
+import { PrxRegistry } from './registry/registry.ts';
+import type { InProcessAction, InProcessObserver } from './runners/in-process-runner.ts';
+// --- WASM plugins [P-WASM-1..3] ---------------------------------------------------------------
+import { PluginHost } from './runners/wasm/plugin-host.ts';
+import type { ConfigIssue } from './sources/issues.ts';
+import { formatIssue } from './sources/issues.ts';
+import type { LurusConfig } from './sources/lurus-source.ts';
+import { PLUGINS_DIR } from './sources/plugin-scan.ts';
+import { loadPrxConfig, PRX_HOOKS_FILE, type PrxAction, type PrxLoadResult } from './sources/prx-source.ts';
+import { type FileWatch, watchFileInDir } from './sources/watch.ts';
 
 export interface HookEngineOptions {
   /** PRX workspace: the folder holding `hooks.json` (and `config.toml`). */

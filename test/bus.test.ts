@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { currentDepth, MAX_DEPTH, runAtDepth } from '../src/bus/depth.ts';
-import { type BusDropReason, type BusMessage, MemoryBus } from '../src/bus/memory.ts';
+import { type BusDropReason, type BusMessage, MemoryBus } from '../src/bus/memory-bus.ts';
 import { isValidTopic, parsePattern, splitTopic, TopicTrie, topicMatches } from '../src/bus/topic-trie.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -12,9 +12,9 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CliError } from '../src/cli/cli-error.ts';
 import { createHookCommand } from '../src/cli/create-hook.ts';
-import { CliError } from '../src/cli/errors.ts';
-import { loadLurusConfig } from '../src/config/lurus.ts';
+import { loadLurusConfig } from '../src/sources/lurus-source.ts';
 import { tempDir } from './helpers.ts';
 
 // [L-GEN-1] `create-hook`: real files in a temp project, generated hooks run for real through

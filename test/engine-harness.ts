@@ -3,7 +3,7 @@
 import './helpers.ts';
 import { afterEach } from 'vitest';
 import { createHookEngine, type HookEngine, type HookEngineOptions } from '../src/engine.ts';
-import { silentLogger } from '../src/logger.ts';
+import { silentLogger } from '../src/records/logger.ts';
 
 const engines: HookEngine[] = [];
 

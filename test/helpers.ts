@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import type { Logger } from '../src/logger.ts';
+import type { Logger } from '../src/records/logger.ts';
 
 const created: string[] = [];
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HookEngine, HookEngineOptions } from '../src/engine.ts';
-import type { Logger } from '../src/logger.ts';
+import type { Logger } from '../src/records/logger.ts';
 import { openEngine } from './engine-harness.ts';
 import { captureLogger, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 

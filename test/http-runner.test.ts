@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeHttpPool, runHttp } from '../src/runners/http.ts';
 import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../src/runners/http-headers.ts';
+import { closeHttpPool, runHttp } from '../src/runners/http-runner.ts';
 import type { HttpSpec } from '../src/runners/http-types.ts';
 import { closeHttpServers, deadPort, replyJson as json, startHttpServer } from './http-server.ts';
 
@@ -272,7 +272,7 @@ describe('[L-RUN-5] HTTP hook runner: shared keep-alive pool', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hw-http-'));
     try {
       // The built module (npm test builds first): a plain Node process, no test runner around it.
-      const built = pathToFileURL(fileURLToPath(new URL('../dist/runners/http.js', import.meta.url))).href;
+      const built = pathToFileURL(fileURLToPath(new URL('../dist/runners/http-runner.js', import.meta.url))).href;
       writeFileSync(
         path.join(dir, 'main.mjs'),
         `import { runHttp } from '${built}';

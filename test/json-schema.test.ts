@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { jsonErrorOffset } from '../src/config/json-error-offset.ts';
-import { prxHooksJsonSchema, SHIPPED_SCHEMAS } from '../src/config/json-schemas.ts';
-import { loadPrxConfig } from '../src/config/prx.ts';
+import { jsonErrorOffset } from '../src/sources/json-error-offset.ts';
+import { prxHooksJsonSchema, SHIPPED_SCHEMAS } from '../src/sources/json-schemas.ts';
+import { loadPrxConfig } from '../src/sources/prx-source.ts';
 
 describe('shipped JSON Schema of hooks.json', () => {
   it.each(Object.keys(SHIPPED_SCHEMAS))(

@@ -4,8 +4,8 @@
  * the whole is anchored, other regex characters keep their meaning (not a glob).
  */
 import { describe, expect, it } from 'vitest';
-import { primaryScriptOf } from '../src/config/command-words.ts';
-import { compileMatcher, matchTarget } from '../src/match.ts';
+import { compileMatcher, matchTarget } from '../src/registry/matcher.ts';
+import { primaryScriptOf } from '../src/sources/command-words.ts';
 
 type Case = [pattern: string | undefined, value: string, matches: boolean];
 

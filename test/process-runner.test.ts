@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { killAllRunning, liveGroupCount, runProcess } from '../src/runners/process.ts';
+import { killAllRunning, liveGroupCount, runProcess } from '../src/runners/process-runner.ts';
 import type { ProcessSpec } from '../src/runners/process-types.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');

@@ -1,8 +1,8 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatIssue } from '../src/config/issues.ts';
-import { loadPrxConfig } from '../src/config/prx.ts';
+import { formatIssue } from '../src/sources/issues.ts';
+import { loadPrxConfig } from '../src/sources/prx-source.ts';
 import { tempDir, writeHooks } from './helpers.ts';
 
 function issuesOf(hooks: unknown, setup?: (dir: string) => void) {

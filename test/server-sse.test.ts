@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookEngine, type HookEngine } from '../src/engine.ts';
-import { silentLogger } from '../src/logger.ts';
+import { silentLogger } from '../src/records/logger.ts';
 import { createApp, type HookwerkApp } from '../src/server/app.ts';
 import type { SseOptions } from '../src/server/sse.ts';
 import { sleep, tempDir, waitFor } from './helpers.ts';

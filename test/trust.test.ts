@@ -19,7 +19,6 @@ import {
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type TrustIo, trustCommand } from '../src/cli/trust.ts';
-import { type LurusConfig, loadLurusConfig } from '../src/config/lurus.ts';
 import {
   approveProject,
   checkTrust,
@@ -29,7 +28,8 @@ import {
   readTrustStore,
   revokeProject,
   trustStorePath,
-} from '../src/config/trust.ts';
+} from '../src/consent/trust-store.ts';
+import { type LurusConfig, loadLurusConfig } from '../src/sources/lurus-source.ts';
 import { tempDir, writeScript } from './helpers.ts';
 
 const GUARD = '.lurus/hooks/guard.sh';

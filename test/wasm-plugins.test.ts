@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createHookEngine, type HookEngine } from '../src/engine.ts';
-import type { RunRecord } from '../src/records.ts';
+import type { RunRecord } from '../src/records/run-record.ts';
 import { makeEngine, openEngine } from './engine-harness.ts';
 import { installFixture, manifest } from './fixtures/plugins/fixtures.ts';
 import { captureLogger, tempDir, waitFor } from './helpers.ts';
@@ -322,7 +322,7 @@ describe('[P-WASM-2] load problems are reported and skipped; the others load', (
       as: 'big',
       toml: `${manifest('big', ['tool_call'])}\n[resources]\nmax_memory_mb = 8\n`,
     });
-    const { buildComponentFromWat } = await import('../src/plugins/build.ts');
+    const { buildComponentFromWat } = await import('../src/runners/wasm/component-build.ts');
     const { fixtureWat } = await import('./fixtures/plugins/fixtures.ts');
     const wat = fixtureWat('ok').replace('(memory (export "memory") 1)', '(memory (export "memory") 200)');
     writeFileSync(path.join(dir, 'plugin.wasm'), await buildComponentFromWat(wat));

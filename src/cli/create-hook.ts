@@ -11,16 +11,16 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { formatIssue, parseJsonText } from '../config/issues.ts';
-import { lurusDir } from '../config/lurus.ts';
-import { LURUS_LIMITS } from '../config/lurus-schema.ts';
 import {
   LURUS_EVENT_NAMES,
   LURUS_EVENTS,
   type LurusEventName,
   lurusEventFromInput,
-} from '../events/lurus.ts';
-import { CliError } from './errors.ts';
+} from '../events/lurus-events.ts';
+import { formatIssue, parseJsonText } from '../sources/issues.ts';
+import { LURUS_LIMITS } from '../sources/lurus-schema.ts';
+import { lurusDir } from '../sources/lurus-source.ts';
+import { CliError } from './cli-error.ts';
 import { shellHookTemplate } from './templates/shell.ts';
 import { tsHookTemplate } from './templates/typescript.ts';
 

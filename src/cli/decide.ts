@@ -1,9 +1,9 @@
-import { formatIssue } from '../config/issues.ts';
-import { checkTrust } from '../config/trust.ts';
-import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus.ts';
-import { LurusGate } from '../gate.ts';
-import { closeHttpPool } from '../runners/http.ts';
-import { CliError, parseJsonOption, resolveWorkspace } from './errors.ts';
+import { checkTrust } from '../consent/trust-store.ts';
+import { LurusGate } from '../dialects/lurus-gate.ts';
+import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
+import { closeHttpPool } from '../runners/http-runner.ts';
+import { formatIssue } from '../sources/issues.ts';
+import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 
 /**
  * `hookwerk decide`: prints the decision JSON [L-ANS-4]; exit 2 when it blocks, 0 otherwise.

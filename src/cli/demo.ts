@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHookEngine } from '../engine.ts';
-import type { PrxEventName } from '../events/prx.ts';
-import { silentLogger } from '../logger.ts';
+import type { PrxEventName } from '../events/prx-events.ts';
+import { silentLogger } from '../records/logger.ts';
 import { formatRecord } from './format.ts';
 
 const SESSION = 'sess_demo_001';

@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MAX_DEPTH } from '../bus/depth.ts';
-import { formatIssue } from '../config/issues.ts';
-import { loadPrxConfig } from '../config/prx.ts';
 import { createHookEngine } from '../engine.ts';
-import { assertPrxPayload } from '../events/prx.ts';
-import { silentLogger } from '../logger.ts';
-import type { RunRecord } from '../records.ts';
-import { CliError, parseJsonOption, resolveWorkspace } from './errors.ts';
+import { assertPrxPayload } from '../events/prx-events.ts';
+import { silentLogger } from '../records/logger.ts';
+import type { RunRecord } from '../records/run-record.ts';
+import { formatIssue } from '../sources/issues.ts';
+import { loadPrxConfig } from '../sources/prx-source.ts';
+import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 import { formatRecord } from './format.ts';
 
 export interface EmitCliOptions {

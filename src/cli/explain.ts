@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { loadPrxConfig } from '../config/prx.ts';
-import { checkTrust } from '../config/trust.ts';
-import { isLurusEvent } from '../events/lurus.ts';
-import { isPrxEvent, PRX_EVENT_NAMES } from '../events/prx.ts';
-import { explainGate, explainPrx } from '../explain.ts';
-import { LurusGate } from '../gate.ts';
-import { CliError, resolveWorkspace } from './errors.ts';
+import { checkTrust } from '../consent/trust-store.ts';
+import { LurusGate } from '../dialects/lurus-gate.ts';
+import { isLurusEvent } from '../events/lurus-events.ts';
+import { isPrxEvent, PRX_EVENT_NAMES } from '../events/prx-events.ts';
+import { explainGate, explainPrx } from '../registry/explain.ts';
+import { loadPrxConfig } from '../sources/prx-source.ts';
+import { CliError, resolveWorkspace } from './cli-error.ts';
 
 const LABEL = {
   runs: 'RUNS',

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../records.ts';
+import type { RunRecord } from '../records/run-record.ts';
 
 /** One human-readable line per run record: outcome, event, hook, duration, and why. */
 export function formatRecord(r: RunRecord): string {

@@ -1,9 +1,9 @@
 import { Command, CommanderError } from 'commander';
+import { CliError } from './cli-error.ts';
 import { createHookCommand } from './create-hook.ts';
 import { decideCommand } from './decide.ts';
 import { demoCommand } from './demo.ts';
 import { emitCommand } from './emit.ts';
-import { CliError } from './errors.ts';
 import { explainCommand } from './explain.ts';
 import { askOnTerminal, trustCommand } from './trust.ts';
 import { validateCommand } from './validate.ts';

@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { createHookEngine, type HookEngine } from '../engine.ts';
-import { closeHttpPool } from '../runners/http.ts';
+import { closeHttpPool } from '../runners/http-runner.ts';
 import { createApp } from '../server/app.ts';
-import { STATE_DIR } from '../server/store.ts';
-import { CliError, resolveWorkspace } from './errors.ts';
+import { STATE_DIR } from '../server/hooks-store.ts';
+import { CliError, resolveWorkspace } from './cli-error.ts';
 
 export interface ServeCliOptions {
   workspace?: string;

@@ -1,9 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { projectPathsOf } from '../config/command-words.ts';
-import { formatIssue } from '../config/issues.ts';
-import { type LurusConfig, loadLurusConfig } from '../config/lurus.ts';
 import {
   approveProject,
   checkTrust,
@@ -13,8 +10,11 @@ import {
   PIN_UNREADABLE,
   projectFingerprint,
   projectKey,
-} from '../config/trust.ts';
-import { CliError } from './errors.ts';
+} from '../consent/trust-store.ts';
+import { projectPathsOf } from '../sources/command-words.ts';
+import { formatIssue } from '../sources/issues.ts';
+import { type LurusConfig, loadLurusConfig } from '../sources/lurus-source.ts';
+import { CliError } from './cli-error.ts';
 
 export interface TrustIo {
   out(line: string): void;

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { formatIssue } from '../config/issues.ts';
-import { loadLurusConfig } from '../config/lurus.ts';
-import { lurusProblems } from '../config/lurus-validate.ts';
-import { loadPrxConfig } from '../config/prx.ts';
-import { checkTrust } from '../config/trust.ts';
-import { PLUGINS_DIR, scanPlugins } from '../plugins/scan.ts';
-import { resolveWorkspace } from './errors.ts';
+import { checkTrust } from '../consent/trust-store.ts';
+import { formatIssue } from '../sources/issues.ts';
+import { lurusProblems } from '../sources/lurus-problems.ts';
+import { loadLurusConfig } from '../sources/lurus-source.ts';
+import { PLUGINS_DIR, scanPlugins } from '../sources/plugin-scan.ts';
+import { loadPrxConfig } from '../sources/prx-source.ts';
+import { resolveWorkspace } from './cli-error.ts';
 
 /**
  * `hookwerk validate` [P-CFG-4, L-VAL-1]: every problem with file, JSON path and reason, one per

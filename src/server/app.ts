@@ -4,7 +4,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { z } from 'zod';
 import { MAX_DEPTH } from '../bus/depth.ts';
 import type { HookEngine } from '../engine.ts';
-import { type Logger, stderrLogger } from '../logger.ts';
+import { type Logger, stderrLogger } from '../records/logger.ts';
 import { tokenChecker } from './auth.ts';
 import {
   decideBodySchema,
@@ -16,8 +16,8 @@ import {
   runsQuerySchema,
   summarize,
 } from './bodies.ts';
+import { HooksStore, StoreError } from './hooks-store.ts';
 import { SseHub, type SseOptions } from './sse.ts';
-import { HooksStore, StoreError } from './store.ts';
 
 /** [P-API-1] Largest request body; more is answered 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;

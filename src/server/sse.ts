@@ -1,4 +1,4 @@
-import type { BusMessage, MemoryBus } from '../bus/memory.ts';
+import type { BusMessage, MemoryBus } from '../bus/memory-bus.ts';
 
 export interface SseOptions {
   /** Frames waiting for a slow client; beyond this new messages are dropped and counted. Default 1000. */

@@ -1,4 +1,4 @@
-import type { LurusEventName } from '../../events/lurus.ts';
+import type { LurusEventName } from '../../events/lurus-events.ts';
 
 /** One field of `context` that the TS template types (fields beyond these come from the runtime). */
 export interface ContextField {

@@ -1,4 +1,4 @@
-import type { LurusEventName } from '../../events/lurus.ts';
+import type { LurusEventName } from '../../events/lurus-events.ts';
 import { EVENT_DOCS } from './event-docs.ts';
 
 /** Commented-out lines, ready to uncomment by removing one `# `. */

@@ -1,4 +1,4 @@
-import { LURUS_EVENTS, type LurusEventName } from '../../events/lurus.ts';
+import { LURUS_EVENTS, type LurusEventName } from '../../events/lurus-events.ts';
 import { EVENT_DOCS } from './event-docs.ts';
 
 /** Commented-out lines inside `decide()`, ready to uncomment by removing one `// `. */

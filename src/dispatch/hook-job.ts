@@ -1,9 +1,9 @@
-import type { PrxAction } from './config/prx.ts';
-import { runPrxAction } from './dialects/prx.ts';
-import type { ObserveJob } from './dispatch/observe.ts';
-import type { PrxEventInstance } from './events/prx.ts';
-import { type InProcessAction, runObserver } from './observer.ts';
-import type { RunRecord } from './records.ts';
+import { runPrxAction } from '../dialects/prx-dialect.ts';
+import type { PrxEventInstance } from '../events/prx-events.ts';
+import type { RunRecord } from '../records/run-record.ts';
+import { type InProcessAction, runObserver } from '../runners/in-process-runner.ts';
+import type { PrxAction } from '../sources/prx-source.ts';
+import type { ObserveJob } from './observe-scheduler.ts';
 
 /** What every job of one engine shares: where payload files go, and where records go. */
 export interface JobContext {

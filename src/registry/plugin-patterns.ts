@@ -1,6 +1,6 @@
 /** Which plugins an event goes to [P-WASM-2]: exact names, `*`, and topic patterns on `prx.lifecycle.<event>`. */
 import { topicMatches } from '../bus/topic-trie.ts';
-import { PRX_EVENT_NAMES } from '../events/prx.ts';
+import { PRX_EVENT_NAMES } from '../events/prx-events.ts';
 
 /** True when one of `patterns` (the union of a plugin's capabilities) selects `event`. */
 export function patternsMatch(patterns: readonly string[], event: string): boolean {

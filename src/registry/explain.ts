@@ -1,8 +1,8 @@
-import { formatIssue } from './config/issues.ts';
-import type { LurusConfig } from './config/lurus.ts';
-import type { PrxLoadResult } from './config/prx.ts';
-import type { LurusEventName } from './events/lurus.ts';
-import type { GateTrust } from './gate.ts';
+import type { GateTrust } from '../dialects/lurus-gate.ts';
+import type { LurusEventName } from '../events/lurus-events.ts';
+import { formatIssue } from '../sources/issues.ts';
+import type { LurusConfig } from '../sources/lurus-source.ts';
+import type { PrxLoadResult } from '../sources/prx-source.ts';
 
 /** One configured hook and whether it would run for a given event, and if not, why. */
 export interface Explanation {

@@ -1,6 +1,6 @@
-import { runAtDepth } from './bus/depth.ts';
-import type { PrxEnvelope, PrxEventInstance } from './events/prx.ts';
-import type { RunRecord } from './records.ts';
+import { runAtDepth } from '../bus/depth.ts';
+import type { PrxEnvelope, PrxEventInstance } from '../events/prx-events.ts';
+import type { RunRecord } from '../records/run-record.ts';
 
 /** An in-process observer of a PRX event: fire-and-forget, its result is ignored. */
 export type InProcessObserver = (

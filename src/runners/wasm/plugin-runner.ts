@@ -13,9 +13,9 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../logger.ts';
-import type { RunRecord } from '../records.ts';
-import type { PluginSpec } from './manifest.ts';
+import type { Logger } from '../../records/logger.ts';
+import type { RunRecord } from '../../records/run-record.ts';
+import type { PluginSpec } from '../../sources/plugin-manifest.ts';
 import type { TranspileCache } from './transpile.ts';
 import { capComponentMemory } from './wasm-memory.ts';
 import { PLUGIN_WORKER_SOURCE } from './worker-source.ts';

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PrxAction } from '../config/prx.ts';
-import type { PrxEventInstance } from '../events/prx.ts';
-import type { RunRecord } from '../records.ts';
-import { runProcess } from '../runners/process.ts';
+import type { PrxEventInstance } from '../events/prx-events.ts';
+import type { RunRecord } from '../records/run-record.ts';
+import { runProcess } from '../runners/process-runner.ts';
 import type { ProcessResult } from '../runners/process-types.ts';
 import { bwrapArgv } from '../sandbox/bwrap.ts';
+import type { PrxAction } from '../sources/prx-source.ts';
 
 /** [P-SEC-1] The only PATH a PRX hook sees. */
 export const SAFE_PATH = '/usr/local/bin:/usr/bin:/bin';

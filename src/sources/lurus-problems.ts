@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { compileMatcher } from '../match.ts';
+import { compileMatcher } from '../registry/matcher.ts';
 import { scriptPathsOf } from './command-words.ts';
 import { type ConfigIssue, jsonPath } from './issues.ts';
-import { hookProblems, type LurusConfig } from './lurus.ts';
+import { hookProblems, type LurusConfig } from './lurus-source.ts';
 
 /**
  * [L-VAL-1] Everything `validate` reports for the gate dialect, in one run: the problems that made

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { RunRecord } from './records.ts';
+import type { RunRecord } from './run-record.ts';
 
 /**
  * Counts kept in plain maps on the hot path (an increment is a map update, not a prom-client

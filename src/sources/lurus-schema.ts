@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LURUS_EVENT_NAMES } from '../events/lurus.ts';
+import { LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
 
 export const LURUS_LIMITS = {
   defaultTimeoutMs: 30_000,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRX_EVENT_NAMES } from '../events/prx.ts';
+import { PRX_EVENT_NAMES } from '../events/prx-events.ts';
 
 /** Hard limits on a hooks.json; beyond them the file is rejected, not truncated. */
 export const PRX_LIMITS = {

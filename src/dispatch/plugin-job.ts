@@ -1,7 +1,7 @@
-import type { ObserveJob } from '../dispatch/observe.ts';
-import type { PrxEventInstance } from '../events/prx.ts';
-import type { JobContext } from '../observe-job.ts';
-import type { PluginRunner } from './runner.ts';
+import type { PrxEventInstance } from '../events/prx-events.ts';
+import type { PluginRunner } from '../runners/wasm/plugin-runner.ts';
+import type { JobContext } from './hook-job.ts';
+import type { ObserveJob } from './observe-scheduler.ts';
 
 const DROP_REASON = {
   queue_full: 'the run queue was full',

@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isPrxEvent, type PrxEventName } from '../events/prx.ts';
+import { isPrxEvent, type PrxEventName } from '../events/prx-events.ts';
 import { type BwrapLookup, type BwrapSandbox, findBwrap } from '../sandbox/bwrap.ts';
 import { type ConfigIssue, fromZodIssues, jsonPath, parseJsonText } from './issues.ts';
 import { PRX_LIMITS, type PrxActionConfig, type PrxHooksFile, prxHooksFileSchema } from './prx-schema.ts';

@@ -5,12 +5,12 @@
  */
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
-import { type ConfigIssue, formatIssue } from '../config/issues.ts';
-import { type Logger, silentLogger } from '../logger.ts';
-import type { HashCache, PluginSpec } from './manifest.ts';
-import { indexByEvent } from './match.ts';
-import { PluginRunner } from './runner.ts';
-import { scanPlugins } from './scan.ts';
+import { type Logger, silentLogger } from '../../records/logger.ts';
+import { indexByEvent } from '../../registry/plugin-patterns.ts';
+import { type ConfigIssue, formatIssue } from '../../sources/issues.ts';
+import type { HashCache, PluginSpec } from '../../sources/plugin-manifest.ts';
+import { scanPlugins } from '../../sources/plugin-scan.ts';
+import { PluginRunner } from './plugin-runner.ts';
 import { TranspileCache, type TranspileCacheOptions } from './transpile.ts';
 
 export interface PluginHostOptions {

@@ -1,4 +1,4 @@
-import type { RunOutcome, RunRecord } from './records.ts';
+import type { RunOutcome, RunRecord } from './run-record.ts';
 
 /** The most recent run records, bounded (oldest overwritten). */
 export class RunLog {

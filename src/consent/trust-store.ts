@@ -14,9 +14,9 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { projectPathsOf } from './command-words.ts';
-import { parseJsonText } from './issues.ts';
-import { type LurusConfig, lurusDir } from './lurus.ts';
+import { projectPathsOf } from '../sources/command-words.ts';
+import { parseJsonText } from '../sources/issues.ts';
+import { type LurusConfig, lurusDir } from '../sources/lurus-source.ts';
 
 /**
  * [L-TRUST-1] Consent for project hooks.

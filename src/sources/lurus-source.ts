@@ -1,8 +1,8 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { isLurusEvent, type LurusEventName } from '../events/lurus.ts';
-import { type CompiledMatcher, compileMatcher } from '../match.ts';
+import { isLurusEvent, type LurusEventName } from '../events/lurus-events.ts';
+import { type CompiledMatcher, compileMatcher } from '../registry/matcher.ts';
 import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../runners/http-headers.ts';
 import type { HttpMethod } from '../runners/http-types.ts';
 import { type ConfigIssue, fromZodIssues, jsonPath, parseJsonText } from './issues.ts';

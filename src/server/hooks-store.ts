@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { ConfigIssue } from '../config/issues.ts';
-import { jsonPath } from '../config/issues.ts';
-import { type PrxAction, parsePrxConfigText, prxHooksPath } from '../config/prx.ts';
-import { PRX_LIMITS } from '../config/prx-schema.ts';
 import type { ReloadResult } from '../engine.ts';
-import type { PrxEventName } from '../events/prx.ts';
-import { type Logger, stderrLogger } from '../logger.ts';
-import { ensurePrivateDir, readTextIfExists, writeFileAtomic } from './atomic.ts';
+import type { PrxEventName } from '../events/prx-events.ts';
+import { ensurePrivateDir, readTextIfExists, writeFileAtomic } from '../files/atomic-write.ts';
+import { type Logger, stderrLogger } from '../records/logger.ts';
+import type { ConfigIssue } from '../sources/issues.ts';
+import { jsonPath } from '../sources/issues.ts';
+import { PRX_LIMITS } from '../sources/prx-schema.ts';
+import { type PrxAction, parsePrxConfigText, prxHooksPath } from '../sources/prx-source.ts';
 import type { HookBody } from './bodies.ts';
 
 /** [P-API-2] The action part of a HOOK; `cwd` is left out when not set (the workspace). */

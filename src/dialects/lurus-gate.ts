@@ -1,16 +1,6 @@
 import { existsSync } from 'node:fs';
-import { primaryScriptOf, projectPathsOf } from './config/command-words.ts';
-import { type LurusConfig, type LurusHook, loadLurusConfig } from './config/lurus.ts';
-import { pinOf } from './config/trust.ts';
-import {
-  commandVerdict,
-  type HookVerdict,
-  httpVerdict,
-  lurusHookEnv,
-  missingScriptVerdict,
-  readAnswer,
-} from './dialects/lurus.ts';
-import { type Decision, type GateHook, runGate } from './dispatch/gate.ts';
+import { pinOf } from '../consent/trust-store.ts';
+import { type Decision, type GateHook, runGate } from '../dispatch/gate-sequential.ts';
 import {
   isLurusEvent,
   LURUS_EVENT_NAMES,
@@ -18,11 +8,21 @@ import {
   type LurusContext,
   type LurusEnvelope,
   type LurusEventName,
-} from './events/lurus.ts';
-import { compileMatcher } from './match.ts';
-import type { RunRecord } from './records.ts';
-import { runHttp } from './runners/http.ts';
-import { runProcess } from './runners/process.ts';
+} from '../events/lurus-events.ts';
+import type { RunRecord } from '../records/run-record.ts';
+import { compileMatcher } from '../registry/matcher.ts';
+import { runHttp } from '../runners/http-runner.ts';
+import { runProcess } from '../runners/process-runner.ts';
+import { primaryScriptOf, projectPathsOf } from '../sources/command-words.ts';
+import { type LurusConfig, type LurusHook, loadLurusConfig } from '../sources/lurus-source.ts';
+import {
+  commandVerdict,
+  type HookVerdict,
+  httpVerdict,
+  lurusHookEnv,
+  missingScriptVerdict,
+  readAnswer,
+} from './lurus-dialect.ts';
 
 /** What an in-process gate hook may answer; `undefined` means allow. */
 export type GateAnswer =

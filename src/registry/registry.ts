@@ -1,4 +1,4 @@
-import type { PrxAction } from './config/prx.ts';
+import type { PrxAction } from '../sources/prx-source.ts';
 
 /** Immutable snapshot of the PRX actions in force, indexed by event; replaced whole on reload. */
 export class PrxRegistry {

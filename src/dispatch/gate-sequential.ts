@@ -1,8 +1,8 @@
-import type { HookVerdict } from '../dialects/lurus.ts';
-import type { LurusEnvelope } from '../events/lurus.ts';
-import { isoNow } from '../events/prx.ts';
-import type { CompiledMatcher } from '../match.ts';
-import type { RunRecord } from '../records.ts';
+import type { HookVerdict } from '../dialects/lurus-dialect.ts';
+import type { LurusEnvelope } from '../events/lurus-events.ts';
+import { isoNow } from '../events/prx-events.ts';
+import type { RunRecord } from '../records/run-record.ts';
+import type { CompiledMatcher } from '../registry/matcher.ts';
 
 /** A hook as the gate sees it: where it came from, whether it may run, and how to run it. */
 export interface GateHook {

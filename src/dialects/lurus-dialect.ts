@@ -1,8 +1,8 @@
-import type { LurusHook } from '../config/lurus.ts';
-import type { LurusEnvelope } from '../events/lurus.ts';
-import type { RunRecord } from '../records.ts';
+import type { LurusEnvelope } from '../events/lurus-events.ts';
+import type { RunRecord } from '../records/run-record.ts';
 import type { HttpResult } from '../runners/http-types.ts';
 import type { ProcessResult } from '../runners/process-types.ts';
+import type { LurusHook } from '../sources/lurus-source.ts';
 
 /** [L-RUN-3] Variables a command hook may inherit, besides those named in LURUS_HOOK_PASS_ENV. */
 const ENV_ALLOWLIST = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'TMPDIR', 'TZ']);
