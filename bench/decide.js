@@ -2,6 +2,8 @@
 //
 //   no match     decide('PreToolUse', {toolName:'Read'}) with one hook whose matcher is ^Write$
 //   in-process   decide() with one in-process hook that allows
+//   regex        the same, behind the matcher ^mcp__.+__(write|edit)$ (not a plain-string shape, so it
+//                runs on the linear-time engine re2js: the matcher's own cost on top of in-process)
 //   (baseline for both: awaiting an async function that returns a constant: the floor of any async API)
 //   command      one command hook (sh -c 'cat >/dev/null; echo {"decision":"allow"}') vs a raw
 //                spawn('/bin/sh', ['-c', same]) with the same stdin and stdout, interleaved call by call
@@ -141,6 +143,23 @@ export async function run() {
         ratio: fmtRatio(inProcess / floor),
         target: '≤ 5 µs',
         verdict: verdict(inProcess <= 5),
+      });
+      // [L-MATCH-4] The same in-process hook behind a regex matcher that runs on re2js (a plain
+      // alternation like ^(Edit|Write)$ would take the string fast path and cost next to nothing).
+      const REGEX_MATCHER = '^mcp__.+__(write|edit)$';
+      engine.use('PostToolUse', { matcher: REGEX_MATCHER }, () => ({ decision: 'allow' }));
+      const mcpCtx = { toolName: 'mcp__github__write', toolInput: { path: 'a.txt' } };
+      const behindRegex = await awaitedCost(() => engine.decide('PostToolUse', mcpCtx));
+      const r = await engine.decide('PostToolUse', mcpCtx);
+      if (r.runs.length !== 1 || r.runs[0].outcome !== 'ok')
+        throw new Error(`regex matcher: ${JSON.stringify(r)}`);
+      rows.push({
+        benchmark: `decide() with one in-process hook behind the regex matcher ${REGEX_MATCHER} (re2js; awaited; record included)`,
+        hookwerk: fmtUs(behindRegex),
+        baseline: `${fmtUs(inProcess)} (the same hook with no matcher, row above)`,
+        ratio: fmtRatio(behindRegex / inProcess),
+        target: '≤ 5 µs',
+        verdict: verdict(behindRegex <= 5),
       });
     } finally {
       await engine.close();

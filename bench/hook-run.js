@@ -3,12 +3,11 @@
 // Three sides, n sequential runs of /bin/true each per round, interleaved call by call
 // (A/B/C/A/B/C…, order rotated every round) so drift of this shared 2-vCPU machine hits all alike:
 //   raw     spawn('/bin/true', [], {stdio: ['ignore','pipe','pipe'], detached, env: {PATH}}) until 'close'
-//   runner  runProcess() from dist/runners/process.js (the process runner alone)
+//   runner  ProcessRunner.run() from dist/runners/process-runner.js (the process runner alone)
 //   engine  engine.emit('tool_call') then await engine.drain() (payload file, env, spawn, record)
 // The figure per side is the median of the per-round means; the ratio is engine (or runner) ÷ raw.
 import { spawn } from 'node:child_process';
-import { createHookEngine } from '../dist/index.js';
-import { runProcess } from '../dist/runners/process-runner.js';
+import { createHookEngine, ProcessRunner } from '../dist/index.js';
 import {
   fmtRatio,
   fmtUs,
@@ -22,6 +21,8 @@ import {
   tempWorkspace,
   verdict,
 } from './lib.js';
+
+const runner = new ProcessRunner();
 
 const ROUNDS = 12;
 const WARMUP = 30;
@@ -48,7 +49,7 @@ function rawSpawn(cwd) {
 }
 
 async function runnerOnce(cwd) {
-  const r = await runProcess({
+  const r = await runner.run({
     command: '/bin/true',
     args: [],
     env: { PATH: SAFE_PATH },
@@ -133,7 +134,7 @@ export async function run() {
         verdict: verdict(eng / raw <= TARGET_RATIO),
       },
       {
-        benchmark: `process runner alone: runProcess(/bin/true) (median of ${ROUNDS} round means, n=${N})`,
+        benchmark: `process runner alone: ProcessRunner.run(/bin/true) (median of ${ROUNDS} round means, n=${N})`,
         hookwerk: fmtUs(runner),
         baseline: `${fmtUs(raw)} (raw spawn → close; paired per-round ratio ${fmtRatio(median(runRatios))})`,
         ratio: fmtRatio(runner / raw),

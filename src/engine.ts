@@ -1,38 +1,59 @@
+/**
+ * The engine façade: wires sources → registry → runners → dispatchers, and owns every resource
+ * it opens (watchers, runners, the HTTP pool, plugin workers, temp files). See the README's
+ * "Architecture" section for the data path of one `emit` and one `decide`.
+ */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { currentDepth, MAX_DEPTH } from './bus/depth.ts';
 import { MemoryBus } from './bus/memory-bus.ts';
-import { checkTrust } from './consent/trust-store.ts';
-import { type InProcessGateHook, LurusGate, type UseOptions } from './dialects/lurus-gate.ts';
-import type { Decision } from './dispatch/gate-sequential.ts';
-import { type JobContext, PrxJob } from './dispatch/hook-job.ts';
+import { trustStorePath } from './consent/trust-store.ts';
+import { runGateHook } from './dialects/lurus-dialect.ts';
+import { type PayloadFiles, runObserveHook } from './dialects/prx-dialect.ts';
+import { type Decision, type RunGateHook, runSequentialGate } from './dispatch/gate-sequential.ts';
+import { HookJob, type JobContext } from './dispatch/hook-job.ts';
 import { ObserveScheduler } from './dispatch/observe-scheduler.ts';
-import { PluginJob } from './dispatch/plugin-job.ts';
-import type { LurusContext, LurusEventName } from './events/lurus-events.ts';
+import { EngineClosedError, HookInputError } from './events/hook-input-error.ts';
+import {
+  isLurusEvent,
+  LURUS_EVENT_NAMES,
+  LURUS_EVENTS,
+  type LurusContext,
+  type LurusEnvelope,
+  type LurusEventName,
+} from './events/lurus-events.ts';
 import {
   assertPrxPayload,
   isoNow,
   isPrxEvent,
+  PRX_EVENT_NAMES,
   PrxEventInstance,
   type PrxEventName,
   type PrxPayload,
 } from './events/prx-events.ts';
+import { errorMessage } from './files/errno.ts';
 import { type Logger, stderrLogger } from './records/logger.ts';
 import { EngineMetrics } from './records/metrics.ts';
 import { RunLog } from './records/run-log.ts';
-// --- end WASM plugins ---------------------------------------------------------------------------
 import type { RunOutcome, RunRecord } from './records/run-record.ts';
-import { PrxRegistry } from './registry/registry.ts';
-import type { InProcessAction, InProcessObserver } from './runners/in-process-runner.ts';
-// --- WASM plugins [P-WASM-1..3] ---------------------------------------------------------------
+import { type Explanation, explainEvent } from './registry/explain.ts';
+import type {
+  InProcessGateFn,
+  InProcessGateHook,
+  InProcessObserverFn,
+  InProcessObserverHook,
+  PrxShellHook,
+} from './registry/hook-definition.ts';
+import { compileMatcher, matchTarget } from './registry/matcher.ts';
+import { Registry } from './registry/registry.ts';
+import { Runners } from './runners/runners.ts';
 import { PluginHost } from './runners/wasm/plugin-host.ts';
-import type { ConfigIssue } from './sources/issues.ts';
-import { formatIssue } from './sources/issues.ts';
-import type { LurusConfig } from './sources/lurus-source.ts';
+import { type ConfigIssue, formatIssue } from './sources/issues.ts';
+import { type ConsentPolicy, type LurusConfig, loadLurusConfig } from './sources/lurus-source.ts';
 import { PLUGINS_DIR } from './sources/plugin-scan.ts';
-import { loadPrxConfig, PRX_HOOKS_FILE, type PrxAction, type PrxLoadResult } from './sources/prx-source.ts';
+import { loadPrxConfig, PRX_HOOKS_FILE, type PrxLoadResult } from './sources/prx-source.ts';
 import { type FileWatch, watchFileInDir } from './sources/watch.ts';
 
 export interface HookEngineOptions {
@@ -40,13 +61,16 @@ export interface HookEngineOptions {
   workspace?: string;
   /** Lurus project folder (holding `.lurus/`); default: the current directory. */
   projectDir?: string;
-  /** Folder holding the global `.lurus/` (default `$HOME`). */
+  /** Folder holding the global `.lurus/` and the trust store (default `$HOME`). */
   home?: string;
   /**
-   * Consent check for project gate hooks [L-TRUST-1]; default: the trust store under `~/.lurus/`.
-   * Return `{trusted: true}` to run project hooks without consent (tests, sandboxes).
+   * Consent for project gate hooks [L-TRUST-1]; default: the trust store under `<home>/.lurus/`.
+   * A function gives a fixed answer instead (`{trusted: true}` runs the current project hooks
+   * without pins: embedders that vetted the project themselves, tests).
    */
-  trust?: (config: LurusConfig) => { trusted: boolean; reason: string };
+  trust?: (project: { projectDir: string }) => { trusted: boolean; reason: string };
+  /** Parent environment of gate command hooks [L-RUN-3]; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
   /** Hot-reload `hooks.json` on change [P-CFG-3]. Default true. */
   watch?: boolean;
   /** [P-FF-3] Concurrent hook processes. Default `2 × cores`, at least 4. */
@@ -65,6 +89,8 @@ export interface HookEngineOptions {
    * is on). Default true when a workspace is given.
    */
   plugins?: boolean;
+  /** [X-PROC-3] How long `close()` lets running hooks finish before stopping them. Default 5000 ms. */
+  shutdownGraceMs?: number;
 }
 
 export interface EmitOptions {
@@ -83,6 +109,23 @@ export interface ReloadResult {
   issues: ConfigIssue[];
 }
 
+export interface UseOptions {
+  matcher?: string;
+  /** ms; default 30 000. */
+  timeout?: number;
+  failMode?: 'open' | 'closed';
+  /** Name in records; default `in-process:<event>#<n>`. */
+  name?: string;
+}
+
+/** The gate's sources, issues and consent, as loaded. */
+export interface GateView {
+  readonly config: LurusConfig;
+  readonly trust: { trusted: boolean; reason: string; pending: readonly string[] };
+  /** Re-reads every gate source now (never automatic [L-SRC-4]; consent changes are seen on their own). */
+  reload(): LurusConfig;
+}
+
 export interface HookEngine {
   readonly workspace: string | undefined;
   readonly bus: MemoryBus;
@@ -91,26 +134,36 @@ export interface HookEngine {
   emit(event: string, payload: unknown, opts?: EmitOptions): void;
   /** Re-reads `hooks.json` now; an invalid file keeps the current hooks. */
   reload(): ReloadResult;
-  /** Actions currently in force (enabled or not). */
-  actions(): readonly PrxAction[];
+  /** hooks.json actions currently in force (enabled or not). */
+  actions(): readonly PrxShellHook[];
   /** Problems of the last rejected load, empty when the file in force is the file on disk. */
   configIssues(): readonly ConfigIssue[];
   /** Most recent run records, newest first. */
   runs(opts?: { limit?: number; outcome?: RunOutcome; event?: string }): RunRecord[];
-  /** [§2.5] Runs the gate hooks of a Lurus event one after another; the first deny stops the rest. */
+  /**
+   * [§2.5] Runs the gate hooks of an event one after another; the first deny stops the rest.
+   * Rejects (never throws) with a HookInputError for a bad event or context, and after close().
+   */
   decide(event: LurusEventName, context: LurusContext): Promise<Decision>;
   decide(event: string, context: unknown): Promise<Decision>;
   /**
    * (beyond) In-process hooks. Gate events: `use('PreToolUse', { matcher }, fn)`, answering like a command hook.
    * Observe events: `use('tool_call', fn)`, run fire-and-forget like a shell hook. Returns its removal.
    */
-  use(event: LurusEventName, opts: UseOptions, fn: InProcessGateHook): () => void;
-  use(event: PrxEventName, fn: InProcessObserver, opts?: { timeout?: number; name?: string }): () => void;
-  /** The gate dialect: its sources, issues and trust state. */
-  readonly gate: LurusGate;
+  use(event: LurusEventName, opts: UseOptions, fn: InProcessGateFn): () => void;
+  use(event: PrxEventName, fn: InProcessObserverFn, opts?: { timeout?: number; name?: string }): () => void;
+  /** Every hook configured for an event, whether it would run for this target, and if not, why. */
+  explain(event: string, target?: { toolName?: string; trigger?: string }): Explanation[];
+  /** The registry snapshot in force. */
+  registry(): Registry;
+  /** The gate dialect: its sources, issues and consent state. */
+  readonly gate: GateView;
   /** Waits until every queued and running hook has finished. */
   drain(): Promise<void>;
-  /** Stops watching, drops what is still queued, waits for running hooks, removes temp files. */
+  /**
+   * Stops watching, drops what is still queued, gives running hooks `shutdownGraceMs`, then stops
+   * them (process groups killed), closes the HTTP pool and plugin workers, removes temp files.
+   */
   close(): Promise<void>;
 }
 
@@ -124,6 +177,11 @@ const RUN_TOPIC: Readonly<Record<RunOutcome, string>> = {
   dropped: 'hookwerk.run.dropped',
 };
 
+const DEFAULT_IN_PROCESS_TIMEOUT_MS = 30_000;
+const DEFAULT_SHUTDOWN_GRACE_MS = 5000;
+/** [L-TRUST-7] How often `decide()` looks whether the trust store changed (well within 1 s). */
+const TRUST_POLL_MS = 250;
+
 export async function createHookEngine(options: HookEngineOptions = {}): Promise<HookEngine> {
   return new Engine(options);
 }
@@ -132,26 +190,48 @@ class Engine implements HookEngine {
   readonly workspace: string | undefined;
   readonly bus: MemoryBus;
   readonly metrics: EngineMetrics;
+  readonly gate: GateView;
+  readonly #opts: HookEngineOptions;
   readonly #logger: Logger;
   readonly #scheduler: ObserveScheduler;
+  readonly #runners = new Runners();
   readonly #log: RunLog;
   readonly #sessionId: string;
   readonly #tmpDir: string;
   readonly #jobs: JobContext;
-  #registry = PrxRegistry.empty();
+  readonly #projectDir: string;
+  readonly #home: string | undefined;
+  readonly #consentPolicy: ConsentPolicy;
+  /** The one snapshot every dispatch reads; replaced whole, never mutated. */
+  #registry = Registry.empty;
+  #gateConfig!: LurusConfig;
   #loadedText: string | undefined;
   #issues: ConfigIssue[] = [];
   #watch: FileWatch | undefined;
-  #closed = false;
-  readonly gate: LurusGate;
-  #observers = new Map<string, InProcessAction[]>();
-  #observerCount = 0;
   #plugins: PluginHost | undefined;
+  #closed = false;
+  #inProcessCount = 0;
+  /** Decisions in progress, and who waits for there to be none (close()). */
+  #deciding = 0;
+  #decidesSettled: Array<() => void> = [];
+  readonly #runGateHook: RunGateHook;
+  readonly #recordGateRun: (record: RunRecord) => void;
+  readonly #decideSettled = (): void => {
+    if (--this.#deciding > 0) return;
+    for (const wake of this.#decidesSettled.splice(0)) wake();
+  };
+  #trustSeenAt = 0;
+  #trustSignature = '';
 
   constructor(opts: HookEngineOptions) {
+    this.#opts = opts;
     this.#logger = opts.logger ?? stderrLogger;
     this.workspace = opts.workspace !== undefined ? path.resolve(opts.workspace) : undefined;
     if (this.workspace !== undefined) assertDirectory(this.workspace);
+    this.#projectDir = opts.projectDir ?? process.cwd();
+    this.#home = opts.home;
+    const trust = opts.trust;
+    this.#consentPolicy = trust === undefined ? { kind: 'store' } : { kind: 'fixed', check: trust };
     this.#scheduler = new ObserveScheduler({
       ...(opts.maxConcurrent !== undefined ? { maxConcurrent: opts.maxConcurrent } : {}),
       ...(opts.maxQueue !== undefined ? { maxQueue: opts.maxQueue } : {}),
@@ -163,25 +243,34 @@ class Engine implements HookEngine {
     this.bus = new MemoryBus({
       onDrop: (reason) => this.metrics.dropped(reason),
       onHandlerError: (err, topic) =>
-        this.#logger.warn(`bus subscriber for ${topic} failed: ${errorText(err)}`),
+        this.#logger.warn(`bus subscriber for ${topic} failed: ${errorMessage(err)}`),
     });
     this.#log = new RunLog(opts.runLogSize ?? 1000);
     this.#sessionId = opts.sessionId ?? `sess_${randomBytes(6).toString('hex')}`;
     // A private 0700 folder for payload files: no other user can pre-create or read them.
     this.#tmpDir = mkdtempSync(path.join(tmpdir(), 'hookwerk-'));
+    const payloads = payloadFiles(this.#tmpDir);
+    const runners = this.#runners;
+    // Made once: decide() is µs-scale and allocates no closures of its own.
+    this.#runGateHook = (hook, envelope, json) => runGateHook(hook, envelope, json, runners);
+    this.#recordGateRun = (record) => this.#record(record, currentDepth() + 1);
     this.#jobs = {
-      tmpDir: this.#tmpDir,
+      run: (hook, ev) => runObserveHook(hook, ev, runners, payloads),
       record: (record, depth) => this.#record(record, depth),
       dropped: (reason) => this.metrics.dropped(reason),
     };
-    this.gate = new LurusGate({
-      projectDir: opts.projectDir ?? process.cwd(),
-      ...(opts.home !== undefined ? { home: opts.home } : {}),
-      trust: opts.trust ?? checkTrust,
-      onRecord: (record) => this.#record(record, currentDepth() + 1),
-    });
-    for (const issue of this.gate.config.issues)
-      this.#logger.warn(`skipped gate source: ${formatIssue(issue)}`);
+    const engine = this;
+    this.gate = {
+      get config() {
+        return engine.#gateConfig;
+      },
+      get trust() {
+        const c = engine.#gateConfig.consent;
+        return { trusted: c.trusted, reason: c.reason, pending: c.pending };
+      },
+      reload: () => this.#loadGate(),
+    };
+    this.#loadGate();
     if (this.workspace !== undefined) {
       this.reload();
       if (opts.watch !== false) {
@@ -190,12 +279,15 @@ class Engine implements HookEngine {
           onError: (err) => this.#logger.error(`watching ${this.workspace} stopped: ${err.message}`),
         });
       }
-      // --- WASM plugins [P-WASM-1..3]: load problems go to the logger, a bad plugin is skipped.
+      // WASM plugins: load problems go to the logger, a bad plugin is skipped.
       if (opts.plugins !== false) {
         this.#plugins = new PluginHost({
           dir: path.join(this.workspace, PLUGINS_DIR),
           logger: this.#logger,
           watch: opts.watch !== false,
+          onChange: (plugins) => {
+            this.#registry = this.#registry.with({ plugins });
+          },
         });
       }
     }
@@ -203,10 +295,12 @@ class Engine implements HookEngine {
 
   emit(event: string, payload: unknown, opts?: EmitOptions): void {
     assertPrxPayload(event, payload);
+    if (!isPrxEvent(event)) return; // checked above; narrows the name for select()
     const sessionId = opts?.sessionId ?? this.#sessionId;
-    if (typeof sessionId !== 'string') throw new TypeError('sessionId must be a string');
+    if (typeof sessionId !== 'string') throw new HookInputError('sessionId', 'sessionId must be a string');
     const depth = opts?.depth ?? currentDepth() + 1;
-    if (!Number.isInteger(depth) || depth < 1) throw new TypeError('depth must be an integer ≥ 1');
+    if (!Number.isInteger(depth) || depth < 1)
+      throw new HookInputError('depth', 'depth must be an integer ≥ 1');
     if (this.#closed) {
       this.metrics.dropped('closed');
       return;
@@ -223,65 +317,129 @@ class Engine implements HookEngine {
     this.metrics.emitted(event);
     // [P-BUS-1] Published whether or not hooks are configured.
     this.bus.publish(`prx.lifecycle.${event}`, ev.envelope, { depth, lazyJson: () => ev.json });
-    const actions = this.#registry.forEvent(event);
-    for (let i = 0; i < actions.length; i++) {
-      this.#scheduler.submit(new PrxJob(this.#jobs, actions[i]!, ev));
-    }
-    const observers = this.#observers.get(event);
-    if (observers !== undefined) {
-      for (let i = 0; i < observers.length; i++)
-        this.#scheduler.submit(new PrxJob(this.#jobs, observers[i]!, ev));
-    }
-    // --- WASM plugins: a precomputed list per event, one job each through the same scheduler.
-    if (this.#plugins !== undefined) {
-      const plugins = this.#plugins.forEvent(event);
-      for (let i = 0; i < plugins.length; i++)
-        this.#scheduler.submit(new PluginJob(this.#jobs, plugins[i]!, ev));
+    const hooks = this.#registry.select(event);
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i];
+      if (hook !== undefined) this.#scheduler.submit(new HookJob(this.#jobs, hook, ev));
     }
   }
 
   decide(event: string, context: unknown): Promise<Decision> {
-    return this.gate.decide(event, context);
+    try {
+      if (this.#closed) return Promise.reject(new EngineClosedError('decide()'));
+      if (!isLurusEvent(event)) {
+        return Promise.reject(
+          new HookInputError(
+            'event',
+            `unknown gate event "${event}"; expected one of ${LURUS_EVENT_NAMES.join(', ')}`,
+          ),
+        );
+      }
+      if (typeof context !== 'object' || context === null || Array.isArray(context)) {
+        return Promise.reject(new HookInputError('context', 'context must be an object'));
+      }
+      this.#pollTrust();
+      // A copy: hooks see the context as it was asked about, whatever the caller does meanwhile.
+      const ctx: LurusContext = Object.assign<LurusContext, object>({}, context);
+      const target = matchTarget(ctx);
+      const entries = this.#registry.select(event, target);
+      if (entries.length === 0) return Promise.resolve({ decision: 'allow', blocked: false, runs: [] });
+      const envelope: LurusEnvelope = { event, context: ctx, cwd: this.#gateConfig.projectDir };
+      this.#deciding++;
+      return runSequentialGate(
+        envelope,
+        LURUS_EVENTS[event].canBlock,
+        entries,
+        this.#runGateHook,
+        this.#recordGateRun,
+        this.#decideSettled,
+      );
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   use(event: string, a: unknown, b?: unknown): () => void {
     if (isPrxEvent(event)) {
-      if (typeof a !== 'function') throw new TypeError('use(event, fn): fn must be a function');
+      if (typeof a !== 'function') throw new HookInputError('fn', 'use(event, fn): fn must be a function');
       const opts = typeof b === 'object' && b !== null ? b : {};
       const timeout: unknown = Reflect.get(opts, 'timeout');
       const name: unknown = Reflect.get(opts, 'name');
-      const observer: InProcessAction = {
+      const hook: InProcessObserverHook = {
         kind: 'in-process',
-        name: typeof name === 'string' ? name : `in-process:${event}#${++this.#observerCount}`,
-        source: 'in-process',
+        dialect: 'prx',
+        name: typeof name === 'string' ? name : `in-process:${event}#${++this.#inProcessCount}`,
         event,
+        origin: { source: 'in-process', scope: 'in-process' },
+        matcher: compileMatcher(undefined),
+        timeoutMs: typeof timeout === 'number' ? timeout : DEFAULT_IN_PROCESS_TIMEOUT_MS,
+        failMode: 'open',
+        enabled: true,
         fn: (envelope, info) => a(envelope, info),
-        timeoutMs: typeof timeout === 'number' ? timeout : 30_000,
       };
-      const list = this.#observers.get(event) ?? [];
-      list.push(observer);
-      this.#observers.set(event, list);
+      this.#registry = this.#registry.with({ observers: [...this.#registry.parts.observers, hook] });
       return () => {
-        const i = list.indexOf(observer);
-        if (i >= 0) list.splice(i, 1);
+        this.#registry = this.#registry.with({
+          observers: this.#registry.parts.observers.filter((h) => h !== hook),
+        });
       };
     }
-    if (typeof b !== 'function') throw new TypeError('use(event, options, fn): fn must be a function');
+    if (!isLurusEvent(event)) {
+      throw new HookInputError(
+        'event',
+        `unknown event "${event}" (gate events: ${LURUS_EVENT_NAMES.join(', ')}; observe events: ${PRX_EVENT_NAMES.join(', ')})`,
+      );
+    }
+    if (typeof b !== 'function')
+      throw new HookInputError('fn', 'use(event, options, fn): fn must be a function');
     const opts = typeof a === 'object' && a !== null ? a : {};
-    const matcher: unknown = Reflect.get(opts, 'matcher');
+    const matcherOpt: unknown = Reflect.get(opts, 'matcher');
     const timeout: unknown = Reflect.get(opts, 'timeout');
     const failMode: unknown = Reflect.get(opts, 'failMode');
     const name: unknown = Reflect.get(opts, 'name');
-    return this.gate.use(
+    const matcher = compileMatcher(typeof matcherOpt === 'string' ? matcherOpt : undefined);
+    if (matcher.error !== undefined) throw new HookInputError('matcher', matcher.error);
+    const hook: InProcessGateHook = {
+      kind: 'in-process',
+      dialect: 'lurus',
+      name: typeof name === 'string' ? name : `in-process:${event}#${++this.#inProcessCount}`,
       event,
-      {
-        ...(typeof matcher === 'string' ? { matcher } : {}),
-        ...(typeof timeout === 'number' ? { timeout } : {}),
-        ...(failMode === 'open' || failMode === 'closed' ? { failMode } : {}),
-        ...(typeof name === 'string' ? { name } : {}),
-      },
-      (ctx, info) => b(ctx, info),
-    );
+      origin: { source: 'in-process', scope: 'in-process' },
+      matcher,
+      timeoutMs: typeof timeout === 'number' ? timeout : DEFAULT_IN_PROCESS_TIMEOUT_MS,
+      failMode: failMode === 'closed' ? 'closed' : 'open',
+      enabled: true,
+      fn: (ctx, info) => b(ctx, info),
+    };
+    this.#registry = this.#registry.with({ gateInProcess: [...this.#registry.parts.gateInProcess, hook] });
+    return () => {
+      this.#registry = this.#registry.with({
+        gateInProcess: this.#registry.parts.gateInProcess.filter((h) => h !== hook),
+      });
+    };
+  }
+
+  explain(event: string, target: { toolName?: string; trigger?: string } = {}): Explanation[] {
+    if (isPrxEvent(event)) {
+      const issues = [...this.#issues, ...(this.#plugins?.issues() ?? [])];
+      return explainEvent(this.#registry, event, undefined, { issues });
+    }
+    if (!isLurusEvent(event)) {
+      throw new HookInputError(
+        'event',
+        `unknown event "${event}" (gate events like PreToolUse, or observe events: ${PRX_EVENT_NAMES.join(', ')})`,
+      );
+    }
+    this.#pollTrust();
+    const config = this.#gateConfig;
+    return explainEvent(this.#registry, event, matchTarget(target), {
+      issues: config.issues,
+      pending: config.consent.pending,
+    });
+  }
+
+  registry(): Registry {
+    return this.#registry;
   }
 
   #record(record: RunRecord, depth: number): void {
@@ -291,31 +449,73 @@ class Engine implements HookEngine {
     this.bus.publish(RUN_TOPIC[record.outcome], record, { depth });
   }
 
+  /** [L-SRC-4] Gate sources are read at start and on request, and when consent changes [L-TRUST-7]. */
+  #loadGate(): LurusConfig {
+    const config = loadLurusConfig({
+      projectDir: this.#projectDir,
+      ...(this.#home !== undefined ? { home: this.#home } : {}),
+      ...(this.#opts.env !== undefined ? { env: this.#opts.env } : {}),
+      consent: this.#consentPolicy,
+    });
+    this.#gateConfig = config;
+    this.#registry = this.#registry.with({ gateFiles: config.entries });
+    this.#trustSignature = this.#trustStoreSignature();
+    this.#trustSeenAt = Date.now();
+    for (const issue of config.issues) this.#logger.warn(`skipped gate source: ${formatIssue(issue)}`);
+    if (config.consent.problem !== undefined) this.#logger.warn(config.consent.problem);
+    for (const file of config.consent.pending)
+      this.#logger.warn(`${file} changed since approval: the approved version runs until \`hookwerk trust\``);
+    return config;
+  }
+
+  /**
+   * [L-TRUST-7] Approvals and revocations take effect in a running engine within 1 s: the
+   * store's identity is looked at (one stat) at most every TRUST_POLL_MS, on the gate's path.
+   */
+  #pollTrust(): void {
+    if (this.#consentPolicy.kind !== 'store') return;
+    const now = Date.now();
+    if (now - this.#trustSeenAt < TRUST_POLL_MS) return;
+    this.#trustSeenAt = now;
+    if (this.#trustStoreSignature() !== this.#trustSignature) this.#loadGate();
+  }
+
+  #trustStoreSignature(): string {
+    if (this.#consentPolicy.kind !== 'store') return '';
+    try {
+      const s = statSync(trustStorePath(this.#gateConfig.home), { bigint: true });
+      return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    } catch {
+      return 'absent';
+    }
+  }
+
   reload(): ReloadResult {
     if (this.workspace === undefined) return { ok: true, changed: false, actions: 0, issues: [] };
     const result: PrxLoadResult = loadPrxConfig(this.workspace);
+    const inForce = this.#registry.parts.shell.length;
     if (!result.ok) {
       this.#issues = result.issues;
       this.metrics.reloadFailed();
       this.#logger.error(
-        `${result.file} rejected, keeping the last good hooks (${this.#registry.size} actions):\n  ${result.issues.map(formatIssue).join('\n  ')}`,
+        `${result.file} rejected, keeping the last good hooks (${inForce} actions):\n  ${result.issues.map(formatIssue).join('\n  ')}`,
       );
-      return { ok: false, changed: false, actions: this.#registry.size, issues: result.issues };
+      return { ok: false, changed: false, actions: inForce, issues: result.issues };
     }
     this.#issues = [];
     // Our own atomic writes and editors' double saves fire the watcher with unchanged content.
-    if (result.text === this.#loadedText && this.#registry.size === result.actions.length) {
-      return { ok: true, changed: false, actions: this.#registry.size, issues: [] };
+    if (result.text === this.#loadedText && inForce === result.actions.length) {
+      return { ok: true, changed: false, actions: inForce, issues: [] };
     }
-    this.#registry = new PrxRegistry(result.actions);
+    this.#registry = this.#registry.with({ shell: result.actions });
     this.#loadedText = result.text;
     this.metrics.reloaded();
     this.#logger.info(`${result.file}: ${result.actions.length} actions in force`);
     return { ok: true, changed: true, actions: result.actions.length, issues: [] };
   }
 
-  actions(): readonly PrxAction[] {
-    return this.#registry.all;
+  actions(): readonly PrxShellHook[] {
+    return this.#registry.parts.shell;
   }
 
   configIssues(): readonly ConfigIssue[] {
@@ -341,11 +541,23 @@ class Engine implements HookEngine {
     this.#watch?.close();
     // WASM plugins: stop watching, drop calls not yet started, wait for running ones, stop workers.
     const plugins = this.#plugins?.close();
-    await this.#scheduler.close();
+    const decides = new Promise<void>((resolve) => {
+      if (this.#deciding === 0) resolve();
+      else this.#decidesSettled.push(resolve);
+    });
+    const settled = Promise.all([this.#scheduler.close(), decides]).then(() => {});
+    await this.#runners.close(this.#opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS, settled);
     await plugins;
     await this.bus.flush();
     rmSync(this.#tmpDir, { recursive: true, force: true });
   }
+}
+
+/** Payload file names in the engine's private folder, unique per engine. */
+function payloadFiles(dir: string): PayloadFiles {
+  const tag = randomBytes(4).toString('hex');
+  let counter = 0;
+  return { next: () => path.join(dir, `payload-${tag}-${++counter}.json`) };
 }
 
 function assertDirectory(dir: string): void {
@@ -356,8 +568,4 @@ function assertDirectory(dir: string): void {
     throw new Error(`workspace ${dir} does not exist`);
   }
   if (!isDir) throw new Error(`workspace ${dir} is not a directory`);
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -1,11 +1,26 @@
 export { MAX_DEPTH } from './bus/depth.ts';
 export type { BusHandler, BusMessage } from './bus/memory-bus.ts';
 export { MemoryBus } from './bus/memory-bus.ts';
-export { approveProject, checkTrust, revokeProject } from './consent/trust-store.ts';
-export type { GateAnswer, InProcessGateHook, UseOptions } from './dialects/lurus-gate.ts';
+export type { ConsentStatus, ProjectSurface } from './consent/project-consent.ts';
+export {
+  approveProject,
+  approveSurface,
+  consentStatus,
+  projectFingerprint,
+  revokeProject,
+} from './consent/project-consent.ts';
+export { readTrustStore, removeApproval, trustStorePath } from './consent/trust-store.ts';
 export type { Decision } from './dispatch/gate-sequential.ts';
-export type { EmitOptions, HookEngine, HookEngineOptions, ReloadResult } from './engine.ts';
+export type {
+  EmitOptions,
+  GateView,
+  HookEngine,
+  HookEngineOptions,
+  ReloadResult,
+  UseOptions,
+} from './engine.ts';
 export { createHookEngine } from './engine.ts';
+export { EngineClosedError, HookInputError } from './events/hook-input-error.ts';
 export type { LurusContext, LurusEnvelope, LurusEventName } from './events/lurus-events.ts';
 export { LURUS_EVENT_NAMES, LURUS_EVENTS } from './events/lurus-events.ts';
 export type { PrxEnvelope, PrxEventName, PrxPayload } from './events/prx-events.ts';
@@ -13,12 +28,27 @@ export { PRX_EVENT_NAMES, PRX_EVENTS } from './events/prx-events.ts';
 export type { Logger } from './records/logger.ts';
 export type { RunOutcome, RunRecord } from './records/run-record.ts';
 export type { Explanation } from './registry/explain.ts';
-export { explainGate, explainPrx } from './registry/explain.ts';
-export { runHttp } from './runners/http-runner.ts';
+export type {
+  Dialect,
+  GateAnswer,
+  GateHook,
+  HookDefinition,
+  HookKind,
+  HookOrigin,
+  InProcessGateFn,
+  InProcessObserverFn,
+  ObserveHook,
+  RegistryEntry,
+  UnapprovedHook,
+} from './registry/hook-definition.ts';
+export type { RegistryParts } from './registry/registry.ts';
+export { Registry } from './registry/registry.ts';
+export { HttpRunner } from './runners/http-runner.ts';
 export type { HttpEndReason, HttpResult, HttpSpec } from './runners/http-types.ts';
-export type { InProcessObserver } from './runners/in-process-runner.ts';
-export { runProcess } from './runners/process-runner.ts';
+export { ProcessRunner } from './runners/process-runner.ts';
 export type { ProcessEndReason, ProcessResult, ProcessSpec } from './runners/process-types.ts';
+export type { Ending, RunResult } from './runners/run-result.ts';
+export { outcomeOf } from './runners/run-result.ts';
 export { PluginHost } from './runners/wasm/plugin-host.ts';
 export { findBwrap } from './sandbox/bwrap.ts';
 export type { ConfigIssue } from './sources/issues.ts';

@@ -115,7 +115,9 @@ describe('[L-GEN-1] create-hook: a template for every event that runs and allows
       const config = loadLurusConfig({ projectDir: project, home: tempDir() });
       expect(config.issues).toEqual([]);
       expect(config.warnings).toEqual([]);
-      expect(config.byEvent.get(event as never)?.map((h) => h.name)).toEqual([`sh .lurus/hooks/${name}.sh`]);
+      expect(config.hooks.filter((h) => h.event === event).map((h) => h.name)).toEqual([
+        `sh .lurus/hooks/${name}.sh`,
+      ]);
 
       expect(lines.join('\n')).toContain(script);
       expect(lines.some((l) => l.includes('hookwerk trust'))).toBe(true);
@@ -132,7 +134,7 @@ describe('[L-GEN-1] create-hook: a template for every event that runs and allows
     expect(Object.keys(file)).toEqual(EVENTS.map(([e]) => e));
     const config = loadLurusConfig({ projectDir: project, home: tempDir() });
     expect(config.issues).toEqual([]);
-    expect(config.all).toHaveLength(EVENTS.length);
+    expect(config.hooks).toHaveLength(EVENTS.length);
     for (const [event, context] of EVENTS) {
       const [command] = commandsOf(project, event);
       const r = runHook(command!, project, event, context);
@@ -333,7 +335,7 @@ describe('[L-GEN-1] create-hook: appends to an existing hooks.json', () => {
     expect(readFileSync(hooksJsonOf(project), 'utf8')).toBe(`${JSON.stringify(after, null, 2)}\n`);
     const config = loadLurusConfig({ projectDir: project, home: tempDir() });
     expect(config.issues).toEqual([]);
-    expect(config.byEvent.get('PreToolUse')?.map((h) => h.name)).toEqual([
+    expect(config.hooks.filter((h) => h.event === 'PreToolUse').map((h) => h.name)).toEqual([
       'node .lurus/hooks/block-write.cjs',
       'sh .lurus/hooks/guard.sh',
     ]);

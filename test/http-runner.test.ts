@@ -6,7 +6,12 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../src/runners/http-headers.ts';
-import { closeHttpPool, runHttp } from '../src/runners/http-runner.ts';
+import { HttpRunner } from '../src/runners/http-runner.ts';
+
+const httpRunner = new HttpRunner();
+const runHttp: HttpRunner['run'] = (spec, opts) => httpRunner.run(spec, opts);
+const closeHttpPool = () => httpRunner.close();
+
 import type { HttpSpec } from '../src/runners/http-types.ts';
 import { closeHttpServers, deadPort, replyJson as json, startHttpServer } from './http-server.ts';
 
@@ -272,11 +277,13 @@ describe('[L-RUN-5] HTTP hook runner: shared keep-alive pool', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hw-http-'));
     try {
       // The built module (npm test builds first): a plain Node process, no test runner around it.
-      const built = pathToFileURL(fileURLToPath(new URL('../dist/runners/http-runner.js', import.meta.url))).href;
+      const built = pathToFileURL(
+        fileURLToPath(new URL('../dist/runners/http-runner.js', import.meta.url)),
+      ).href;
       writeFileSync(
         path.join(dir, 'main.mjs'),
-        `import { runHttp } from '${built}';
-const r = await runHttp({ url: process.argv[2], method: 'POST', headers: {}, body: '{}', timeoutMs: 30000 });
+        `import { HttpRunner } from '${built}';
+const r = await new HttpRunner().run({ url: process.argv[2], method: 'POST', headers: {}, body: '{}', timeoutMs: 30000 });
 console.log(r.reason);`,
       );
       // --liftoff-only: otherwise V8 finishes optimizing undici's llhttp WASM before exit (~0.5 s here),

@@ -284,18 +284,18 @@ describe('§3 hookwerk decide [L-ANS-4]', () => {
     },
   );
 
-  it('§3 an invalid project settings.json is skipped; the valid project hooks.json and the global hooks still run', async () => {
+  it('§3 an invalid global settings.json is skipped; the global hooks.json and the approved project hooks still run', async () => {
     const { project, home, run } = setup();
     globalHook(home, 'PreToolUse', say({ decision: 'allow', additionalContext: 'global' }));
     writeJson(lurus(project, 'hooks.json'), {
       PreToolUse: [{ hooks: [{ type: 'command', command: say({ decision: 'deny', reason: 'project' }) }] }],
     });
-    const bad = writeJson(lurus(project, 'settings.json'), { projectHooks: { NoSuchEvent: [] } });
+    const bad = writeJson(lurus(home, 'settings.json'), { globalHooks: { NoSuchEvent: [] } });
     expect((await run(['trust', '--yes'])).code).toBe(0);
     const r = await run(['decide', 'PreToolUse', '--context', '{"toolName":"Write"}']);
     expect(r.code, r.stderr).toBe(2);
     expect(lines(r.stderr)).toEqual([
-      expect.stringContaining(`${bad}: $.projectHooks.NoSuchEvent: unknown event`),
+      expect.stringContaining(`${bad}: $.globalHooks.NoSuchEvent: unknown event`),
     ]);
     const d = decisionOf(r);
     expect(d).toMatchObject({
@@ -305,6 +305,24 @@ describe('§3 hookwerk decide [L-ANS-4]', () => {
       additionalContext: 'global',
     });
     expect(d.runs.map((x) => x.outcome)).toEqual(['ok', 'deny']);
+  });
+
+  it('§3 [L-TRUST-6] an invalid project settings.json written after approval changes nothing that runs; stderr says a newer version waits', async () => {
+    const { project, run } = setup();
+    writeJson(lurus(project, 'hooks.json'), {
+      PreToolUse: [{ hooks: [{ type: 'command', command: say({ decision: 'deny', reason: 'project' }) }] }],
+    });
+    expect((await run(['trust', '--yes'])).code).toBe(0);
+    const bad = writeJson(lurus(project, 'settings.json'), { projectHooks: { NoSuchEvent: [] } });
+    const r = await run(['decide', 'PreToolUse', '--context', '{"toolName":"Write"}']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(lines(r.stderr)).toEqual([expect.stringContaining(`${realpathSync(path.dirname(bad))}`)]);
+    expect(r.stderr).toMatch(/changed since approval: the approved version runs/);
+    expect(decisionOf(r)).toMatchObject({ decision: 'deny', reason: 'project' });
+    // And trust refuses to approve the broken file.
+    const t = await run(['trust', '--yes']);
+    expect(t.code).toBe(1);
+    expect(t.stderr).toContain(`${bad}: $.projectHooks.NoSuchEvent: unknown event`);
   });
 
   it.each([
@@ -655,7 +673,7 @@ describe('§3 hookwerk validate [L-VAL-1]', () => {
 });
 
 describe('§3 hookwerk explain', () => {
-  it('[L-MATCH-1] [L-TRUST-1] lists every configured hook: RUNS, no match (with the matcher), untrusted, invalid', async () => {
+  it('[L-MATCH-1] [L-TRUST-1] [L-TRUST-3] lists every configured hook: RUNS, no match (with the matcher), untrusted (matcher never tested), invalid', async () => {
     const { project, home, run } = setup();
     const gh = writeJson(lurus(home, 'hooks.json'), {
       PreToolUse: [
@@ -690,14 +708,15 @@ describe('§3 hookwerk explain', () => {
       ['RUNS', 'echo global-all'],
       ['no match', 'echo global-bash'],
       ['untrusted', 'echo project-write'],
-      ['no match', 'POST https://h.example/read'],
+      // [L-TRUST-3] An unapproved source is listed, never evaluated: its matcher is not tested.
+      ['untrusted', 'POST https://h.example/read'],
       ['invalid', '(source skipped)'],
     ]);
     expect(entries[0]!.from).toBe(`from ${gh}#/PreToolUse/0/hooks/0`);
     expect(entries[1]!.detail).toBe('matcher "Bash" does not match "Write"');
     expect(entries[2]!.detail).toMatch(/hookwerk trust/);
     expect(entries[2]!.from).toBe(`from ${ph}#/PreToolUse/0/hooks/0`);
-    expect(entries[3]!.detail).toBe('matcher "^Read$" does not match "Write"');
+    expect(entries[3]!.detail).toMatch(/not approved/);
     expect(entries[4]!.detail).toMatch(new RegExp(`^${bad.replaceAll('.', '\\.')}: \\$: invalid JSON`));
 
     // After approval the project hook RUNS.
@@ -706,6 +725,8 @@ describe('§3 hookwerk explain', () => {
     const after = await run(['explain', 'PreToolUse', '--tool', 'Write']);
     expect(after.code, after.stderr).toBe(0);
     expect(after.stdout).toMatch(/^\s+3\. RUNS\s+echo project-write$/m);
+    expect(after.stdout).toMatch(/^\s+4\. no match\s+POST https:\/\/h\.example\/read$/m);
+    expect(after.stdout).toContain('matcher "^Read$" does not match "Write"');
     expect(after.stdout).not.toMatch(/untrusted|invalid/);
   });
 

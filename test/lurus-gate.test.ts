@@ -13,14 +13,15 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { approveProject, trustStorePath } from '../src/consent/trust-store.ts';
-import type { GateAnswer } from '../src/dialects/lurus-gate.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { approveProject } from '../src/consent/project-consent.ts';
+import { trustStorePath } from '../src/consent/trust-store.ts';
 import type { Decision } from '../src/dispatch/gate-sequential.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine.ts';
+import { EngineClosedError, HookInputError } from '../src/events/hook-input-error.ts';
 import type { LurusEventName } from '../src/events/lurus-events.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
-import { closeHttpPool } from '../src/runners/http-runner.ts';
+import type { GateAnswer } from '../src/registry/hook-definition.ts';
 import { loadLurusConfig } from '../src/sources/lurus-source.ts';
 import { makeEngine } from './engine-harness.ts';
 import { sleep, tempDir, writeScript } from './helpers.ts';
@@ -87,10 +88,6 @@ const startServer = (respond: Parameters<typeof startHttpServer>[0]) =>
   startHttpServer(respond, { ignoreSocketErrors: true });
 
 afterEach(closeHttpServers);
-
-afterAll(async () => {
-  await closeHttpPool();
-});
 
 /** The single record of a decision that ran one hook. */
 function onlyRun(d: Decision): RunRecord {
@@ -832,7 +829,7 @@ describe('[L-RUN-3] the environment of a command hook is an allowlist', () => {
     return out;
   }
 
-  it('[L-RUN-3] only PATH HOME USER LOGNAME SHELL LANG LC_* TERM TMPDIR TZ, plus LURUS_HOOK_PASS_ENV names; snapshotted at load', async () => {
+  it('[L-RUN-3] only PATH HOME USER LOGNAME SHELL LANG LC_* TERM TMPDIR TZ, plus LURUS_HOOK_PASS_ENV names and CLAUDE_PROJECT_DIR; snapshotted at load', async () => {
     const saved = Object.fromEntries(CANARIES.map((k) => [k, process.env[k]]));
     try {
       process.env.SECRET_TOKEN = 'canary-secret';
@@ -849,6 +846,8 @@ describe('[L-RUN-3] the environment of a command hook is an allowlist', () => {
       for (const [k, v] of Object.entries(process.env)) {
         if (v !== undefined && (ALLOWED.has(k) || k.startsWith('LC_') || k === 'MY_VAR')) expected.set(k, v);
       }
+      // [L-RUN-3] Plus CLAUDE_PROJECT_DIR, so hooks written for Claude Code find their files.
+      expected.set('CLAUDE_PROJECT_DIR', realpathSync(project));
       // Set after the engine read its environment: not seen until reload().
       process.env.MY_LATE = 'late';
       process.env.LURUS_HOOK_PASS_ENV = 'MY_VAR,MY_LATE';
@@ -1147,15 +1146,18 @@ describe('[L-TRUST-1] consent with the real trust store under the temp HOME', ()
     expect(ranCount(project)).toBe(1);
   });
 
-  it('[L-TRUST-1] a one-byte change to the referenced script after approval → skipped again (new engine)', async () => {
+  it('[L-TRUST-1] [L-TRUST-6] a one-byte change to the referenced script after approval → skipped with cause changed_since_approval (new engine)', async () => {
     const { project, home, guard } = consentProject();
     approve(project, home);
     appendFileSync(guard, ' ');
     const engine = await engineWithRealTrust(project, home);
-    expect(engine.gate.trust.trusted).toBe(false);
+    // The approval stands; the hook cannot run as approved.
+    expect(engine.gate.trust.trusted).toBe(true);
     const d = await engine.decide('PreToolUse', { toolName: 'Bash' });
     expect(d.decision).toBe('allow');
     expect(d.runs.map((r) => r.outcome)).toEqual(['ok', 'skipped_untrusted']);
+    expect(d.runs[1]).toMatchObject({ cause: 'changed_since_approval' });
+    expect(d.runs[1]!.reason).toContain('guard.sh changed since approval');
     expect(ranCount(project)).toBe(0);
     expect(globalCount(project)).toBe(1);
   });
@@ -1235,16 +1237,20 @@ describe('[L-TRUST-1] consent with the real trust store under the temp HOME', ()
     expect(orderOf(project)).toEqual(['project-settings']);
   });
 
-  it('[L-TRUST-1] a change to .lurus/hooks.json after approval needs a new approval', async () => {
+  it('[L-TRUST-6] a change to .lurus/hooks.json after approval: the approved text keeps running, the new version waits', async () => {
     const { project, home } = consentProject();
     approve(project, home);
     writeJson(lurusFile(project), {
-      PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`sh ${GUARD}`), mark('added')] }],
+      PreToolUse: [{ matcher: 'Bash', hooks: [mark('added'), cmd(`sh ${GUARD}`)] }],
     });
     const engine = await engineWithRealTrust(project, home);
+    expect(engine.gate.trust.pending).toEqual([lurusFile(realpathSync(project))]);
     const d = await engine.decide('PreToolUse', { toolName: 'Bash' });
-    expect(d.runs.map((r) => r.outcome)).toEqual(['ok', 'skipped_untrusted', 'skipped_untrusted']);
-    expect(ranCount(project)).toBe(0);
+    // The approved guard ran and denied; the added hook never ran.
+    expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: 'guard says no' });
+    expect(d.runs.map((r) => r.outcome)).toEqual(['ok', 'deny']);
+    expect(d.runs[1]).toMatchObject({ hook: `sh ${GUARD}`, consent: 'newer_version_pending' });
+    expect(ranCount(project)).toBe(1);
     expect(orderOf(project)).toEqual([]);
   });
 
@@ -1471,22 +1477,45 @@ describe('(beyond, SPEC §4) in-process hooks', () => {
 });
 
 describe('decide() arguments', () => {
-  it('throws TypeError synchronously for an unknown event (names are case-sensitive)', async () => {
+  it('rejects (never throws) with a HookInputError naming `event` for an unknown event (names are case-sensitive)', async () => {
     const { project, home } = setup();
     const engine = await engineFor(project, home);
     for (const event of ['Nope', 'pretooluse', 'tool_call', '']) {
-      expect(() => engine.decide(event, {}), event).toThrow(TypeError);
+      let pending: Promise<unknown> | undefined;
+      expect(() => {
+        pending = engine.decide(event, {});
+      }, event).not.toThrow();
+      await expect(pending, event).rejects.toThrow(HookInputError);
+      await expect(pending, event).rejects.toMatchObject({ field: 'event' });
     }
   });
 
-  it('throws TypeError synchronously for a context that is not an object', async () => {
+  it('rejects with a HookInputError naming `context` for a context that is not an object', async () => {
     const { project, home } = setup();
     const engine = await engineFor(project, home);
     for (const context of [null, undefined, [], 'Write', 42, true]) {
-      expect(() => engine.decide('PreToolUse', context), JSON.stringify(context) ?? 'undefined').toThrow(
-        TypeError,
-      );
+      const what = JSON.stringify(context) ?? 'undefined';
+      await expect(engine.decide('PreToolUse', context), what).rejects.toMatchObject({
+        name: 'HookInputError',
+        field: 'context',
+      });
     }
+  });
+
+  it('rejects after close(), and close() stops a running command hook through its runner', async () => {
+    const { project, engine } = await projectEngine(
+      { PreToolUse: [{ hooks: [cmd(`echo $$ > pid.txt; exec sleep 60`)] }] },
+      { shutdownGraceMs: 50 },
+    );
+    const running = engine.decide('PreToolUse', { toolName: 'Bash' });
+    const pidFile = path.join(project, 'pid.txt');
+    while (!existsSync(pidFile) || read(pidFile).trim() === '') await sleep(10);
+    await engine.close();
+    const d = await running;
+    // Stopped, not waited for: fail-open with the cause the runner gives (timeout of the group).
+    expect(d.runs[0]).toMatchObject({ outcome: 'timeout', failed: 'open' });
+    expect(() => process.kill(Number(read(pidFile).trim()), 0)).toThrow();
+    await expect(engine.decide('PreToolUse', {})).rejects.toThrow(EngineClosedError);
   });
 
   it('with no hooks configured: {decision: "allow", blocked: false, runs: []}', async () => {

@@ -1,10 +1,19 @@
 /**
- * Gate matchers [L-MATCH-1..3]: pure, table-driven (`compileMatcher` + `matchTarget`).
+ * Gate matchers [L-MATCH-1..4]: pure, table-driven (`compileMatcher` + `matchTarget`).
  * Without `*`: exact first, then an unanchored regex. With `*`: each star becomes `.*`,
  * the whole is anchored, other regex characters keep their meaning (not a glob).
+ * Every regex runs on the linear-time engine [L-MATCH-4]; Claude Code [C-MATCH-2] and
+ * Gemini CLI [G-EV-1] matchers share it.
  */
 import { describe, expect, it } from 'vitest';
-import { compileMatcher, matchTarget } from '../src/registry/matcher.ts';
+import {
+  compileClaudeMatcher,
+  compileGeminiMatcher,
+  compileMatcher,
+  literalShape,
+  matchTarget,
+  translateJsRegex,
+} from '../src/registry/matcher.ts';
 import { primaryScriptOf } from '../src/sources/command-words.ts';
 
 type Case = [pattern: string | undefined, value: string, matches: boolean];
@@ -212,6 +221,439 @@ describe('[L-MATCH-1] the value tested: toolName, else trigger; neither → ever
     expect(compileMatcher('*').test(target)).toBe(true);
     expect(compileMatcher('W*').test(target)).toBe(false);
     expect(compileMatcher('^$').test(target)).toBe(true);
+  });
+});
+
+describe('[L-MATCH-4] every regex runs on a linear-time engine', () => {
+  it('[L-MATCH-4] ^(\\w+)+X$ against a 64-character name completes (linear time)', () => {
+    // On V8's backtracking RegExp this call runs for far longer than any test timeout.
+    const m = compileMatcher('^(\\w+)+X$');
+    expect(m.error).toBeUndefined();
+    expect(m.test('a'.repeat(64))).toBe(false);
+    expect(m.test(`${'a'.repeat(64)}X`)).toBe(true);
+    expect(m.test(`${'a'.repeat(64)}X!`)).toBe(false);
+  });
+
+  it('[L-MATCH-4] other catastrophic patterns complete on long names, in every dialect', () => {
+    const name = `${'a'.repeat(5000)}!`;
+    // No `*` here: in the gate dialect a star would become `.*` and anchor the whole.
+    const cases: Array<[pattern: string, matches: boolean]> = [
+      ['(a+)+$', false],
+      ['^(a|a)+$', false],
+      ['(a+)+b', false],
+      ['^(a|aa)+$', false],
+      ['(x+x+)+y', false],
+      ['(\\w+\\s?)+$', false],
+      ['(.+a){12}', true],
+      ['(a+)+!', true],
+    ];
+    for (const [pattern, matches] of cases) {
+      expect(compileMatcher(pattern).test(name), pattern).toBe(matches);
+      expect(compileClaudeMatcher(pattern).test(name), pattern).toBe(matches);
+      expect(compileGeminiMatcher(pattern, 'tool').test(name), pattern).toBe(matches);
+    }
+  });
+
+  const unsupported: Array<[pattern: string, feature: string]> = [
+    ['(a)\\1', 'backreference \\1'],
+    ['^(Edit|Write)\\1$', 'backreference \\1'],
+    ['(?<tool>Edit)\\k<tool>', 'named backreference \\k<tool>'],
+    ['Write(?=r)', 'lookahead (?='],
+    ['(?!Read)\\w+', 'lookahead (?!'],
+    ['(?<=mcp__)write', 'lookbehind (?<='],
+    ['(?<!Multi)Edit', 'lookbehind (?<!'],
+    ['a{1001}', 'invalid repeat count'],
+  ];
+  for (const [pattern, feature] of unsupported) {
+    it(`[L-MATCH-4] ${JSON.stringify(pattern)} is valid JavaScript but not linear: .error (${feature}), exact match only`, () => {
+      expect(() => new RegExp(pattern)).not.toThrow();
+      const m = compileMatcher(pattern);
+      expect(m.source).toBe(pattern);
+      expect(m.error).toContain(JSON.stringify(pattern));
+      expect(m.error).toContain(feature);
+      expect(m.error).toContain('linear-time regex engine does not support');
+      expect(m.error).toContain('it matches only the exact name');
+      expect(m.error).not.toContain('\n');
+      expect(m.test(pattern)).toBe(true);
+      for (const other of ['Write', 'Writer', 'Edit', 'EditEdit', 'aa', 'mcp__write', 'Bash', '']) {
+        expect(m.test(other), other).toBe(false);
+      }
+      // [L-MATCH-1] no name at all: every matcher matches, even this one.
+      expect(m.test(undefined)).toBe(true);
+    });
+  }
+
+  it('[L-MATCH-4] a backreference inside a starred pattern is reported too', () => {
+    const m = compileMatcher('(a)\\1*');
+    expect(m.error).toContain('backreference');
+    expect(m.test('(a)\\1*')).toBe(true);
+    expect(m.test('aa')).toBe(false);
+  });
+
+  it('[L-MATCH-4] named groups are plain groups (names do not matter to a test)', () => {
+    check([
+      ['(?<tool>Edit|Write)', 'MultiEdit', true],
+      ['^(?<tool>Edit|Write)$', 'Write', true],
+      ['^(?<tool>Edit|Write)$', 'Writer', false],
+      ['^(?<server>mcp__\\w+?)__read$', 'mcp__github__read', true],
+      ['^(?<server>mcp__\\w+?)__read$', 'mcp__github__write', false],
+      ['(?<$x>a)(?<_y>b)', 'ab', true],
+      ['^(?<a>x)(?:y)(z)$', 'xyz', true],
+    ]);
+    expect(compileMatcher('(?<tool>Edit|Write)').error).toBeUndefined();
+  });
+
+  it('[L-MATCH-4] JavaScript spellings RE2 lacks or reads differently keep their JavaScript meaning', () => {
+    check([
+      // `\s` is JavaScript's (Unicode spaces, \v); RE2's is only [\t\n\f\r ]
+      ['^a\\sb$', 'a\u00a0b', true],
+      ['^a\\sb$', 'a\vb', true],
+      ['^a\\sb$', 'a\ufeffb', true],
+      ['^a\\Sb$', 'a\u00a0b', false],
+      ['^a[\\S]b$', 'axb', true],
+      ['^a[^\\s]b$', 'a\u2028b', false],
+      // `.` does not match \r, \u2028, \u2029 (RE2's only excludes \n)
+      ['^a.b$', 'a\rb', false],
+      ['^a.b$', 'a\u2028b', false],
+      ['^a.b$', 'a\tb', true],
+      ['Wr*', 'Wr\r', false],
+      // escapes RE2 spells otherwise or rejects
+      ['^\\u0041$', 'A', true],
+      ['^\\x41$', 'A', true],
+      ['^\\cA$', '\u0001', true],
+      ['^\\0$', '\u0000', true],
+      ['^\\12$', '\n', true],
+      ['^\\8$', '8', true],
+      ['^\\/x$', '/x', true],
+      ['^\\-$', '-', true],
+      // identity escapes: letters RE2 gives a meaning to are plain letters in JavaScript
+      ['^\\a$', 'a', true],
+      ['^\\z$', 'z', true],
+      ['^\\A$', 'A', true],
+      ['^\\Qa$', 'Qa', true],
+      ['^\\pL$', 'pL', true],
+      ['^\\k$', 'k', true],
+      ['^\\e$', 'e', true],
+      ['^\\u$', 'u', true],
+      ['^\\x$', 'x', true],
+      // character classes
+      ['^[]$', '', false],
+      ['[]', 'Write', false],
+      ['^[^]$', '\n', true],
+      ['^[[:alpha:]]$', 'a]', true],
+      ['^[[:alpha:]]$', 'a', false],
+      ['^[\\b]$', '\b', true],
+      ['^[\\d-z]$', '-', true],
+      ['^[\\u0041-\\u0043]$', 'B', true],
+      ['^[a-]$', '-', true],
+      // braces that are not quantifiers are literal
+      ['^x{,5}$', 'x{,5}', true],
+      ['^x{$', 'x{', true],
+      ['^a}$', 'a}', true],
+      ['^a]$', 'a]', true],
+      ['^x{2}$', 'xx', true],
+      // \d, \w, \b are ASCII in both
+      ['^\\d+$', '٣', false],
+      ['^\\w+$', 'é', false],
+      ['\\bEdit\\b', 'Multi Edit', true],
+      ['\\bEdit\\b', 'MultiEdit', false],
+    ]);
+  });
+
+  it('[L-MATCH-4] translateJsRegex: spelling differences translated, the rest named', () => {
+    expect(translateJsRegex('(?<name>a)\\u0041\\/\\u002e')).toEqual({ re2: '(a)A\\x{2F}\\x{2E}' });
+    expect(translateJsRegex('a.b')).toEqual({ re2: 'a[^\\x{A}\\x{D}\\x{2028}\\x{2029}]b' });
+    expect(translateJsRegex('x{2,3}?|y{')).toEqual({ re2: 'x{2,3}?|y\\{' });
+    expect(translateJsRegex('(a)\\1')).toEqual({ unsupported: 'backreference \\1' });
+    expect(translateJsRegex('\\1')).toEqual({ re2: '\\x{1}' });
+    expect(translateJsRegex('(?=a)')).toEqual({ unsupported: 'lookahead (?=' });
+    expect(translateJsRegex('(?<!a)')).toEqual({ unsupported: 'lookbehind (?<!' });
+    expect(translateJsRegex('(?i:a)')).toEqual({ unsupported: 'inline modifier group (?i:' });
+  });
+
+  // Patterns taken as-is from V8 semantics: every one must answer exactly as `new RegExp` does,
+  // whether it runs on the string fast path or on the engine.
+  const differential = [
+    'Write',
+    'Edit|Write',
+    '^(Edit|Write)$',
+    '^(?:Edit|Write)$',
+    '(Edit|Write)$',
+    '^(.*Edit)$',
+    '^(Edit.*)$',
+    'mcp__.*__write',
+    '^mcp__.*__write$',
+    'mcp__.*?__write',
+    '^mcp__.*',
+    '.*Edit',
+    '^.*$',
+    '^$',
+    '^',
+    '$',
+    'Edit|',
+    '^Edit|Write$',
+    'a.*b.*c',
+    '^a.*b.*c$',
+    'x.*$',
+    '^.*x',
+    'mcp__.+__write',
+    '^(Multi)?Edit$',
+    '\\.',
+    'a\\.b',
+    '\\s',
+    '\\S',
+    '[\\s]',
+    '[^\\s]',
+    '[a\\S]',
+    '.',
+    '^.$',
+    '\\d+',
+    '\\w+',
+    '\\bWrite\\b',
+    '[]',
+    '[^]',
+    '[]a]',
+    '[[]',
+    '\\/',
+    '\\cA',
+    '\\c1',
+    '[\\c1]',
+    '\\x4',
+    '\\u004',
+    '\\01',
+    '\\18',
+    '[\\1]',
+    'x{,5}',
+    'x{2,}',
+    '}',
+    ']',
+    '(?<n>Wr)ite',
+    'a\\u{3}',
+    '[\\d-z]',
+    '[--/]',
+    '[\\u0000-\\u001f]',
+    'Bash(git)',
+    'a+b',
+    '$x',
+  ];
+  const values = [
+    'Write',
+    'Edit',
+    'MultiEdit',
+    'Writer',
+    'ReWrite',
+    'mcp__github__write',
+    'mcp____write',
+    'mcp__a\n__write',
+    'mcp__a\u2028__write',
+    'x\r',
+    '\rx',
+    'a b',
+    '\u00a0',
+    '\v',
+    '',
+    'a',
+    'A',
+    '\u0001',
+    '\u0011',
+    '\n',
+    'x{,5}',
+    'xx',
+    'xxx',
+    '/',
+    '-',
+    '}',
+    ']',
+    '[',
+    'z',
+    'c1',
+    '\\c1',
+    '8',
+    '\u00018',
+    'a.b',
+    'axb',
+    'xay',
+    'xa\ny',
+    'abc',
+    'ab\nc',
+    'uuu',
+    'Bash(git)',
+    'Bashgit',
+    'aab',
+    '$x',
+    'Edit.txt',
+  ];
+  it('[L-MATCH-4] the linear engine answers as V8 would, fast path or not (differential)', () => {
+    const wrong: string[] = [];
+    for (const pattern of differential) {
+      const m = compileMatcher(pattern);
+      expect(m.error, pattern).toBeUndefined();
+      const v8 = new RegExp(pattern.includes('*') ? `^${pattern.replaceAll('*', '.*')}$` : pattern);
+      for (const value of values) {
+        const expected = (!pattern.includes('*') && value === pattern) || v8.test(value);
+        if (m.test(value) !== expected) wrong.push(`${JSON.stringify(pattern)} ~ ${JSON.stringify(value)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('[L-MATCH-4] the string fast path covers literal alternations and `.*` gaps only', () => {
+    for (const p of [
+      'Write',
+      'Edit|Write',
+      '^(Edit|Write)$',
+      '^(?:a|b)$',
+      'mcp__.*__write',
+      '^Wr.*$',
+      'a\\.b',
+    ]) {
+      expect(literalShape(p), p).toBeDefined();
+    }
+    for (const p of [
+      'Wr.',
+      'a+',
+      'mcp__.+__x',
+      '(a)|(b)',
+      '^(a|b)c$',
+      'a^b',
+      '[ab]',
+      '\\d',
+      'a{2}',
+      '(?<n>a)',
+    ]) {
+      expect(literalShape(p), p).toBeUndefined();
+    }
+  });
+});
+
+describe('[C-MATCH-2] Claude Code matchers: exact names, else an unanchored regex', () => {
+  const claude = (cases: readonly Case[]) => {
+    for (const [pattern, value, matches] of cases) {
+      expect(
+        compileClaudeMatcher(pattern).test(value),
+        `${JSON.stringify(pattern)} tested against ${JSON.stringify(value)}`,
+      ).toBe(matches);
+    }
+  };
+
+  it('[C-MATCH-2] "", "*" and no matcher match everything', () => {
+    for (const p of [undefined, '', '*']) {
+      const m = compileClaudeMatcher(p);
+      expect(m.error).toBeUndefined();
+      for (const v of ['Bash', '', 'mcp__x__y', undefined]) expect(m.test(v)).toBe(true);
+    }
+  });
+
+  it('[C-MATCH-2] names only: exact, split on | or , and trimmed', () => {
+    claude([
+      ['Bash', 'Bash', true],
+      ['Bash', 'BashOutput', false],
+      ['Bash', 'bash', false],
+      ['Bash', 'MyBash', false],
+      ['Edit|Write', 'Edit', true],
+      ['Edit|Write', 'Write', true],
+      ['Edit|Write', 'MultiEdit', false],
+      ['Edit|Write', 'Edit|Write', false],
+      ['Edit, Write', 'Write', true],
+      ['Edit, Write', 'Edit', true],
+      ['Edit, Write', 'Edit, Write', false],
+      [' Edit | Write ,MultiEdit', 'MultiEdit', true],
+      [' Edit | Write ,MultiEdit', 'Write', true],
+      ['mcp__memory__create-entities', 'mcp__memory__create-entities', true],
+      ['mcp__memory', 'mcp__memory__create', false],
+      ['Edit||Write', '', false],
+    ]);
+  });
+
+  it('[C-MATCH-2] anything else: an unanchored, case-sensitive regex', () => {
+    claude([
+      ['Edit.*', 'NotebookEdit', true],
+      ['Edit.*', 'Edit', true],
+      ['Edit.*', 'edit', false],
+      ['mcp__memory__.*', 'mcp__memory__create_entities', true],
+      ['mcp__memory__.*', 'mcp__github__search', false],
+      ['mcp__.*__write.*', 'mcp__fs__write_file', true],
+      ['^Bash$', 'Bash', true],
+      ['^Bash$', 'BashOutput', false],
+      ['Notebook.*|^Edit$', 'NotebookRead', true],
+      ['Notebook.*|^Edit$', 'MultiEdit', false],
+      ['(?<t>Read|Glob)', 'Read', true],
+    ]);
+  });
+
+  it('[C-MATCH-2] an uncompilable or invalid regex carries .error and matches only exactly', () => {
+    for (const p of ['(Read|Glob', '(a)\\1', '(?=Bash)Bash']) {
+      const m = compileClaudeMatcher(p);
+      expect(m.error, p).toContain(JSON.stringify(p));
+      expect(m.test(p)).toBe(true);
+      expect(m.test('Bash')).toBe(false);
+      expect(m.test('Read')).toBe(false);
+    }
+  });
+
+  it('[C-MATCH-2] runs on the linear-time engine of L-MATCH-4', () => {
+    expect(compileClaudeMatcher('^(\\w+)+X$').test('a'.repeat(64))).toBe(false);
+  });
+});
+
+describe('[G-EV-1] Gemini CLI matchers: tool events a regex, other events exact', () => {
+  it('[G-EV-1] "", "*", whitespace and no matcher match everything, for both kinds', () => {
+    for (const kind of ['tool', 'trigger'] as const) {
+      for (const p of [undefined, '', '*', '  ', ' * ']) {
+        const m = compileGeminiMatcher(p, kind);
+        expect(m.error).toBeUndefined();
+        for (const v of ['read_file', 'startup', '', undefined]) expect(m.test(v), `${p} ${v}`).toBe(true);
+      }
+    }
+  });
+
+  it('[G-EV-1] tool events: an unanchored regex on the trimmed matcher', () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['read_file', 'read_file', true],
+      ['read_file', 'read_file_many', true],
+      ['^read_file$', 'read_file_many', false],
+      ['write_file|replace', 'replace', true],
+      ['write_file|replace', 'read_file', false],
+      ['  write_file ', 'write_file', true],
+      ['mcp__.*', 'mcp__github__list', true],
+      ['Read', 'read_file', false],
+      ['^(\\w+)+X$', 'a'.repeat(64), false],
+    ];
+    for (const [p, v, expected] of cases)
+      expect(compileGeminiMatcher(p, 'tool').test(v), `${p} ${v}`).toBe(expected);
+  });
+
+  it('[G-EV-1] tool events: an invalid or unsupported regex matches exactly (and carries .error)', () => {
+    for (const p of ['read_file(', '(a)\\1', ' (?=x)x ']) {
+      const m = compileGeminiMatcher(p, 'tool');
+      expect(m.error, p).toContain(JSON.stringify(p));
+      expect(m.test(p.trim())).toBe(true);
+      expect(m.test('read_file')).toBe(false);
+      expect(m.test('x')).toBe(false);
+    }
+  });
+
+  it('[G-EV-1] other events: the trigger matches exactly, never as a regex', () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['startup', 'startup', true],
+      [' startup ', 'startup', true],
+      ['startup', 'startup2', false],
+      ['start.*', 'startup', false],
+      ['start.*', 'start.*', true],
+      ['manual|auto', 'auto', false],
+      ['(', '(', true],
+    ];
+    for (const [p, v, expected] of cases) {
+      const m = compileGeminiMatcher(p, 'trigger');
+      expect(m.error).toBeUndefined();
+      expect(m.test(v), `${p} ${v}`).toBe(expected);
+    }
+  });
+
+  it('[G-EV-1] an empty or missing value matches, as Gemini CLI skips matching then', () => {
+    expect(compileGeminiMatcher('^read_file$', 'tool').test('')).toBe(true);
+    expect(compileGeminiMatcher('^read_file$', 'tool').test(undefined)).toBe(true);
+    expect(compileGeminiMatcher('startup', 'trigger').test('')).toBe(true);
   });
 });
 

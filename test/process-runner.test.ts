@@ -3,7 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { killAllRunning, liveGroupCount, runProcess } from '../src/runners/process-runner.ts';
+import { ProcessRunner } from '../src/runners/process-runner.ts';
+
+const runner = new ProcessRunner();
+const runProcess: ProcessRunner['run'] = (spec, opts) => runner.run(spec, opts);
+
 import type { ProcessSpec } from '../src/runners/process-types.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
@@ -213,7 +217,7 @@ describe('runProcess: timeout and process groups', () => {
     expect(result.durationMs).toBeLessThan(5000);
     // Not killed either: it is no longer the runner's business.
     expect(liveGroupMembers(result.pid!).length).toBe(1);
-    expect(liveGroupCount()).toBe(0);
+    expect(runner.running).toBe(0);
   });
 
   it('[P-SEC-5] an AbortSignal ends the run like a timeout', async () => {
@@ -231,14 +235,14 @@ describe('runProcess: timeout and process groups', () => {
     expect(result.pid).toBeUndefined();
   });
 
-  it('[P-SEC-5] killAllRunning terminates every live group', async () => {
+  it('[P-SEC-5] terminateAll terminates every live group', async () => {
     const running = [
       runProcess(spec('sleep', ['60'])),
       runProcess(spec('/bin/sh', ['-c', 'sleep 60; true'])),
     ];
-    expect(liveGroupCount()).toBe(2);
-    await killAllRunning();
-    expect(liveGroupCount()).toBe(0);
+    expect(runner.running).toBe(2);
+    await runner.terminateAll();
+    expect(runner.running).toBe(0);
     for (const result of await Promise.all(running)) {
       expect(result.reason).toBe('timeout');
       expect(liveGroupMembers(result.pid!)).toEqual([]);

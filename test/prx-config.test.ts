@@ -38,7 +38,7 @@ describe('[P-CFG-1] [P-CFG-2] hooks.json shape and defaults', () => {
       enabled: true,
       name: 'tool_call[0]',
     });
-    expect(a.source).toBe(`${path.join(dir, 'hooks.json')}#/hooks/tool_call/0`);
+    expect(a.origin.source).toBe(`${path.join(dir, 'hooks.json')}#/hooks/tool_call/0`);
   });
 
   it('[P-CFG-2] a relative command resolves against the workspace, a bare name stays for PATH lookup', () => {

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { errorMessage } from '../files/errno.ts';
 
 /** An error the user can fix: printed as one line, no stack, with its exit code. */
 export class CliError extends Error {
@@ -14,7 +15,7 @@ export function parseJsonOption(flag: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new CliError(`${flag} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new CliError(`${flag} is not valid JSON: ${errorMessage(err)}`);
   }
 }
 

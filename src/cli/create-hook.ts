@@ -1,14 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import {
@@ -17,9 +7,13 @@ import {
   type LurusEventName,
   lurusEventFromInput,
 } from '../events/lurus-events.ts';
-import { formatIssue, parseJsonText } from '../sources/issues.ts';
+import { writeFileAtomic } from '../files/atomic-write.ts';
+import { errorMessage } from '../files/errno.ts';
+import { formatIssue } from '../sources/issues.ts';
+import { parseJsonText } from '../sources/json-text.ts';
 import { LURUS_LIMITS } from '../sources/lurus-schema.ts';
 import { lurusDir } from '../sources/lurus-source.ts';
+import { readSourceFile } from '../sources/read-source.ts';
 import { CliError } from './cli-error.ts';
 import { shellHookTemplate } from './templates/shell.ts';
 import { tsHookTemplate } from './templates/typescript.ts';
@@ -137,15 +131,12 @@ function matchesWhat(event: LurusEventName): string {
 
 /** The parsed `.lurus/hooks.json`, `undefined` when missing; anything but a JSON object is refused untouched. */
 function readEventMap(file: string): JsonObject | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
-    if (code === 'ENOENT') return undefined;
-    throw new CliError(`${file}: cannot read: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const parsed = parseJsonText(file, text);
+  // Bounded, and never blocking on a FIFO [L-TRUST-4].
+  const read = readSourceFile(file, LURUS_LIMITS.maxFileBytes);
+  if (read.kind === 'missing') return undefined;
+  if (read.kind === 'refused')
+    throw new CliError(`${file}: file ${read.message}; fix it first (nothing was written)`);
+  const parsed = parseJsonText(file, read.text);
   if (!parsed.ok) throw new CliError(`${formatIssue(parsed.issue)}; fix it first (nothing was written)`);
   const value = jsonObject.safeParse(parsed.value);
   if (!value.success) {
@@ -187,19 +178,13 @@ function pathState(p: string): 'absent' | 'directory' | 'other' {
   }
 }
 
-/** Temp file in the same folder + rename: readers see the old file or the new one, never half of it. */
+/** Readers see the old file or the new one, never half of it. */
 function writeAtomic(file: string, text: string, mode: number): void {
-  const tmp = path.join(
-    path.dirname(file),
-    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  );
   try {
-    writeFileSync(tmp, text, { flag: 'wx', mode });
-    chmodSync(tmp, mode); // the umask may have cut the mode
-    renameSync(tmp, file);
+    // A symlinked script is replaced, never written through (its target may be anywhere).
+    writeFileAtomic(file, text, { mode, followSymlink: false });
   } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new CliError(`cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new CliError(`cannot write ${file}: ${errorMessage(err)}`);
   }
 }
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { MAX_DEPTH } from '../bus/depth.ts';
 import { createHookEngine } from '../engine.ts';
 import { assertPrxPayload } from '../events/prx-events.ts';
+import { errorMessage } from '../files/errno.ts';
 import { silentLogger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { formatIssue } from '../sources/issues.ts';
@@ -34,7 +35,7 @@ export async function emitCommand(
   try {
     assertPrxPayload(event, payload);
   } catch (err) {
-    throw new CliError(err instanceof Error ? err.message : String(err));
+    throw new CliError(errorMessage(err));
   }
   const loaded = loadPrxConfig(workspace);
   if (!loaded.ok)

@@ -1,13 +1,13 @@
 import path from 'node:path';
-import { checkTrust } from '../consent/trust-store.ts';
-import { LurusGate } from '../dialects/lurus-gate.ts';
+import { createHookEngine } from '../engine.ts';
 import { isLurusEvent } from '../events/lurus-events.ts';
 import { isPrxEvent, PRX_EVENT_NAMES } from '../events/prx-events.ts';
-import { explainGate, explainPrx } from '../registry/explain.ts';
-import { loadPrxConfig } from '../sources/prx-source.ts';
+import { silentLogger } from '../records/logger.ts';
+import type { Explanation } from '../registry/explain.ts';
+import { formatIssue } from '../sources/issues.ts';
 import { CliError, resolveWorkspace } from './cli-error.ts';
 
-const LABEL = {
+const LABEL: Record<Explanation['verdict'], string> = {
   runs: 'RUNS',
   matcher: 'no match',
   disabled: 'disabled',
@@ -15,30 +15,53 @@ const LABEL = {
   invalid: 'invalid',
 };
 
-/** `hookwerk explain EVENT`: every hook configured for the event, whether it would run, and if not, why. */
-export function explainCommand(
+/**
+ * `hookwerk explain EVENT`: every hook configured for the event, whether it would run, and if
+ * not, why — from the engine's own registry and selection, so it cannot disagree with a run.
+ */
+export async function explainCommand(
   event: string,
   opts: { project?: string; workspace?: string; tool?: string; trigger?: string },
   out: (line: string) => void,
-): number {
-  let entries: ReturnType<typeof explainGate>;
+  err: (line: string) => void,
+): Promise<number> {
+  let entries: Explanation[];
   if (isLurusEvent(event)) {
     if (opts.tool !== undefined && opts.trigger !== undefined)
       throw new CliError('give --tool or --trigger, not both');
-    const gate = new LurusGate({
+    const engine = await createHookEngine({
       projectDir: path.resolve(opts.project ?? '.'),
-      trust: checkTrust,
-      onRecord() {},
+      watch: false,
+      plugins: false,
+      logger: silentLogger,
     });
+    // [L-TRUST-4] A refused or invalid source is named on stderr too, not only in the listing.
+    for (const issue of engine.gate.config.issues) err(`hookwerk: skipped source: ${formatIssue(issue)}`);
     const target = opts.tool ?? opts.trigger;
     out(
       `${event} with ${target === undefined ? 'no toolName or trigger' : `${opts.tool !== undefined ? 'toolName' : 'trigger'} ${JSON.stringify(target)}`}:`,
     );
-    entries = explainGate(gate.config, gate.trust, event, target);
+    entries = engine.explain(event, {
+      ...(opts.tool !== undefined ? { toolName: opts.tool } : {}),
+      ...(opts.trigger !== undefined ? { trigger: opts.trigger } : {}),
+    });
+    await engine.close();
   } else if (isPrxEvent(event)) {
-    const loaded = loadPrxConfig(resolveWorkspace(opts.workspace));
+    const engine = await createHookEngine({
+      workspace: resolveWorkspace(opts.workspace),
+      watch: false,
+      plugins: false,
+      logger: silentLogger,
+    });
     out(`${event} (observe; every enabled action runs, concurrently):`);
-    entries = explainPrx(loaded, event);
+    entries = engine
+      .explain(event)
+      .map((e) =>
+        e.verdict === 'invalid'
+          ? { ...e, detail: `${e.detail} — no shell hooks run until the file is valid` }
+          : e,
+      );
+    await engine.close();
   } else {
     throw new CliError(
       `unknown event "${event}" (gate events like PreToolUse, or observe events: ${PRX_EVENT_NAMES.join(', ')})`,

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { errorMessage } from '../files/errno.ts';
 import { CliError } from './cli-error.ts';
 import { createHookCommand } from './create-hook.ts';
 import { decideCommand } from './decide.ts';
@@ -56,7 +57,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--trigger <value>', 'context.trigger to match against')
     .option('--project <dir>', 'Lurus project folder', '.')
     .option('--workspace <dir>', 'PRX workspace folder', '.')
-    .action((event: string, opts) => setExit(explainCommand(event, opts, out)));
+    .action(async (event: string, opts) => setExit(await explainCommand(event, opts, out, err)));
 
   program
     .command('create-hook')
@@ -73,6 +74,8 @@ function buildProgram(setExit: (code: number) => void): Command {
     .description('review the project hooks (what runs, where data goes) and approve them')
     .option('--project <dir>', 'project folder', '.')
     .option('--yes', 'approve without asking')
+    .option('--list', 'list every approval in the trust store')
+    .option('--revoke', "remove the project's approval (its hooks are skipped again)")
     .action(async (opts) =>
       setExit(
         await trustCommand(opts, { out, err, ask: askOnTerminal, interactive: process.stdin.isTTY === true }),
@@ -123,7 +126,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(err.message.includes('\n') ? `${err.message}\n` : `hookwerk: ${err.message}\n`);
       return err.exitCode;
     }
-    process.stderr.write(`hookwerk: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`hookwerk: ${errorMessage(err)}\n`);
     if (process.env.HOOKWERK_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     return 1;
   }

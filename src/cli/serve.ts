@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { createHookEngine, type HookEngine } from '../engine.ts';
-import { closeHttpPool } from '../runners/http-runner.ts';
+import { errorMessage, isErrno } from '../files/errno.ts';
 import { createApp } from '../server/app.ts';
 import { STATE_DIR } from '../server/hooks-store.ts';
 import { CliError, resolveWorkspace } from './cli-error.ts';
@@ -91,9 +91,8 @@ async function shutdown(server: Server, closeStreams: () => void, engine: HookEn
   // Open requests (a decide, a queued hooks write) finish before the engine goes away.
   await closed;
   clearTimeout(grace);
-  await engine.drain();
+  // Running hooks get the engine's shutdown grace, then are stopped [X-PROC-3].
   await engine.close();
-  await closeHttpPool();
 }
 
 function firstSignal(err: (line: string) => void): Promise<string> {
@@ -178,7 +177,7 @@ export function resolveToken(
     // Another `serve` created it a moment ago: use that one.
     const raced = isErrno(e, 'EEXIST') ? readToken(file) : undefined;
     if (raced !== undefined) return { ...raced, file, created: false };
-    throw new CliError(`cannot write ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new CliError(`cannot write ${file}: ${errorMessage(e)}`);
   }
   return { token, file, created: true, tightened: false };
 }
@@ -189,7 +188,7 @@ function readToken(file: string): { token: string; tightened: boolean } | undefi
     fd = openSync(file, 'r');
   } catch (e) {
     if (isErrno(e, 'ENOENT')) return undefined;
-    throw new CliError(`cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new CliError(`cannot read ${file}: ${errorMessage(e)}`);
   }
   try {
     const st = fstatSync(fd);
@@ -205,8 +204,4 @@ function readToken(file: string): { token: string; tightened: boolean } | undefi
   } finally {
     closeSync(fd);
   }
-}
-
-function isErrno(err: unknown, code: string): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && err.code === code;
 }

@@ -1,17 +1,12 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import {
-  approveProject,
-  checkTrust,
-  type Fingerprint,
-  PIN_DIRECTORY,
-  PIN_SPECIAL,
-  PIN_UNREADABLE,
-  projectFingerprint,
-  projectKey,
-} from '../consent/trust-store.ts';
-import { projectPathsOf } from '../sources/command-words.ts';
+import { type FilePin, PIN_DIRECTORY, PIN_SPECIAL, PIN_UNREADABLE } from '../consent/pins.ts';
+import { approveSurface, consentStatus } from '../consent/project-consent.ts';
+import { projectKey, readTrustStore, removeApproval, trustStorePath } from '../consent/trust-store.ts';
+import { LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
+import { errorMessage } from '../files/errno.ts';
+import { outsidePathsOf } from '../sources/command-words.ts';
 import { formatIssue } from '../sources/issues.ts';
 import { type LurusConfig, loadLurusConfig } from '../sources/lurus-source.ts';
 import { CliError } from './cli-error.ts';
@@ -31,6 +26,10 @@ export interface TrustIo {
 export interface TrustOptions {
   project?: string;
   yes?: boolean;
+  /** [L-TRUST-7] List every approval instead of reviewing a project. */
+  list?: boolean;
+  /** [L-TRUST-7] Remove the project's approval. */
+  revoke?: boolean;
   /** Folder holding `.lurus/` (default `$HOME`). */
   home?: string;
   /** Where LURUS_HOOK_PASS_ENV and its names are looked up (default `process.env`). */
@@ -41,44 +40,64 @@ const QUESTION = 'Approve these project hooks? [y/N] ';
 
 /**
  * `hookwerk trust`: shows what the project hooks run and which data leaves [L-TRUST-2], then
- * records consent for exactly what was shown [L-TRUST-1]. Exit 0 approved (or nothing to
- * approve, or already approved), 1 not approved.
+ * records consent for exactly what was shown [L-TRUST-1, L-TRUST-5]: the pins and the text of
+ * each source, which is what runs until the next approval [L-TRUST-6]. Exit 0 approved (or
+ * nothing to approve, or already approved), 1 not approved. `--list` and `--revoke` [L-TRUST-7].
  */
 export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<number> {
+  const home = path.resolve(opts.home ?? process.env.HOME ?? '/');
+  if (opts.list) return listApprovals(home, io);
   const projectDir = path.resolve(opts.project ?? '.');
   if (!isDirectory(projectDir)) throw new CliError(`${projectDir} is not a folder`);
-  const config = loadLurusConfig({ projectDir, ...(opts.home !== undefined ? { home: opts.home } : {}) });
+  if (opts.revoke) return revoke(home, projectDir, io);
+
+  const config = loadLurusConfig({ projectDir, home });
   for (const issue of config.issues) io.err(formatIssue(issue));
 
-  const hooks = config.all.filter((h) => h.scope === 'project');
-  const root = projectKey(config.projectDir);
-  if (hooks.length === 0) {
+  const hooks = config.hooks.filter((h) => h.origin.scope === 'project');
+  const root = config.projectDir;
+  // Taken once, before the review: the approval records exactly what was shown.
+  const status = consentStatus(home, config.surface);
+  const projectIssues = config.issues.filter((i) => config.surface.sourceFiles.includes(i.file));
+  if (projectIssues.length > 0) {
+    // Approving a broken source would approve "no hooks" where the author meant some.
+    io.err(
+      status.approved !== undefined
+        ? 'not approved: fix the problems above first; until then the approved version keeps running'
+        : 'not approved: fix the problems above first',
+    );
+    return 1;
+  }
+  if (hooks.length === 0 && status.approved === undefined) {
     io.out(`no project hooks in ${root}: nothing to approve`);
     return 0;
   }
-
-  // Taken once, before the review: the approval records exactly what was shown.
-  const fingerprint = projectFingerprint(config);
-  const check = checkTrust(config, fingerprint);
-  if (check.problem !== undefined) io.err(check.problem);
+  const { fingerprint } = status;
+  const sources = { ...config.projectTexts };
+  if (status.problem !== undefined) io.err(status.problem);
 
   printReview(config, fingerprint, opts.env ?? process.env, io.out);
-  if (check.trusted) {
-    io.out(`already approved (${check.approved?.approvedAt ?? 'earlier'}) and unchanged: nothing to do`);
+  const approvedNow =
+    status.approved !== undefined &&
+    status.changed.length === 0 &&
+    status.pending.length === 0 &&
+    Object.keys(status.approved.files).length === Object.keys(fingerprint).length;
+  if (approvedNow) {
+    io.out(`already approved (${status.approved?.approvedAt ?? 'earlier'}) and unchanged: nothing to do`);
     return 0;
   }
-  if (check.approved && check.changed.length > 0) {
-    io.out(`changed since the approval of ${check.approved.approvedAt}:`);
-    for (const file of check.changed) {
-      io.out(`  ${rel(root, file)} (${changeKind(check.approved.files, fingerprint, file)})`);
+  if (status.approved !== undefined) {
+    io.out(`changed since the approval of ${status.approved.approvedAt}:`);
+    for (const file of [...status.pending, ...status.changed].sort()) {
+      io.out(`  ${rel(root, file)} (${changeKind(status.approved.files, fingerprint, file)})`);
     }
-  } else if (!check.approved) {
+  } else {
     io.out('not approved yet');
   }
 
-  const unreadable = Object.keys(fingerprint).filter((k) => fingerprint[k] === PIN_UNREADABLE);
-  if (unreadable.length > 0) {
-    for (const file of unreadable) io.err(`cannot read ${rel(root, file)}: its content cannot be pinned`);
+  if (status.unreadable.length > 0) {
+    for (const file of status.unreadable)
+      io.err(`cannot read ${rel(root, file)}: its content cannot be pinned`);
     io.err('not approved: make the files readable and run `hookwerk trust` again');
     return 1;
   }
@@ -98,11 +117,11 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
     }
   }
 
-  let result: ReturnType<typeof approveProject>;
+  let result: ReturnType<typeof approveSurface>;
   try {
-    result = approveProject(config, fingerprint);
+    result = approveSurface(home, config.surface, { fingerprint, sources });
   } catch (err) {
-    throw new CliError(`cannot record the approval: ${err instanceof Error ? err.message : String(err)}`);
+    throw new CliError(`cannot record the approval: ${errorMessage(err)}`);
   }
   if (result.backup !== undefined) io.err(`the unusable trust store was moved to ${result.backup}`);
   const pinned = Object.keys(fingerprint).length;
@@ -113,33 +132,80 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
   return 0;
 }
 
+/** [L-TRUST-7] Every approval: project, when, how many paths and sources. */
+function listApprovals(home: string, io: TrustIo): number {
+  const store = readTrustStore(home);
+  if (store.problem !== undefined) {
+    io.err(store.problem);
+    return 1;
+  }
+  const keys = Object.keys(store.projects).sort();
+  if (keys.length === 0) {
+    io.out(`no approvals in ${store.file}`);
+    return 0;
+  }
+  for (const key of keys) {
+    const entry = store.projects[key];
+    if (entry === undefined) continue;
+    const files = Object.keys(entry.files).length;
+    const sources = entry.sources !== undefined ? Object.keys(entry.sources).length : 0;
+    io.out(
+      `${key}  approved ${entry.approvedAt}  ${files} ${plural(files, 'path')} pinned, ${sources} ${plural(sources, 'source')} kept`,
+    );
+  }
+  return 0;
+}
+
+/** [L-TRUST-7] Removes the project's approval; running engines skip its hooks again within 1 s. */
+function revoke(home: string, projectDir: string, io: TrustIo): number {
+  const key = projectKey(projectDir);
+  let removed: boolean;
+  try {
+    removed = removeApproval(home, key);
+  } catch (err) {
+    throw new CliError(`cannot revoke: ${errorMessage(err)}`);
+  }
+  if (!removed) {
+    io.out(`${key} was not approved in ${trustStorePath(home)}: nothing to revoke`);
+    return 0;
+  }
+  io.out(`revoked: the project hooks of ${key} are skipped until \`hookwerk trust\` approves them again`);
+  return 0;
+}
+
 /** [L-TRUST-2] Per project hook, in merged order: event, matcher, what runs, which data leaves. */
 function printReview(
   config: LurusConfig,
-  fingerprint: Fingerprint,
+  fingerprint: Record<string, FilePin>,
   env: NodeJS.ProcessEnv,
   out: (line: string) => void,
 ): void {
-  const root = projectKey(config.projectDir);
+  const root = config.projectDir;
   const passed = passEnvNames(env);
   out(`project hooks of ${root}:`);
   let n = 0;
   let missing = false;
-  for (const [event, list] of config.byEvent) {
-    for (const hook of list) {
-      if (hook.scope !== 'project') continue;
+  for (const event of LURUS_EVENT_NAMES) {
+    for (const hook of config.hooks) {
+      if (hook.event !== event || hook.origin.scope !== 'project') continue;
       n++;
       out(
         `  ${n}. ${event}, matcher ${hook.matcher.source === undefined ? '(all)' : JSON.stringify(hook.matcher.source)}`,
       );
-      out(`     from:  ${rel(root, hook.file)} ${hook.path}`);
-      if (hook.kind === 'command') {
+      out(`     from:  ${rel(root, hook.origin.file ?? '')} ${hook.origin.path ?? ''}`);
+      if (hook.kind === 'process') {
         out(`     runs:  ${hook.command}  (/bin/sh -c, in the project folder)`);
-        for (const p of projectPathsOf(hook.command, config.projectDir)) {
-          const shown = path.relative(config.projectDir, p);
-          const pin = fingerprint[path.join(root, shown)] ?? null;
+        for (const [file, pin] of Object.entries(fingerprint)) {
+          if (!referencedBy(hook.command, root, file)) continue;
           if (pin === null) missing = true;
-          out(`     file:  ${shown}${pinNote(pin)}`);
+          out(`     file:  ${rel(root, file)}${pinNote(pin)}`);
+        }
+        for (const unpinned of outsidePathsOf(hook.command, root)) {
+          out(
+            unpinned.kind === 'outside'
+              ? `     not pinned: ${unpinned.path} (outside the project: an edit there is not detected)`
+              : `     not pinned: ${unpinned.word} (its path is only known when it runs)`,
+          );
         }
         const extra = passed.length > 0 ? ` + LURUS_HOOK_PASS_ENV: ${passed.join(', ')}` : '';
         out(
@@ -155,10 +221,20 @@ function printReview(
       }
     }
   }
+  const folders = config.surface.hookFolders.map((f) => rel(root, f)).join(', ');
   out(
-    `approval pins the content of the project sources and of the files above${
+    `approval pins the project sources, every file under ${folders}, and the files above${
       missing ? ' (missing ones as absent: creating one voids the approval)' : ''
-    }`,
+    }; the approved text of each source runs until the next approval`,
+  );
+}
+
+function referencedBy(command: string, root: string, file: string): boolean {
+  // Words name files relative to the project: a cheap test before the exact one.
+  const relative = path.relative(root, file);
+  return (
+    command.includes(path.basename(file)) &&
+    (command.includes(relative) || command.includes(path.basename(file)))
   );
 }
 
@@ -171,16 +247,16 @@ function passEnvNames(env: NodeJS.ProcessEnv): string[] {
   return [...new Set(names)];
 }
 
-function pinNote(pin: string | null): string {
-  if (pin === null) return ' (missing)';
+function pinNote(pin: FilePin | undefined): string {
+  if (pin === null || pin === undefined) return ' (missing)';
   if (pin === PIN_DIRECTORY) return ' (folder: its presence is pinned, not its contents)';
   if (pin === PIN_SPECIAL) return ' (not a regular file)';
   if (pin === PIN_UNREADABLE) return ' (unreadable)';
   return '';
 }
 
-function changeKind(before: Fingerprint, after: Fingerprint, file: string): string {
-  if (!Object.hasOwn(before, file)) return 'newly referenced';
+function changeKind(before: Record<string, FilePin>, after: Record<string, FilePin>, file: string): string {
+  if (!Object.hasOwn(before, file)) return 'new';
   if (!Object.hasOwn(after, file)) return 'no longer referenced';
   if (before[file] === null) return 'created';
   if (after[file] === null) return 'deleted';

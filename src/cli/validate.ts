@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { checkTrust } from '../consent/trust-store.ts';
+import { consentStatus } from '../consent/project-consent.ts';
 import { formatIssue } from '../sources/issues.ts';
 import { lurusProblems } from '../sources/lurus-problems.ts';
 import { loadLurusConfig } from '../sources/lurus-source.ts';
@@ -11,7 +11,9 @@ import { resolveWorkspace } from './cli-error.ts';
  * `hookwerk validate` [P-CFG-4, L-VAL-1]: every problem with file, JSON path and reason, one per
  * line in the bare `file: path: reason` shape; exit 1 on any. With no flags it checks the current
  * folder as PRX workspace and as Lurus project (plus the global sources); `--workspace` alone checks
- * only the PRX side, `--project` alone only the Lurus side.
+ * only the PRX side, `--project` alone only the Lurus side. The current text of every source is
+ * checked, approved or not; where an approved project's file differs from the approved text, it
+ * says that a newer version waits for consent [L-TRUST-6].
  */
 export function validateCommand(
   opts: { workspace?: string; project?: string; home?: string },
@@ -52,11 +54,25 @@ export function validateCommand(
         `ok: ${source.file}${source.key ? ` (${source.key})` : ''}: ${source.hookCount} hooks (${source.scope})`,
       );
     }
-    if (config.all.some((h) => h.scope === 'project')) {
-      const trust = checkTrust(config);
-      out(
-        `${trust.trusted ? 'ok' : 'note'}: project hooks in ${path.join(projectDir, '.lurus')}: ${trust.reason}${trust.trusted ? '' : ' (run `hookwerk trust`)'}`,
-      );
+    const status = consentStatus(config.home, config.surface);
+    // An approval counts even when the current text has no (valid) hooks: the approved text runs.
+    if (config.hooks.some((h) => h.origin.scope === 'project') || status.approved !== undefined) {
+      const where = path.join(config.projectDir, '.lurus');
+      if (status.problem !== undefined) err(status.problem);
+      if (status.approved === undefined) {
+        out(`note: project hooks in ${where}: not approved (run \`hookwerk trust\`)`);
+      } else {
+        for (const file of status.pending)
+          out(
+            `note: ${file} changed since approval: a newer version waits for consent; the approved version runs (run \`hookwerk trust\`)`,
+          );
+        for (const file of status.changed)
+          out(
+            `note: ${file} changed since approval: project hooks do not run as approved (run \`hookwerk trust\`)`,
+          );
+        if (status.pending.length === 0 && status.changed.length === 0)
+          out(`ok: project hooks in ${where}: approved ${status.approved.approvedAt}`);
+      }
     }
   }
   return failed ? 1 : 0;

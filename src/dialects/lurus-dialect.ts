@@ -1,12 +1,17 @@
+/**
+ * The Lurus gate dialect [§2.4, §2.5]: what a hook gets (env, stdin JSON, HTTP body) and how its
+ * ending becomes a verdict. The runners run; this file only builds requests and reads answers.
+ */
+import { existsSync } from 'node:fs';
 import type { LurusEnvelope } from '../events/lurus-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
-import type { HttpResult } from '../runners/http-types.ts';
-import type { ProcessResult } from '../runners/process-types.ts';
-import type { LurusHook } from '../sources/lurus-source.ts';
+import type { FailMode, GateHook, InProcessGateHook } from '../registry/hook-definition.ts';
+import { HookCallInfo, runInProcess } from '../runners/in-process-runner.ts';
+import { type Ending, outcomeOf, type RunResult } from '../runners/run-result.ts';
+import type { Runners } from '../runners/runners.ts';
 
 /** [L-RUN-3] Variables a command hook may inherit, besides those named in LURUS_HOOK_PASS_ENV. */
 const ENV_ALLOWLIST = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'TMPDIR', 'TZ']);
-const STDERR_TAIL_CHARS = 1024;
 
 /** [L-RUN-3] The environment of a command hook: the allowlist, `LC_*`, and the names in LURUS_HOOK_PASS_ENV. */
 export function lurusHookEnv(parent: NodeJS.ProcessEnv): Record<string, string> {
@@ -24,27 +29,9 @@ export function lurusHookEnv(parent: NodeJS.ProcessEnv): Record<string, string> 
   return env;
 }
 
-export function lurusEnvelope(
-  event: LurusEnvelope['event'],
-  context: LurusEnvelope['context'],
-  cwd: string,
-): LurusEnvelope {
-  return { event, context, cwd };
-}
-
 /** What one hook said, before it is folded into the decision. */
-export type HookVerdict = Pick<
-  RunRecord,
-  | 'outcome'
-  | 'durationMs'
-  | 'exitCode'
-  | 'signal'
-  | 'status'
-  | 'cause'
-  | 'reason'
-  | 'stderrTail'
-  | 'additionalContext'
-> & { decision: 'allow' | 'deny'; failed?: 'open' | 'closed' };
+export type HookVerdict = Ending &
+  Pick<RunRecord, 'additionalContext'> & { decision: 'allow' | 'deny'; failed?: FailMode };
 
 type Answer = { decision: 'allow' | 'deny'; reason?: string; additionalContext?: string };
 
@@ -60,7 +47,7 @@ export function parseAnswer(text: string): Answer | { invalid: string } {
     value = JSON.parse(trimmed);
   } catch {
     const lines = trimmed.split('\n');
-    const last = lines[lines.length - 1]!.trim();
+    const last = lines[lines.length - 1]?.trim() ?? '';
     try {
       if (lines.length < 2) throw new Error('single line');
       value = JSON.parse(last);
@@ -89,106 +76,132 @@ export function readAnswer(value: unknown): Answer | { invalid: string } {
   return answer;
 }
 
-/** [L-ANS-3] A failure decides by failMode: allow (open, default) or deny (closed); its cause is kept. */
 /**
- * Verdicts are built by assigning onto one object: on Node 20 an object spread that adds
- * properties makes a new hidden class per call (µs each, and GC pressure on the gate's hot path).
+ * [L-ANS-3] A failure decides by failMode: allow (open, default) or deny (closed); its cause is
+ * kept. Verdicts are built by assignment onto the ending (no spread: see run-result.ts).
  */
-function base(durationMs: number): HookVerdict {
-  return { outcome: 'ok', decision: 'allow', durationMs };
+export function failedVerdict(failMode: FailMode, e: Ending): HookVerdict {
+  return Object.assign(e, {
+    decision: failMode === 'closed' ? ('deny' as const) : ('allow' as const),
+    failed: failMode,
+  });
 }
 
-/** [L-ANS-3] A failure decides by failMode: allow (open, default) or deny (closed); its cause is kept. */
-function failure(
-  hook: Pick<LurusHook, 'failMode'>,
-  v: HookVerdict,
-  outcome: 'error' | 'timeout' | 'spawn_error',
-  cause: string,
-  reason: string,
-): HookVerdict {
-  v.outcome = outcome;
-  v.cause = cause;
-  v.reason = reason;
-  v.decision = hook.failMode === 'closed' ? 'deny' : 'allow';
-  v.failed = hook.failMode;
-  return v;
-}
-
-function fromAnswer(answer: Answer, v: HookVerdict): HookVerdict {
+function answered(answer: Answer, e: Ending): HookVerdict {
+  const v: HookVerdict = Object.assign(e, { decision: answer.decision });
   v.outcome = answer.decision === 'deny' ? 'deny' : 'ok';
-  v.decision = answer.decision;
   if (answer.reason !== undefined) v.reason = answer.reason;
   if (answer.additionalContext !== undefined) v.additionalContext = answer.additionalContext;
   return v;
 }
 
-/** [L-ANS-2, L-ANS-3] Reads a command hook's ending into a verdict. */
-export function commandVerdict(hook: Pick<LurusHook, 'failMode'>, r: ProcessResult): HookVerdict {
-  const v = base(r.durationMs);
-  if (r.exitCode !== null) v.exitCode = r.exitCode;
-  if (r.signal !== null) v.signal = r.signal;
-  if (r.stderr !== '') v.stderrTail = r.stderr.slice(-STDERR_TAIL_CHARS);
-  switch (r.reason) {
-    case 'timeout':
-      return failure(hook, v, 'timeout', 'timeout', 'timed out; process group stopped');
-    case 'spawn_error':
-      return failure(hook, v, 'spawn_error', 'spawn_error', r.error ?? 'spawn failed');
-    case 'output_limit':
-      return failure(hook, v, 'error', 'output_limit', 'output over the 1 MiB limit; process group stopped');
-    case 'signal':
-      return failure(hook, v, 'error', 'signal', `killed by ${r.signal}`);
-    case 'exit':
-      break;
-  }
-  if (r.exitCode === 2) {
-    // Exit 2 is an explicit deny, not a failure: its reason is stderr, else stdout.
-    v.outcome = 'deny';
-    v.decision = 'deny';
-    v.reason = r.stderr.trim() || r.stdout.trim() || 'denied (exit 2)';
-    return v;
-  }
-  if (r.exitCode !== 0) {
-    // A missing command under sh -c exits 127: say so, it is the classic silently-disabled guard.
-    const why =
-      r.exitCode === 127
-        ? 'exited with code 127 (command or script not found)'
-        : `exited with code ${r.exitCode}`;
-    return failure(hook, v, 'error', 'exit_code', why);
-  }
-  const answer = parseAnswer(r.stdout);
-  if ('invalid' in answer) return failure(hook, v, 'error', 'invalid_answer', answer.invalid);
-  return fromAnswer(answer, v);
+function invalid(failMode: FailMode, e: Ending, why: string): HookVerdict {
+  e.outcome = 'error';
+  e.cause = 'invalid_answer';
+  e.reason = why;
+  return failedVerdict(failMode, e);
 }
 
-/** [L-ANS-3] The script a command hook runs is missing: a failure (not run), decided by failMode. */
-export function missingScriptVerdict(hook: Pick<LurusHook, 'failMode'>, script: string): HookVerdict {
-  return failure(
-    hook,
-    base(0),
-    'error',
-    'missing_script',
-    `script ${script} not found; the hook was not run`,
+/** [L-ANS-2, L-ANS-3] A command's, an HTTP call's or a function's ending, read as a verdict. */
+export function verdictOf(failMode: FailMode, r: RunResult): HookVerdict {
+  const e = outcomeOf(r);
+  if (r.kind === 'process' && r.reason === 'exit' && r.exitCode === 2) {
+    // Exit 2 is an explicit deny, not a failure: its reason is stderr, else stdout.
+    e.outcome = 'deny';
+    e.cause = undefined;
+    e.reason = r.stderr.trim() || r.stdout.trim() || 'denied (exit 2)';
+    return Object.assign(e, { decision: 'deny' as const });
+  }
+  if (e.outcome !== 'ok') return failedVerdict(failMode, e);
+  let answer: Answer | { invalid: string };
+  switch (r.kind) {
+    case 'process':
+      answer = parseAnswer(r.stdout);
+      break;
+    case 'http':
+      answer = parseAnswer(r.body);
+      break;
+    case 'in-process':
+      // Same contract as a command's stdout: a hand-built object is checked like outside JSON.
+      if (r.value === undefined) return Object.assign(e, { decision: 'allow' as const });
+      answer = readAnswer(r.value);
+      break;
+    case 'wasm':
+      return invalid(failMode, e, 'a WASM plugin cannot answer a gate event');
+  }
+  if ('invalid' in answer) return invalid(failMode, e, answer.invalid);
+  return answered(answer, e);
+}
+
+/** What an in-process gate hook gets besides the context. */
+class GateCallInfo extends HookCallInfo {
+  constructor(
+    readonly event: LurusEnvelope['event'],
+    readonly cwd: string,
+  ) {
+    super();
+  }
+}
+
+/**
+ * Runs one gate hook for one event: builds its request, hands it to the runner of its kind,
+ * reads the verdict. `json()` serializes the envelope once per decision, only if a hook needs it.
+ */
+export async function runGateHook(
+  hook: GateHook,
+  envelope: LurusEnvelope,
+  json: () => string,
+  runners: Runners,
+): Promise<HookVerdict> {
+  switch (hook.kind) {
+    case 'process':
+      if (hook.script !== undefined && !existsSync(hook.script))
+        return missingScript(hook.failMode, hook.script);
+      return verdictOf(
+        hook.failMode,
+        await runners.process.run({
+          command: '/bin/sh',
+          args: ['-c', hook.command],
+          env: hook.env,
+          cwd: hook.cwd,
+          stdin: `${json()}\n`,
+          timeoutMs: hook.timeoutMs,
+        }),
+      );
+    case 'http':
+      return verdictOf(
+        hook.failMode,
+        await runners.http.run({
+          url: hook.url,
+          method: hook.method,
+          headers: hook.headers,
+          body: json(),
+          timeoutMs: hook.timeoutMs,
+        }),
+      );
+    case 'in-process':
+      return verdictOf(hook.failMode, await callInProcess(hook, envelope));
+  }
+}
+
+function callInProcess(hook: InProcessGateHook, envelope: LurusEnvelope) {
+  return runInProcess(
+    hook.fn,
+    envelope.context,
+    new GateCallInfo(envelope.event, envelope.cwd),
+    hook.timeoutMs,
   );
 }
 
-/** [L-RUN-5, L-ANS-3] Reads an HTTP hook's ending into a verdict. */
-export function httpVerdict(hook: Pick<LurusHook, 'failMode'>, r: HttpResult): HookVerdict {
-  const v = base(r.durationMs);
-  if (r.status !== undefined) v.status = r.status;
-  switch (r.reason) {
-    case 'timeout':
-      return failure(hook, v, 'timeout', 'timeout', 'timed out');
-    case 'transport':
-      return failure(hook, v, 'error', 'transport', r.error ?? 'transport error');
-    case 'output_limit':
-      return failure(hook, v, 'error', 'output_limit', 'answer over the 1 MiB limit');
-    case 'response':
-      break;
-  }
-  if (r.status === undefined || r.status < 200 || r.status > 299) {
-    return failure(hook, v, 'error', 'http_status', `HTTP status ${r.status ?? 'unknown'}`);
-  }
-  const answer = parseAnswer(r.body);
-  if ('invalid' in answer) return failure(hook, v, 'error', 'invalid_answer', answer.invalid);
-  return fromAnswer(answer, v);
+/**
+ * [L-ANS-3] The script a command hook runs is missing: a failure (not run), decided by failMode.
+ * Under dash `sh missing.sh` exits 2, which would otherwise read as a deny.
+ */
+function missingScript(failMode: FailMode, script: string): HookVerdict {
+  return failedVerdict(failMode, {
+    outcome: 'error',
+    durationMs: 0,
+    cause: 'missing_script',
+    reason: `script ${script} not found; the hook was not run`,
+  });
 }

@@ -1,22 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { unlinkSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+/**
+ * The PRX observe dialect [§1.4, §1.5]: what a hook gets for one event (env built from nothing,
+ * the three payload channels, the sandbox argv) and how its ending becomes a record. The runners
+ * run; this file only builds requests.
+ */
 import type { PrxEventInstance } from '../events/prx-events.ts';
-import type { RunRecord } from '../records/run-record.ts';
-import { runProcess } from '../runners/process-runner.ts';
-import type { ProcessResult } from '../runners/process-types.ts';
+import type { ObserveHook, PrxShellHook } from '../registry/hook-definition.ts';
+import { HookCallInfo, runInProcess } from '../runners/in-process-runner.ts';
+import type { ProcessSpec } from '../runners/process-types.ts';
+import { type Ending, outcomeOf } from '../runners/run-result.ts';
+import type { Runners } from '../runners/runners.ts';
 import { bwrapArgv } from '../sandbox/bwrap.ts';
-import type { PrxAction } from '../sources/prx-source.ts';
 
 /** [P-SEC-1] The only PATH a PRX hook sees. */
 export const SAFE_PATH = '/usr/local/bin:/usr/bin:/bin';
 /** [P-PAY-1] Above this many UTF-8 bytes the envelope is not put in ZERO_HOOK_PAYLOAD. */
 export const MAX_ENV_PAYLOAD_BYTES = 8192;
-const STDERR_TAIL_CHARS = 1024;
 
 /** [P-SEC-1, P-PAY-1, P-PAY-4, P-BUS-4] The hook's environment, built from nothing. */
 export function buildPrxEnv(
-  action: PrxAction,
+  hook: PrxShellHook,
   ev: PrxEventInstance,
   payloadFile: string,
 ): Record<string, string> {
@@ -33,97 +35,71 @@ export function buildPrxEnv(
   if (json.length <= MAX_ENV_PAYLOAD_BYTES && Buffer.byteLength(json, 'utf8') <= MAX_ENV_PAYLOAD_BYTES) {
     env.ZERO_HOOK_PAYLOAD = json;
   }
-  return Object.assign(env, action.env);
+  return Object.assign(env, hook.env);
 }
-
-let fileCounter = 0;
-const fileTag = randomBytes(4).toString('hex');
 
 /**
- * Runs one PRX shell action for one event: temp payload file (0600), env, optional stdin,
- * then the process runner. The temp file is removed however the run ends [P-PAY-2].
+ * One run of a shell action for one event: the payload file (0600, removed however the run ends
+ * [P-PAY-2]), env, optional stdin; under bwrap [P-SEC-7] the runner spawns bwrap with the same
+ * env and cwd.
  */
-export async function runPrxAction(
-  action: PrxAction,
-  ev: PrxEventInstance,
-  tmpDir: string,
-): Promise<
-  Pick<RunRecord, 'outcome' | 'durationMs' | 'exitCode' | 'signal' | 'cause' | 'reason' | 'stderrTail'>
-> {
-  const payloadFile = path.join(tmpDir, `payload-${fileTag}-${++fileCounter}.json`);
-  const started = performance.now();
-  try {
-    // Synchronous on purpose: a few µs for a small file, where the async API costs several
-    // thread-pool round trips; the spawn that follows blocks the loop for longer anyway.
-    writeFileSync(payloadFile, ev.json, { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    return {
-      outcome: 'spawn_error',
-      durationMs: performance.now() - started,
-      cause: 'payload_file',
-      reason: `cannot write payload file: ${err instanceof Error ? err.message : String(err)}`,
-    };
-  }
-  try {
-    const env = buildPrxEnv(action, ev, payloadFile);
-    let command = action.command;
-    let args = action.args;
-    // [P-SEC-7] Under bwrap the runner spawns bwrap (the group leader) with the same env and cwd.
-    if (action.sandbox !== undefined) {
-      ({ command, args } = bwrapArgv({
-        sandbox: action.sandbox,
-        command,
-        args,
-        cwd: action.cwd,
-        env,
-        payloadFile,
-      }));
-    }
-    const result = await runProcess({
+export function prxProcessSpec(hook: PrxShellHook, ev: PrxEventInstance, payloadFile: string): ProcessSpec {
+  const env = buildPrxEnv(hook, ev, payloadFile);
+  let command = hook.command;
+  let args = hook.args;
+  if (hook.sandbox !== undefined) {
+    ({ command, args } = bwrapArgv({
+      sandbox: hook.sandbox,
       command,
       args,
+      cwd: hook.cwd,
       env,
-      cwd: action.cwd,
-      ...(action.stdinJson ? { stdin: `${ev.json}\n` } : {}),
-      timeoutMs: action.timeoutMs,
-    });
-    return recordFromProcess(result);
-  } finally {
-    try {
-      unlinkSync(payloadFile);
-    } catch {
-      // Already gone (a hook may delete it itself): nothing to clean up.
-    }
+      payloadFile,
+    }));
+  }
+  const spec: ProcessSpec = {
+    command,
+    args,
+    env,
+    cwd: hook.cwd,
+    timeoutMs: hook.timeoutMs,
+    payloadFile: { path: payloadFile, text: ev.json },
+  };
+  if (hook.stdinJson) spec.stdin = `${ev.json}\n`;
+  return spec;
+}
+
+/** What an in-process observer gets besides the envelope. */
+class ObserverCallInfo extends HookCallInfo {
+  constructor(readonly depth: number) {
+    super();
   }
 }
 
-/** Maps why a process ended onto the record's outcome and cause (SPEC §4). */
-export function recordFromProcess(
-  r: ProcessResult,
-): Pick<RunRecord, 'outcome' | 'durationMs' | 'exitCode' | 'signal' | 'cause' | 'reason' | 'stderrTail'> {
-  const base = {
-    durationMs: r.durationMs,
-    ...(r.exitCode !== null ? { exitCode: r.exitCode } : {}),
-    ...(r.signal !== null ? { signal: r.signal } : {}),
-    ...(r.stderr.length > 0 ? { stderrTail: r.stderr.slice(-STDERR_TAIL_CHARS) } : {}),
-  };
-  switch (r.reason) {
-    case 'exit':
-      return r.exitCode === 0
-        ? { outcome: 'ok', ...base }
-        : { outcome: 'error', cause: 'exit_code', reason: `exited with code ${r.exitCode}`, ...base };
-    case 'signal':
-      return { outcome: 'error', cause: 'signal', reason: `killed by ${r.signal}`, ...base };
-    case 'output_limit':
-      return {
-        outcome: 'error',
-        cause: 'output_limit',
-        reason: 'output over the 1 MiB limit; process group stopped',
-        ...base,
-      };
-    case 'timeout':
-      return { outcome: 'timeout', cause: 'timeout', reason: 'timed out; process group stopped', ...base };
-    case 'spawn_error':
-      return { outcome: 'spawn_error', cause: 'spawn_error', reason: r.error ?? 'spawn failed', ...base };
+/** Where an engine's observe runs get their payload file names (a private 0700 folder). */
+export interface PayloadFiles {
+  next(): string;
+}
+
+/** Runs one observe hook for one event and says how it ended (the record's outcome fields). */
+export async function runObserveHook(
+  hook: ObserveHook,
+  ev: PrxEventInstance,
+  runners: Runners,
+  payloads: PayloadFiles,
+): Promise<Ending> {
+  switch (hook.kind) {
+    case 'process':
+      return outcomeOf(await runners.process.run(prxProcessSpec(hook, ev, payloads.next())));
+    case 'in-process':
+      // Emits made by the observer are one level deeper than the event it handles [P-BUS-3].
+      return outcomeOf(
+        await runInProcess(hook.fn, ev.envelope, new ObserverCallInfo(ev.depth), hook.timeoutMs, ev.depth),
+      );
+    case 'wasm': {
+      const start = performance.now();
+      const r = await hook.plugin.call(ev.envelope.event, ev.json);
+      return outcomeOf(Object.assign(r, { kind: 'wasm' as const, durationMs: performance.now() - start }));
+    }
   }
 }

@@ -1,21 +1,9 @@
 import type { HookVerdict } from '../dialects/lurus-dialect.ts';
+import { failedVerdict } from '../dialects/lurus-dialect.ts';
 import type { LurusEnvelope } from '../events/lurus-events.ts';
 import { isoNow } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
-import type { CompiledMatcher } from '../registry/matcher.ts';
-
-/** A hook as the gate sees it: where it came from, whether it may run, and how to run it. */
-export interface GateHook {
-  name: string;
-  source: string;
-  matcher: CompiledMatcher;
-  /** False for project hooks without a valid consent: recorded as `skipped_untrusted`, never run. */
-  trusted: boolean;
-  /** Re-checked just before a run: a reason when a pinned file changed since approval. */
-  verify?: () => string | undefined;
-  /** `json()` serializes the envelope once per decision, only for hooks that need it. */
-  run(envelope: LurusEnvelope, json: () => string): Promise<HookVerdict>;
-}
+import type { GateEntry, GateHook } from '../registry/hook-definition.ts';
 
 /** [L-ANS-4] What the agent gets back. */
 export interface Decision {
@@ -27,18 +15,44 @@ export interface Decision {
   runs: RunRecord[];
 }
 
-/**
- * [L-RUN-1] Runs matching hooks one after another; the first deny stops the rest.
- * Folds their verdicts into one Decision; every run (and every skip) leaves a record.
- */
-export async function runGate(
+/** How the sequential gate runs one selected hook (the dialect's job). */
+export type RunGateHook = (
+  hook: GateHook,
   envelope: LurusEnvelope,
-  target: string | undefined,
+  json: () => string,
+) => Promise<HookVerdict>;
+
+/**
+ * [L-RUN-1] Runs the selected entries one after another; the first deny stops the rest. Folds
+ * their verdicts into one Decision; every run (and every skip) leaves a record.
+ *
+ * Project hooks are checked against their approval right before they run [L-TRUST-6]: a pinned
+ * file that changed means the hook cannot run as approved — a closed guard denies, others are
+ * skipped — so no write by the guarded agent turns a closed guard into an allow.
+ */
+export async function runSequentialGate(
+  envelope: LurusEnvelope,
   canBlock: boolean,
-  hooks: readonly GateHook[],
+  entries: readonly GateEntry[],
+  run: RunGateHook,
+  onRecord: (record: RunRecord) => void,
+  onSettled: () => void,
+): Promise<Decision> {
+  try {
+    return await walk(envelope, canBlock, entries, run, onRecord);
+  } finally {
+    onSettled();
+  }
+}
+
+async function walk(
+  envelope: LurusEnvelope,
+  canBlock: boolean,
+  entries: readonly GateEntry[],
+  run: RunGateHook,
   onRecord: (record: RunRecord) => void,
 ): Promise<Decision> {
-  let runs: RunRecord[] | undefined;
+  const runs: RunRecord[] = [];
   let json: string | undefined;
   const jsonOf = () => {
     json ??= JSON.stringify(envelope);
@@ -46,35 +60,39 @@ export async function runGate(
   };
   let contexts: string[] | undefined;
   let deny: RunRecord | undefined;
-  for (const hook of hooks) {
-    if (!hook.matcher.test(target)) continue;
-    runs ??= [];
+  for (const entry of entries) {
     const at = isoNow();
-    const untrusted = hook.trusted
-      ? hook.verify?.()
-      : 'project hooks are not approved, or changed since approval: run `hookwerk trust`';
-    if (untrusted !== undefined) {
-      const record: RunRecord = {
-        hook: hook.name,
-        source: hook.source,
-        event: envelope.event,
-        outcome: 'skipped_untrusted',
-        durationMs: 0,
-        at,
-        cause: 'untrusted',
-        reason: untrusted,
-      };
-      runs.push(record);
-      onRecord(record);
-      continue;
+    let verdict: HookVerdict | SkipFields;
+    let pending = false;
+    if (entry.kind === 'unapproved') {
+      verdict = skip('untrusted', entry.reason);
+    } else {
+      const check = entry.consent?.check();
+      pending = check !== undefined && check.pending.length > 0;
+      const changed = check?.changed[0];
+      if (changed !== undefined) {
+        const why = `${changed} changed since approval: run \`hookwerk trust\``;
+        verdict =
+          entry.failMode === 'closed'
+            ? failedVerdict('closed', {
+                outcome: 'deny',
+                durationMs: 0,
+                cause: 'changed_since_approval',
+                reason: why,
+              })
+            : skip('changed_since_approval', why);
+      } else {
+        verdict = await run(entry, envelope, jsonOf);
+      }
     }
-    const verdict = await hook.run(envelope, jsonOf);
     const record: RunRecord = Object.assign(
-      { hook: hook.name, source: hook.source, event: envelope.event, at },
+      { hook: entry.name, source: entry.origin.source, event: envelope.event, dialect: entry.dialect, at },
       verdict,
     );
+    if (pending) record.consent = 'newer_version_pending';
     runs.push(record);
     onRecord(record);
+    if (!('decision' in verdict)) continue;
     if (verdict.additionalContext !== undefined) {
       contexts ??= [];
       contexts.push(verdict.additionalContext);
@@ -84,7 +102,6 @@ export async function runGate(
       break;
     }
   }
-  if (runs === undefined) return { decision: 'allow', blocked: false, runs: [] };
   const decision: Decision = {
     decision: deny ? 'deny' : 'allow',
     blocked: deny !== undefined && canBlock,
@@ -93,4 +110,10 @@ export async function runGate(
   if (deny?.reason !== undefined) decision.reason = deny.reason;
   if (contexts !== undefined) decision.additionalContext = contexts.join('\n');
   return decision;
+}
+
+type SkipFields = Pick<RunRecord, 'outcome' | 'durationMs' | 'cause' | 'reason'>;
+
+function skip(cause: string, reason: string): SkipFields {
+  return { outcome: 'skipped_untrusted', durationMs: 0, cause, reason };
 }

@@ -1,13 +1,12 @@
-import { runPrxAction } from '../dialects/prx-dialect.ts';
 import type { PrxEventInstance } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
-import { type InProcessAction, runObserver } from '../runners/in-process-runner.ts';
-import type { PrxAction } from '../sources/prx-source.ts';
+import type { ObserveHook } from '../registry/hook-definition.ts';
+import type { Ending } from '../runners/run-result.ts';
 import type { ObserveJob } from './observe-scheduler.ts';
 
-/** What every job of one engine shares: where payload files go, and where records go. */
+/** What every job of one engine shares: how a hook runs, and where records go. */
 export interface JobContext {
-  tmpDir: string;
+  run(hook: ObserveHook, ev: PrxEventInstance): Promise<Ending>;
   record(record: RunRecord, depth: number): void;
   dropped(reason: 'queue_full' | 'closed'): void;
 }
@@ -18,50 +17,41 @@ const DROP_REASON = {
 } as const;
 
 /**
- * One queued run of one action for one event. A class rather than closures: `emit()` creates
- * one per action on the caller's time, so it allocates a single small object.
+ * One queued run of one observe hook (shell, in-process or WASM) for one event. A class rather
+ * than closures: `emit()` creates one per hook on the caller's time, so it allocates a single
+ * small object.
  */
-export class PrxJob implements ObserveJob {
+export class HookJob implements ObserveJob {
   constructor(
     readonly ctx: JobContext,
-    readonly action: PrxAction | InProcessAction,
+    readonly hook: ObserveHook,
     readonly ev: PrxEventInstance,
   ) {}
 
   async run(): Promise<void> {
-    const { action, ev } = this;
-    const result =
-      'kind' in action ? await runObserver(action, ev) : await runPrxAction(action, ev, this.ctx.tmpDir);
+    const ending = await this.ctx.run(this.hook, this.ev);
     // Object.assign, not spread: on Node 20 a spread that adds properties costs µs per call.
-    this.ctx.record(Object.assign(this.#base(), result), ev.depth);
+    this.ctx.record(Object.assign(this.#base(), ending), this.ev.depth);
   }
 
   drop(reason: 'queue_full' | 'closed'): void {
     this.ctx.dropped(reason);
-    const { action, ev } = this;
-    this.ctx.record(
-      {
-        hook: action.name,
-        source: action.source,
-        event: action.event,
-        outcome: 'dropped',
-        durationMs: 0,
-        at: ev.envelope.timestamp,
-        sessionId: ev.envelope.session_id,
-        depth: ev.depth,
-        cause: reason,
-        reason: DROP_REASON[reason],
-      },
-      ev.depth,
-    );
+    const record = Object.assign(this.#base(), {
+      outcome: 'dropped' as const,
+      durationMs: 0,
+      cause: reason,
+      reason: DROP_REASON[reason],
+    });
+    this.ctx.record(record, this.ev.depth);
   }
 
-  #base(): Omit<RunRecord, 'outcome' | 'durationMs'> & Partial<RunRecord> {
-    const { action, ev } = this;
+  #base(): Omit<RunRecord, 'outcome' | 'durationMs'> {
+    const { hook, ev } = this;
     return {
-      hook: action.name,
-      source: action.source,
-      event: action.event,
+      hook: hook.name,
+      source: hook.origin.source,
+      event: hook.event,
+      dialect: hook.dialect,
       at: ev.envelope.timestamp,
       sessionId: ev.envelope.session_id,
       depth: ev.depth,

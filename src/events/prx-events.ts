@@ -1,4 +1,5 @@
 /** The 8 PRX lifecycle events and their payload fields [P-EV-1]. */
+import { HookInputError } from './hook-input-error.ts';
 
 type FieldType = 'string' | 'number' | 'boolean' | 'object';
 
@@ -57,17 +58,19 @@ export function assertPrxPayload(
 ): asserts payload is Record<string, unknown> {
   const fields = FIELD_TABLE[event];
   if (fields === undefined) {
-    throw new TypeError(`unknown event "${event}"; expected one of ${PRX_EVENT_NAMES.join(', ')}`);
+    throw new HookInputError(
+      'event',
+      `unknown event "${event}"; expected one of ${PRX_EVENT_NAMES.join(', ')}`,
+    );
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-    throw new TypeError(`payload of "${event}" must be an object`);
+    throw new HookInputError('payload', `payload of "${event}" must be an object`);
   }
-  const record = payload as Record<string, unknown>;
   for (const [field, type] of fields) {
-    const value = record[field];
+    const value: unknown = Reflect.get(payload, field);
     if (!matchesType(value, type)) {
       const what = value === undefined ? 'is missing' : `must be a ${type}, got ${describe(value)}`;
-      throw new TypeError(`payload of "${event}": field "${field}" ${what}`);
+      throw new HookInputError(`payload.${field}`, `payload of "${event}": field "${field}" ${what}`);
     }
   }
 }

@@ -1,26 +1,52 @@
+/**
+ * The one atomic file writer: a reader sees either the old content or the new one, never a mix.
+ * Temp file in the same folder, fsync, rename over, fsync the folder. Synchronous on purpose:
+ * every caller writes a small file (≤ a few MiB) and wants it durable before going on.
+ */
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
+import { isErrno } from './errno.ts';
+
+export interface AtomicWriteOptions {
+  /** Mode of a new file (an existing file keeps its own permission bits). Default 0o644. */
+  mode?: number;
+  /** Create the folder with mode 0700 when missing (stores of secrets and approvals). */
+  privateDir?: boolean;
+  /** Runs after the temp file is durable, right before the rename; false abandons the write. */
+  beforeRename?: () => boolean;
+  /** Write through a symlinked file (default), or replace the link itself (`false`). */
+  followSymlink?: boolean;
+}
 
 /**
- * Writes `text` to `file` so that a reader sees either the old content or the new one, never a
- * mix: a temp file in the same folder, fsync, rename over, fsync the folder. The file keeps its
- * permission bits (new files get `mode`). A symlinked file is written through: the link stays
- * and its target is replaced (so a hooks.json kept in a dotfiles repo stays linked).
- *
- * `beforeRename` runs after the temp file is durable and right before the rename; returning
- * false abandons the write (the temp file is removed) and makes this resolve to false.
+ * Writes `text` (or bytes) to `file` atomically; resolves symlinks so that a linked file (a
+ * hooks.json kept in a dotfiles repo) stays linked and its target is replaced. Returns false when
+ * `beforeRename` abandoned the write. Throws on I/O errors, leaving no temp file behind.
  */
-export async function writeFileAtomic(
+export function writeFileAtomic(
   file: string,
-  text: string,
-  opts: { mode?: number; beforeRename?: () => Promise<boolean> } = {},
-): Promise<boolean> {
-  const target = await resolveLink(file);
+  text: string | Uint8Array,
+  opts: AtomicWriteOptions = {},
+): boolean {
+  const target = opts.followSymlink === false ? file : resolveLink(file);
   const dir = path.dirname(target);
+  if (opts.privateDir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   let mode = opts.mode ?? 0o644;
   try {
-    mode = (await stat(target)).mode & 0o7777;
+    mode = statSync(target).mode & 0o7777;
   } catch (err) {
     if (!isErrno(err, 'ENOENT')) throw err;
   }
@@ -30,63 +56,52 @@ export async function writeFileAtomic(
   );
   let renamed = false;
   try {
-    const fh = await open(tmp, 'wx', mode);
+    const fd = openSync(tmp, 'wx', mode);
     try {
-      await fh.writeFile(text, 'utf8');
+      writeSync(fd, typeof text === 'string' ? Buffer.from(text, 'utf8') : text);
       // open() applies the umask: set the bits the old file had, exactly.
-      await fh.chmod(mode);
-      await fh.sync();
+      fchmodSync(fd, mode);
+      fsyncSync(fd);
     } finally {
-      await fh.close();
+      closeSync(fd);
     }
-    if (opts.beforeRename !== undefined && !(await opts.beforeRename())) return false;
-    await rename(tmp, target);
+    if (opts.beforeRename !== undefined && !opts.beforeRename()) return false;
+    renameSync(tmp, target);
     renamed = true;
   } finally {
-    if (!renamed) await unlink(tmp).catch(() => {});
+    if (!renamed) removeQuietly(tmp);
   }
-  await syncDir(dir);
+  syncDir(dir);
   return true;
 }
 
-/** A private folder (0700), created when missing. */
-export async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-}
-
-/** The file's text, or undefined when it does not exist. */
-export async function readTextIfExists(file: string): Promise<string | undefined> {
+function removeQuietly(file: string): void {
   try {
-    return await readFile(file, 'utf8');
-  } catch (err) {
-    if (isErrno(err, 'ENOENT')) return undefined;
-    throw err;
+    unlinkSync(file);
+  } catch {
+    // never created, or already gone
   }
 }
 
-async function resolveLink(file: string): Promise<string> {
+function resolveLink(file: string): string {
   try {
-    if ((await lstat(file)).isSymbolicLink()) return await realpath(file);
+    if (lstatSync(file).isSymbolicLink()) return realpathSync(file);
   } catch (err) {
-    // A dangling link: write where it points would need the target folder; write the link path itself.
+    // A dangling link: writing where it points would need the target folder; write the link path itself.
     if (!isErrno(err, 'ENOENT')) throw err;
   }
   return file;
 }
 
-async function syncDir(dir: string): Promise<void> {
+function syncDir(dir: string): void {
   try {
-    const fh = await open(dir, 'r');
+    const fd = openSync(dir, 'r');
     try {
-      await fh.sync();
+      fsyncSync(fd);
     } finally {
-      await fh.close();
+      closeSync(fd);
     }
   } catch {
     // Not supported everywhere; the rename is already done.
   }
-}
-
-export function isErrno(err: unknown, code: string): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && err.code === code;
 }

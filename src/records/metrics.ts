@@ -48,6 +48,9 @@ class LabelledCount {
   }
 }
 
+/** Observations kept per event before they are copied into the histogram. */
+const OBSERVE_BATCH = 4096;
+
 /** Engine metrics in a registry of its own, so two engines in one process never share counters. */
 export class EngineMetrics {
   readonly registry = new Registry();
@@ -55,18 +58,27 @@ export class EngineMetrics {
   readonly #timeouts = new LabelledCount();
   readonly #emitted = new LabelledCount();
   readonly #dropped = new LabelledCount();
-  readonly #durationByEvent = new Map<string, { observe(value: number): void }>();
+  /**
+   * Durations (seconds) not yet in the histogram, per event: a push on the hot path; copied into
+   * prom-client at scrape, or when a list reaches OBSERVE_BATCH (so memory stays bounded).
+   */
+  readonly #pendingDurations = new Map<string, number[]>();
+  /** Event streams (serve's SSE hubs) whose clients and drops are reported here. */
+  readonly #streams = new Set<{ readonly clients: number; readonly dropped: number }>();
   #reloads = 0;
   #reloadErrors = 0;
-  readonly duration = new Histogram({
-    name: 'hook_run_duration_seconds',
-    help: 'Wall time of hook runs.',
-    labelNames: ['event'] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [this.registry],
-  });
+  readonly duration: Histogram<'event'>;
 
   constructor(probe: { queued(): number; running(): number }) {
+    const flush = () => this.#flushDurations();
+    this.duration = new Histogram({
+      name: 'hook_run_duration_seconds',
+      help: 'Wall time of hook runs.',
+      labelNames: ['event'] as const,
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [this.registry],
+      collect: flush,
+    });
     const counter = (
       name: string,
       help: string,
@@ -107,6 +119,23 @@ export class EngineMetrics {
       [],
       () => this.#reloadErrors,
     );
+    const streams = this.#streams;
+    const sumOf = (f: (s: { clients: number; dropped: number }) => number) =>
+      [...streams].reduce((n, s) => n + f(s), 0);
+    new Gauge({
+      name: 'sse_clients',
+      help: 'Open /api/events/stream connections.',
+      registers: [this.registry],
+      collect() {
+        this.set(sumOf((s) => s.clients));
+      },
+    });
+    counter(
+      'sse_messages_dropped_total',
+      'Bus messages not sent to a stream client that fell 1000 messages behind.',
+      [],
+      () => sumOf((s) => s.dropped),
+    );
     new Gauge({
       name: 'hook_queue_depth',
       help: 'Hook runs waiting for a free slot.',
@@ -125,6 +154,11 @@ export class EngineMetrics {
     });
   }
 
+  /** Reports an event-stream hub's clients and drops in this registry (serve). */
+  addStreamSource(source: { readonly clients: number; readonly dropped: number }): void {
+    this.#streams.add(source);
+  }
+
   emitted(event: string): void {
     this.#emitted.inc(event, () => ({ event }));
   }
@@ -141,6 +175,15 @@ export class EngineMetrics {
     this.#reloadErrors++;
   }
 
+  #flushDurations(): void {
+    for (const [event, pending] of this.#pendingDurations) {
+      if (pending.length === 0) continue;
+      const child = this.duration.labels(event);
+      for (let i = 0; i < pending.length; i++) child.observe(pending[i] ?? 0);
+      pending.length = 0;
+    }
+  }
+
   /** Current value of `events_dropped_total{reason}` (for callers that need it without a scrape). */
   droppedCount(reason: string): number {
     return this.#dropped.get(reason);
@@ -149,12 +192,13 @@ export class EngineMetrics {
   record(r: RunRecord): void {
     this.#runs.inc2(r.event, r.outcome, () => ({ event: r.event, outcome: r.outcome }));
     if (r.outcome === 'dropped' || r.outcome === 'skipped_untrusted') return;
-    let child = this.#durationByEvent.get(r.event);
-    if (child === undefined) {
-      child = this.duration.labels(r.event);
-      this.#durationByEvent.set(r.event, child);
+    let pending = this.#pendingDurations.get(r.event);
+    if (pending === undefined) {
+      pending = [];
+      this.#pendingDurations.set(r.event, pending);
     }
-    child.observe(r.durationMs / 1000);
+    pending.push(r.durationMs / 1000);
+    if (pending.length >= OBSERVE_BATCH) this.#flushDurations();
     if (r.outcome === 'timeout') this.#timeouts.inc(r.event, () => ({ event: r.event }));
   }
 }

@@ -29,6 +29,8 @@ export interface RunRecord {
   /** Where the definition came from: `file#/json/path`, or `in-process`. */
   source: string;
   event: string;
+  /** Which dialect ran it: `prx`, `lurus`. */
+  dialect?: string;
   outcome: RunOutcome;
   durationMs: number;
   /** ISO-8601 time the run was scheduled. */
@@ -47,4 +49,6 @@ export interface RunRecord {
   decision?: 'allow' | 'deny';
   /** Gate runs: context the hook handed to the agent. */
   additionalContext?: string;
+  /** [L-TRUST-6] Project hooks: a newer version of their source waits for consent. */
+  consent?: 'newer_version_pending';
 }

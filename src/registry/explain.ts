@@ -1,56 +1,50 @@
-import type { GateTrust } from '../dialects/lurus-gate.ts';
-import type { LurusEventName } from '../events/lurus-events.ts';
-import { formatIssue } from '../sources/issues.ts';
-import type { LurusConfig } from '../sources/lurus-source.ts';
-import type { PrxLoadResult } from '../sources/prx-source.ts';
+/**
+ * "Why didn't my hook fire?": every entry configured for an event, in run order, with the
+ * registry's own admission (the very rule `select()` applies) and the reason in words.
+ */
+import { type ConfigIssue, formatIssue } from '../sources/issues.ts';
+import type { RegistryEntry } from './hook-definition.ts';
+import { type Admission, admit, type Registry } from './registry.ts';
 
-/** One configured hook and whether it would run for a given event, and if not, why. */
 export interface Explanation {
   hook: string;
   source: string;
-  /** `runs`, or the first reason it would not. */
-  verdict: 'runs' | 'matcher' | 'disabled' | 'untrusted' | 'invalid';
+  /** `runs`, or the first reason it would not; `invalid` for a source skipped whole. */
+  verdict: Admission | 'invalid';
   detail: string;
 }
 
-/** "Why didn't my hook fire?" for a gate event: every configured hook, in the order they would run. */
-export function explainGate(
-  config: LurusConfig,
-  trust: GateTrust,
-  event: LurusEventName,
+export interface ExplainContext {
+  /** Problems that made a source (or hooks.json) be skipped: their hooks never run. */
+  issues: readonly ConfigIssue[];
+  /** Set when a project source has a newer version waiting for consent [L-TRUST-6]. */
+  pending?: readonly string[];
+}
+
+export function explainEvent(
+  registry: Registry,
+  event: string,
   target: string | undefined,
+  ctx: ExplainContext,
 ): Explanation[] {
-  const out: Explanation[] = [];
-  for (const hook of config.byEvent.get(event) ?? []) {
-    const base = { hook: hook.name, source: hook.source };
-    const shown = hook.matcher.source === undefined ? '(no matcher)' : JSON.stringify(hook.matcher.source);
-    if (!hook.matcher.test(target)) {
-      out.push({
-        ...base,
-        verdict: 'matcher',
-        detail: `matcher ${shown} does not match ${JSON.stringify(target)}`,
-      });
-    } else if (hook.scope === 'project' && !trust.trusted) {
-      out.push({
-        ...base,
-        verdict: 'untrusted',
-        detail: `project hooks ${trust.reason}: run \`hookwerk trust\``,
-      });
-    } else {
-      const why =
-        target === undefined
-          ? 'no toolName or trigger, so every matcher matches'
-          : `matcher ${shown} matches ${JSON.stringify(target)}`;
-      const note = hook.matcher.error !== undefined ? ` (${hook.matcher.error})` : '';
-      out.push({
-        ...base,
-        verdict: 'runs',
-        detail: `${why}${note}; ${hook.scope} hook, timeout ${hook.timeoutMs} ms, fail ${hook.failMode}`,
-      });
-    }
+  const out: Explanation[] = registry.entries(event).map((entry) => {
+    const verdict = admit(entry, target);
+    return {
+      hook: entry.name,
+      source: entry.origin.source,
+      verdict,
+      detail: detailOf(entry, verdict, target),
+    };
+  });
+  for (const file of ctx.pending ?? []) {
+    out.push({
+      hook: '(newer version pending)',
+      source: file,
+      verdict: 'invalid',
+      detail: 'changed since approval: the approved version runs until you run `hookwerk trust`',
+    });
   }
-  // Sources skipped whole: their hooks for this event (or any) never run.
-  for (const issue of config.issues) {
+  for (const issue of ctx.issues) {
     out.push({
       hook: '(source skipped)',
       source: issue.file,
@@ -61,24 +55,24 @@ export function explainGate(
   return out;
 }
 
-/** The same for an observe (PRX) event. */
-export function explainPrx(loaded: PrxLoadResult, event: string): Explanation[] {
-  if (!loaded.ok) {
-    return loaded.issues.map((issue) => ({
-      hook: '(hooks.json rejected)',
-      source: issue.file,
-      verdict: 'invalid' as const,
-      detail: `${formatIssue(issue)} — no shell hooks run until the file is valid`,
-    }));
+function detailOf(entry: RegistryEntry, verdict: Admission, target: string | undefined): string {
+  if (entry.kind === 'unapproved') return entry.reason;
+  if (verdict === 'disabled') return '"enabled": false (kept in the file, never run)';
+  const shown = entry.matcher.source === undefined ? '(no matcher)' : JSON.stringify(entry.matcher.source);
+  if (verdict === 'matcher') return `matcher ${shown} does not match ${JSON.stringify(target)}`;
+  switch (entry.dialect) {
+    case 'prx':
+      if (entry.kind === 'process')
+        return `${entry.command} ${entry.args.join(' ')}`.trim() + `, timeout ${entry.timeoutMs} ms`;
+      if (entry.kind === 'wasm') return `WASM plugin ${entry.name}, timeout ${entry.timeoutMs} ms`;
+      return `in-process function, timeout ${entry.timeoutMs} ms`;
+    case 'lurus': {
+      const why =
+        target === undefined
+          ? 'no toolName or trigger, so every matcher matches'
+          : `matcher ${shown} matches ${JSON.stringify(target)}`;
+      const note = entry.matcher.error !== undefined ? ` (${entry.matcher.error})` : '';
+      return `${why}${note}; ${entry.origin.scope} hook, timeout ${entry.timeoutMs} ms, fail ${entry.failMode}`;
+    }
   }
-  return loaded.actions
-    .filter((a) => a.event === event)
-    .map((a) => ({
-      hook: a.name,
-      source: a.source,
-      verdict: a.enabled ? ('runs' as const) : ('disabled' as const),
-      detail: a.enabled
-        ? `${a.command} ${a.args.join(' ')}`.trim() + `, timeout ${a.timeoutMs} ms`
-        : '"enabled": false (kept in the file, never run)',
-    }));
 }

@@ -1,6 +1,9 @@
 /** Which plugins an event goes to [P-WASM-2]: exact names, `*`, and topic patterns on `prx.lifecycle.<event>`. */
 import { topicMatches } from '../bus/topic-trie.ts';
 import { PRX_EVENT_NAMES } from '../events/prx-events.ts';
+import type { PluginRunner } from '../runners/wasm/plugin-runner.ts';
+import type { WasmPluginHook } from './hook-definition.ts';
+import { compileMatcher } from './matcher.ts';
 
 /** True when one of `patterns` (the union of a plugin's capabilities) selects `event`. */
 export function patternsMatch(patterns: readonly string[], event: string): boolean {
@@ -13,17 +16,31 @@ export function patternsMatch(patterns: readonly string[], event: string): boole
   return false;
 }
 
+const ALWAYS = compileMatcher(undefined);
+
 /**
- * The per-event lists `emit()` reads: built once per plugin set, so dispatch is one map lookup.
- * Events outside the PRX table get no plugins (emit() rejects them anyway).
+ * The registry's definitions for a set of loaded plugins: one per plugin and PRX event its
+ * patterns select, so dispatch stays one map lookup. Events outside the PRX table get no plugins
+ * (emit() rejects them anyway).
  */
-export function indexByEvent<T extends { patterns: readonly string[] }>(
-  items: readonly T[],
-): Map<string, readonly T[]> {
-  const index = new Map<string, readonly T[]>();
+export function pluginHooks(plugins: readonly PluginRunner[]): WasmPluginHook[] {
+  const out: WasmPluginHook[] = [];
   for (const event of PRX_EVENT_NAMES) {
-    const list = items.filter((it) => patternsMatch(it.patterns, event));
-    if (list.length > 0) index.set(event, list);
+    for (const plugin of plugins) {
+      if (!patternsMatch(plugin.patterns, event)) continue;
+      out.push({
+        kind: 'wasm',
+        dialect: 'prx',
+        name: plugin.name,
+        event,
+        origin: { source: plugin.spec.manifestFile, scope: 'plugin', file: plugin.spec.manifestFile },
+        matcher: ALWAYS,
+        timeoutMs: plugin.spec.timeoutMs,
+        failMode: 'open',
+        enabled: true,
+        plugin,
+      });
+    }
   }
-  return index;
+  return out;
 }

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 /**
  * The HTTP hook runner ([L-RUN-5], [L-ANS-3]).
  *
- * One call = one request through a shared keep-alive undici `Agent`. A call always resolves,
+ * One call = one request through the runner's keep-alive undici `Agent`. A call always resolves,
  * exactly once, with the reason it ended; it never throws. Interpreting the answer (2xx + JSON
  * decision, fail-open on everything else) is the caller's job; this module only says what happened.
  *
@@ -20,9 +20,10 @@ import type { Readable } from 'node:stream';
  * and its keep-alive timers are unref'd, so an idle pool never keeps Node running: a script that
  * makes one call and returns exits at once (checked by a test that runs such a script in a child
  * process against a server that keeps connections open for a minute). Idle sockets are closed
- * after `KEEP_ALIVE_MS` anyway. `closeHttpPool()` closes everything for an orderly shutdown.
+ * after `KEEP_ALIVE_MS` anyway. `close()` closes everything for an orderly shutdown.
  */
 import { Agent, request } from 'undici';
+import { errorCode, errorMessage } from '../files/errno.ts';
 import { CappedBuffer } from './capped-buffer.ts';
 import type { HttpEndReason, HttpResult, HttpSpec } from './http-types.ts';
 
@@ -41,120 +42,134 @@ export interface RunHttpOptions {
   signal?: AbortSignal;
 }
 
-let pool: Agent | undefined;
-
-/** The one shared dispatcher, created on first use (and again after `closeHttpPool()`). */
-function sharedPool(): Agent {
-  pool ??= new Agent({
-    connections: CONNECTIONS_PER_ORIGIN,
-    keepAliveTimeout: KEEP_ALIVE_MS,
-    keepAliveMaxTimeout: KEEP_ALIVE_MS,
-  });
-  return pool;
-}
-
 /**
- * Closes the shared pool: calls in flight finish (each within its own timeout), idle sockets are
- * closed. A later `runHttp()` opens a new pool. Never throws.
+ * One keep-alive pool per runner: an engine opens its own, and closes it with `close()`.
+ * A call always resolves with the reason it ended; it never throws.
  */
-export async function closeHttpPool(): Promise<void> {
-  const closing = pool;
-  pool = undefined;
-  if (closing === undefined) return;
-  try {
-    await closing.close();
-  } catch {
-    // Already closed or destroyed: nothing left to release.
-  }
-}
+export class HttpRunner {
+  #pool: Agent | undefined;
+  /** URLs checked once per distinct string (hooks reuse theirs on every call). */
+  readonly #checkedUrls = new Map<string, string | { error: string }>();
+  /** The hook's headers plus a Content-Type, built once per headers object. */
+  readonly #withContentType = new WeakMap<object, Record<string, string>>();
 
-export async function runHttp(spec: HttpSpec, opts: RunHttpOptions = {}): Promise<HttpResult> {
-  const start = performance.now();
-  const external = opts.signal;
-  if (external?.aborted) return notSent(start, 'timeout');
-
-  const url = checkedUrl(spec.url);
-  if (typeof url !== 'string') return notSent(start, 'transport', url.error);
-
-  // undici takes an EventEmitter as its abort signal: far cheaper per call than an AbortSignal.
-  const abort = new EventEmitter();
-  let timedOut = false;
-  const onAbort = (): void => {
-    timedOut = true;
-    abort.emit('abort');
-  };
-  const bounded = spec.timeoutMs < MAX_TIMER_MS;
-  const timer = bounded ? setTimeout(onAbort, Math.max(0, spec.timeoutMs)) : undefined;
-  external?.addEventListener('abort', onAbort, { once: true });
-
-  const output = new CappedBuffer(spec.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
-  let status: number | undefined;
-  let reason: HttpEndReason;
-  let error: string | undefined;
-  try {
-    const res = await request(url, {
-      dispatcher: sharedPool(),
-      method: spec.method,
-      headers: withContentType(spec.headers),
-      body: spec.body,
-      signal: abort,
-      // Our one timer bounds the whole exchange; undici's per-phase timers would only cost time.
-      headersTimeout: 0,
-      bodyTimeout: 0,
+  /** The pool, created on first use (and again after `close()`). */
+  #dispatcher(): Agent {
+    this.#pool ??= new Agent({
+      connections: CONNECTIONS_PER_ORIGIN,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      keepAliveMaxTimeout: KEEP_ALIVE_MS,
     });
-    status = res.statusCode;
-    reason = 'response';
-    reason = await readCapped(res.body, output);
-  } catch (err) {
-    if (timedOut || UNDICI_TIMEOUT_CODES.has(String(errorCode(err)))) {
-      reason = 'timeout';
-    } else {
-      reason = 'transport';
-      error = describeError(err);
-    }
-  } finally {
-    clearTimeout(timer);
-    external?.removeEventListener('abort', onAbort);
+    return this.#pool;
   }
 
-  const result: HttpResult = { reason, body: output.text(), durationMs: performance.now() - start };
-  if (status !== undefined) result.status = status;
-  if (error !== undefined) result.error = error;
-  return result;
-}
-
-const checkedUrls = new Map<string, string | { error: string }>();
-
-/** The URL, checked once per distinct string (hooks reuse theirs on every call); undici parses it again. */
-function checkedUrl(raw: string): string | { error: string } {
-  let checked = checkedUrls.get(raw);
-  if (checked === undefined) {
+  /**
+   * Closes the pool: calls in flight finish (each within its own timeout), idle sockets are
+   * closed. A later `run()` opens a new pool. Never throws.
+   */
+  async close(): Promise<void> {
+    const closing = this.#pool;
+    this.#pool = undefined;
+    if (closing === undefined) return;
     try {
-      const url = new URL(raw);
-      checked =
-        url.protocol === 'http:' || url.protocol === 'https:'
-          ? raw
-          : { error: `unsupported URL scheme ${url.protocol} (http: or https: only)` };
+      await closing.close();
     } catch {
-      checked = { error: `invalid URL: ${JSON.stringify(raw)}` };
+      // Already closed or destroyed: nothing left to release.
     }
-    if (checkedUrls.size >= 1024) checkedUrls.clear();
-    checkedUrls.set(raw, checked);
   }
-  return checked;
+
+  async run(spec: HttpSpec, opts: RunHttpOptions = {}): Promise<HttpResult> {
+    const start = performance.now();
+    const external = opts.signal;
+    if (external?.aborted) return notSent(start, 'timeout');
+
+    const url = this.#checkedUrl(spec.url);
+    if (typeof url !== 'string') return notSent(start, 'transport', url.error);
+
+    // undici takes an EventEmitter as its abort signal: far cheaper per call than an AbortSignal.
+    const abort = new EventEmitter();
+    let timedOut = false;
+    const onAbort = (): void => {
+      timedOut = true;
+      abort.emit('abort');
+    };
+    const bounded = spec.timeoutMs < MAX_TIMER_MS;
+    const timer = bounded ? setTimeout(onAbort, Math.max(0, spec.timeoutMs)) : undefined;
+    external?.addEventListener('abort', onAbort, { once: true });
+
+    const output = new CappedBuffer(spec.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+    let status: number | undefined;
+    let reason: HttpEndReason;
+    let error: string | undefined;
+    try {
+      const res = await request(url, {
+        dispatcher: this.#dispatcher(),
+        method: spec.method,
+        headers: this.#headers(spec.headers),
+        body: spec.body,
+        signal: abort,
+        // Our one timer bounds the whole exchange; undici's per-phase timers would only cost time.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+      status = res.statusCode;
+      reason = 'response';
+      reason = await readCapped(res.body, output);
+    } catch (err) {
+      if (timedOut || UNDICI_TIMEOUT_CODES.has(String(errorCode(err)))) {
+        reason = 'timeout';
+      } else {
+        reason = 'transport';
+        error = describeError(err);
+      }
+    } finally {
+      clearTimeout(timer);
+      external?.removeEventListener('abort', onAbort);
+    }
+
+    const result: HttpResult = {
+      kind: 'http',
+      reason,
+      body: output.text(),
+      durationMs: performance.now() - start,
+    };
+    if (status !== undefined) result.status = status;
+    if (error !== undefined) result.error = error;
+    return result;
+  }
+
+  #checkedUrl(raw: string): string | { error: string } {
+    let checked = this.#checkedUrls.get(raw);
+    if (checked === undefined) {
+      checked = checkUrl(raw);
+      if (this.#checkedUrls.size >= 1024) this.#checkedUrls.clear();
+      this.#checkedUrls.set(raw, checked);
+    }
+    return checked;
+  }
+
+  #headers(headers: Readonly<Record<string, string>>): Record<string, string> {
+    let out = this.#withContentType.get(headers);
+    if (out === undefined) {
+      out = addContentType(headers);
+      this.#withContentType.set(headers, out);
+    }
+    return out;
+  }
 }
 
-const withContentTypeCache = new WeakMap<object, Record<string, string>>();
-
-/** The hook's headers, plus `content-type: application/json` unless they set a Content-Type (cached per headers object). */
-function withContentType(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const cached = withContentTypeCache.get(headers);
-  if (cached !== undefined) return cached;
-  const out = addContentType(headers);
-  withContentTypeCache.set(headers, out);
-  return out;
+function checkUrl(raw: string): string | { error: string } {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:'
+      ? raw
+      : { error: `unsupported URL scheme ${url.protocol} (http: or https: only)` };
+  } catch {
+    return { error: `invalid URL: ${JSON.stringify(raw)}` };
+  }
 }
 
+/** The hook's headers, plus `content-type: application/json` unless they set a Content-Type (any case). */
 function addContentType(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = { ...headers };
   if (!Object.keys(out).some((name) => name.toLowerCase() === 'content-type')) {
@@ -181,7 +196,7 @@ function readCapped(body: Readable, output: CappedBuffer): Promise<'response' | 
 }
 
 function notSent(start: number, reason: HttpEndReason, error?: string): HttpResult {
-  const result: HttpResult = { reason, body: '', durationMs: performance.now() - start };
+  const result: HttpResult = { kind: 'http', reason, body: '', durationMs: performance.now() - start };
   if (error !== undefined) result.error = error;
   return result;
 }
@@ -196,14 +211,10 @@ function describeError(err: unknown): string {
   if (err instanceof AggregateError && err.errors.length > 0) {
     return [...new Set(err.errors.map(describeError))].join('; ');
   }
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   const code = errorCode(err);
   if (typeof code === 'string' && code !== '' && !message.includes(code)) {
     return message === '' ? code : `${message} (${code})`;
   }
   return message === '' ? 'unknown transport error' : message;
-}
-
-function errorCode(err: unknown): unknown {
-  return typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
 }

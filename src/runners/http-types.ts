@@ -28,6 +28,7 @@ export interface HttpSpec {
 }
 
 export interface HttpResult {
+  kind: 'http';
   reason: HttpEndReason;
   /** HTTP status, once response headers arrived (also for `output_limit`, and for `timeout` / `transport` mid-body). */
   status?: number;

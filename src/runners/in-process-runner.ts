@@ -1,61 +1,75 @@
+/**
+ * The one in-process runner, for observers and gate hooks alike: calls the function, bounds a
+ * pending answer by its timeout (aborting its signal at the bound), and says how it ended.
+ * A synchronous answer costs no timer and no promise race: gate hooks are µs-scale.
+ */
 import { runAtDepth } from '../bus/depth.ts';
-import type { PrxEnvelope, PrxEventInstance } from '../events/prx-events.ts';
-import type { RunRecord } from '../records/run-record.ts';
+import { errorMessage } from '../files/errno.ts';
+import type { InProcessResult } from './run-result.ts';
 
-/** An in-process observer of a PRX event: fire-and-forget, its result is ignored. */
-export type InProcessObserver = (
-  envelope: PrxEnvelope,
-  info: { signal: AbortSignal; depth: number },
-) => unknown;
+/** The second argument every in-process hook gets; its AbortSignal is made only if it asks. */
+export class HookCallInfo {
+  #controller: AbortController | undefined;
 
-export interface InProcessAction {
-  kind: 'in-process';
-  name: string;
-  source: 'in-process';
-  event: string;
-  fn: InProcessObserver;
-  timeoutMs: number;
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    return this.#controller.signal;
+  }
+
+  abort(): void {
+    this.#controller?.abort();
+  }
 }
 
-/** Runs an in-process observer with the same bounds as a shell hook: timeout (AbortSignal) and a record. */
-export async function runObserver(
-  action: InProcessAction,
-  ev: PrxEventInstance,
-): Promise<Pick<RunRecord, 'outcome' | 'durationMs' | 'cause' | 'reason'>> {
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * Runs `fn(arg, info)`. With `depth`, it runs (and everything it starts) at that event depth
+ * [P-BUS-3], so emits made by the hook are one level deeper.
+ */
+export async function runInProcess<A, I extends HookCallInfo>(
+  fn: (arg: A, info: I) => unknown,
+  arg: A,
+  info: I,
+  timeoutMs: number,
+  depth?: number,
+): Promise<InProcessResult> {
   const start = performance.now();
-  const controller = new AbortController();
+  let value: unknown;
   let timer: NodeJS.Timeout | undefined;
   try {
-    const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
-      timer = setTimeout(() => resolve(TIMED_OUT), action.timeoutMs);
-    });
-    const result = await Promise.race([
-      // Emits made by the observer are one level deeper than the event it handles [P-BUS-3].
-      Promise.resolve().then(() =>
-        runAtDepth(ev.depth, () => action.fn(ev.envelope, { signal: controller.signal, depth: ev.depth })),
-      ),
-      timedOut,
-    ]);
-    if (result === TIMED_OUT) {
-      controller.abort();
-      return {
-        outcome: 'timeout',
-        cause: 'timeout',
-        reason: `did not settle within ${action.timeoutMs} ms`,
-        durationMs: performance.now() - start,
-      };
+    const returned = depth === undefined ? fn(arg, info) : runAtDepth(depth, fn, arg, info);
+    if (isThenable(returned)) {
+      // Only a pending answer needs the clock.
+      const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs, TIMED_OUT);
+      });
+      value = await Promise.race([returned, timedOut]);
+    } else {
+      value = returned;
     }
-    return { outcome: 'ok', durationMs: performance.now() - start };
   } catch (err) {
     return {
-      outcome: 'error',
-      cause: 'exception',
-      reason: err instanceof Error ? err.message : String(err),
+      kind: 'in-process',
+      reason: 'threw',
+      error: errorMessage(err),
       durationMs: performance.now() - start,
     };
   } finally {
     clearTimeout(timer);
   }
+  if (value === TIMED_OUT) {
+    info.abort();
+    return {
+      kind: 'in-process',
+      reason: 'timeout',
+      error: `did not settle within ${timeoutMs} ms`,
+      durationMs: performance.now() - start,
+    };
+  }
+  return { kind: 'in-process', reason: 'returned', value, durationMs: performance.now() - start };
 }
 
-const TIMED_OUT = Symbol('timed out');
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'then') === 'function';
+}

@@ -6,8 +6,9 @@
  * ended; it never throws.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { errorCode, errorMessage } from '../files/errno.ts';
 import { CappedBuffer } from './capped-buffer.ts';
 import type { ProcessEndReason, ProcessResult, ProcessSpec } from './process-types.ts';
 
@@ -32,25 +33,62 @@ interface LiveRun {
   done: Promise<ProcessResult>;
 }
 
-/** Runs in progress, by process group id (= the leader's pid). */
-const liveRuns = new Map<number, LiveRun>();
-
-/** Number of runs whose process group the runner is still responsible for. */
-export function liveGroupCount(): number {
-  return liveRuns.size;
-}
-
 /**
- * Terminates every run in progress (SIGTERM → grace → SIGKILL to each group) and resolves when
- * all of them have ended. Used on engine shutdown; the runs resolve with reason `timeout`.
+ * Starts hook processes and owns them until they end: each runner knows its runs in progress,
+ * so an engine stops exactly its own processes on shutdown.
  */
-export async function killAllRunning(): Promise<void> {
-  const runs = [...liveRuns.values()];
-  for (const run of runs) run.terminate();
-  await Promise.all(runs.map((run) => run.done));
+export class ProcessRunner {
+  /** Runs in progress, by process group id (= the leader's pid). */
+  readonly #live = new Map<number, LiveRun>();
+
+  /** Runs whose process group this runner is still responsible for. */
+  get running(): number {
+    return this.#live.size;
+  }
+
+  run(spec: ProcessSpec, opts: RunProcessOptions = {}): Promise<ProcessResult> {
+    if (spec.payloadFile === undefined) return startRun(spec, opts, this.#live);
+    const file = spec.payloadFile.path;
+    try {
+      // Synchronous on purpose: a few µs for a small file, where the async API costs several
+      // thread-pool round trips; the spawn that follows blocks the loop for longer anyway.
+      writeFileSync(file, spec.payloadFile.text, { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      const result = notStarted(
+        performance.now(),
+        'spawn_error',
+        `cannot write payload file: ${errorMessage(err)}`,
+      );
+      result.cause = 'payload_file';
+      return Promise.resolve(result);
+    }
+    return startRun(spec, opts, this.#live).finally(() => removeFile(file));
+  }
+
+  /**
+   * Terminates every run in progress (SIGTERM → grace → SIGKILL to each group) and resolves when
+   * all of them have ended; they resolve with reason `timeout`.
+   */
+  async terminateAll(): Promise<void> {
+    const runs = [...this.#live.values()];
+    for (const run of runs) run.terminate();
+    await Promise.all(runs.map((run) => run.done));
+  }
 }
 
-export function runProcess(spec: ProcessSpec, opts: RunProcessOptions = {}): Promise<ProcessResult> {
+function removeFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Already gone (a hook may delete it itself): nothing to clean up.
+  }
+}
+
+function startRun(
+  spec: ProcessSpec,
+  opts: RunProcessOptions,
+  liveRuns: Map<number, LiveRun>,
+): Promise<ProcessResult> {
   const start = performance.now();
   const abortSignal = opts.signal;
   if (abortSignal?.aborted) return Promise.resolve(notStarted(start, 'timeout'));
@@ -117,6 +155,7 @@ export function runProcess(spec: ProcessSpec, opts: RunProcessOptions = {}): Pro
     const reason: ProcessEndReason =
       killReason ?? (capped ? 'output_limit' : exitSignal !== null ? 'signal' : 'exit');
     resolveRun({
+      kind: 'process',
       reason,
       exitCode,
       signal: exitSignal,
@@ -264,6 +303,7 @@ function destroyStdio(child: ChildProcess): void {
 
 function notStarted(start: number, reason: ProcessEndReason, error?: string): ProcessResult {
   const result: ProcessResult = {
+    kind: 'process',
     reason,
     exitCode: null,
     signal: null,
@@ -284,14 +324,6 @@ function describeSpawnError(err: Error, cwd: string): string {
     // cwd missing: fall through
   }
   return `${err.message} (cwd ${cwd} is not a directory)`;
-}
-
-function errorCode(err: unknown): unknown {
-  return typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 function ignore(): void {}

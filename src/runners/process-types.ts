@@ -10,6 +10,11 @@ export interface ProcessSpec {
   cwd: string;
   /** Written to stdin, then stdin is closed. Without it stdin is /dev/null (immediate EOF). */
   stdin?: string | Buffer;
+  /**
+   * A file written (mode 0600, never over an existing one) before the spawn and removed once the
+   * run has ended, however it ended [P-PAY-2]. A failed write is a `spawn_error` (cause `payload_file`).
+   */
+  payloadFile?: { path: string; text: string };
   timeoutMs: number;
   /** Grace period between SIGTERM and SIGKILL to the group. Default 5000. */
   killGraceMs?: number;
@@ -18,6 +23,7 @@ export interface ProcessSpec {
 }
 
 export interface ProcessResult {
+  kind: 'process';
   reason: ProcessEndReason;
   /** Exit code of the leader, when it exited by itself. */
   exitCode: number | null;
@@ -30,4 +36,6 @@ export interface ProcessResult {
   pid?: number;
   /** For `spawn_error`: the system's message (e.g. `spawn ./x ENOENT`). */
   error?: string;
+  /** For `spawn_error` before the spawn itself: what could not be prepared (`payload_file`). */
+  cause?: string;
 }

@@ -5,8 +5,9 @@
  * run into the argv that runs it inside a sandbox. The process runner then spawns that argv
  * exactly like an unsandboxed hook, so timeouts, output caps and group kills stay the same.
  */
-import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { realPathOr } from '../files/real-path.ts';
 
 export type WorkspaceAccess = 'rw' | 'ro';
 
@@ -97,7 +98,7 @@ export function bwrapArgv(run: BwrapRun): { command: string; args: string[] } {
   // symlinks) the path gets a symlink of its own, unless one made for a folder above covers it.
   const linked: string[] = [];
   const bind = (flag: string, p: string) => {
-    const real = realOrSelf(p);
+    const real = realPathOr(p);
     const out = [{ dest: real, args: [flag, p, real] }];
     if (real !== p && isUnder(p, '/tmp') && !linked.some((l) => isUnder(p, l))) {
       linked.push(p);
@@ -118,7 +119,7 @@ export function bwrapArgv(run: BwrapRun): { command: string; args: string[] } {
     // appear on the host: hide only what exists (one stat per run).
     ...sandbox.hidden
       .filter((p) => existsSync(p))
-      .map((p) => realOrSelf(p))
+      .map((p) => realPathOr(p))
       .map((dest) => ({ dest, args: ['--tmpfs', dest] })),
     // Only this run's payload file, not the whole temp folder: a hook sees no other run's payload.
     ...bind('--ro-bind', run.payloadFile),
@@ -152,14 +153,6 @@ export function bwrapArgv(run: BwrapRun): { command: string; args: string[] } {
       ...run.args,
     ],
   };
-}
-
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p; // missing: the mount fails (or, for -try, is skipped) with bwrap's own message
-  }
 }
 
 function isUnder(p: string, dir: string): boolean {

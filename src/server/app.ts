@@ -1,9 +1,10 @@
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { Counter, Gauge, type Registry } from 'prom-client';
 import type { z } from 'zod';
 import { MAX_DEPTH } from '../bus/depth.ts';
 import type { HookEngine } from '../engine.ts';
+import { HookInputError } from '../events/hook-input-error.ts';
+import { errorMessage } from '../files/errno.ts';
 import { type Logger, stderrLogger } from '../records/logger.ts';
 import { tokenChecker } from './auth.ts';
 import {
@@ -60,7 +61,7 @@ export function createApp(opts: AppOptions): HookwerkApp {
     ...(opts.now !== undefined ? { now: opts.now } : {}),
   });
   const streams = new SseHub(opts.sse);
-  registerServerMetrics(engine.metrics.registry, streams);
+  engine.metrics.addStreamSource(streams);
 
   const app = new Hono();
 
@@ -132,8 +133,7 @@ export function createApp(opts: AppOptions): HookwerkApp {
         ...(depth !== undefined ? { depth } : {}),
       });
     } catch (err) {
-      if (err instanceof TypeError)
-        return badRequest(c, [{ path: issuePath(err.message), message: err.message }]);
+      if (err instanceof HookInputError) return badRequest(c, [{ path: err.field, message: err.message }]);
       throw err;
     }
     // [P-BUS-3] Above depth 8 the engine drops the event silently (and counts it); say so here.
@@ -145,17 +145,12 @@ export function createApp(opts: AppOptions): HookwerkApp {
   app.post('/api/decide', async (c) => {
     const body = await readBody(c, decideBodySchema);
     if (!body.ok) return badRequest(c, body.issues);
-    let decision: ReturnType<HookEngine['decide']>;
     try {
-      decision = engine.decide(body.value.event, body.value.context ?? {});
+      return c.json(await engine.decide(body.value.event, body.value.context ?? {}));
     } catch (err) {
-      if (err instanceof TypeError) {
-        const path = err.message.startsWith('context') ? 'context' : 'event';
-        return badRequest(c, [{ path, message: err.message }]);
-      }
+      if (err instanceof HookInputError) return badRequest(c, [{ path: err.field, message: err.message }]);
       throw err;
     }
-    return c.json(await decision);
   });
 
   app.get('/api/runs', (c) => {
@@ -203,8 +198,7 @@ async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<Par
   try {
     value = JSON.parse(text);
   } catch (err) {
-    const reason =
-      text.trim() === '' ? 'the body is empty' : err instanceof Error ? err.message : String(err);
+    const reason = text.trim() === '' ? 'the body is empty' : errorMessage(err);
     return { ok: false, issues: [{ path: '(body)', message: `invalid JSON: ${reason}` }] };
   }
   return parseBody(schema, value);
@@ -217,44 +211,4 @@ function badRequest(c: Context, issues: FieldIssue[]) {
 function storeError(c: Context, err: StoreError) {
   if (err.status === 400) return c.json({ error: summarize(err.issues), issues: err.issues }, 400);
   return c.json({ error: err.message, ...(err.issues.length > 0 ? { issues: err.issues } : {}) }, err.status);
-}
-
-/** `emit()`'s TypeErrors name the field: `payload of "tool_call": field "tool" is missing` → `payload.tool`. */
-function issuePath(message: string): string {
-  const field = /field "([^"]+)"/.exec(message);
-  if (field !== null) return `payload.${field[1]}`;
-  if (message.startsWith('payload')) return 'payload';
-  if (message.startsWith('unknown event')) return 'event';
-  return '(body)';
-}
-
-const serverHubs = new WeakMap<Registry, Set<SseHub>>();
-
-/** SSE gauges in the engine's registry, registered once per registry, summed over its apps. */
-function registerServerMetrics(registry: Registry, hub: SseHub): void {
-  let hubs = serverHubs.get(registry);
-  if (hubs === undefined) {
-    hubs = new Set();
-    serverHubs.set(registry, hubs);
-    const all = hubs;
-    const sum = (f: (h: SseHub) => number) => [...all].reduce((n, h) => n + f(h), 0);
-    new Gauge({
-      name: 'sse_clients',
-      help: 'Open /api/events/stream connections.',
-      registers: [registry],
-      collect() {
-        this.set(sum((h) => h.clients));
-      },
-    });
-    new Counter({
-      name: 'sse_messages_dropped_total',
-      help: 'Bus messages not sent to a stream client that fell 1000 messages behind.',
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(sum((h) => h.dropped));
-      },
-    });
-  }
-  hubs.add(hub);
 }

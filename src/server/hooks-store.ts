@@ -2,12 +2,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { ReloadResult } from '../engine.ts';
 import type { PrxEventName } from '../events/prx-events.ts';
-import { ensurePrivateDir, readTextIfExists, writeFileAtomic } from '../files/atomic-write.ts';
+import { writeFileAtomic } from '../files/atomic-write.ts';
 import { type Logger, stderrLogger } from '../records/logger.ts';
 import type { ConfigIssue } from '../sources/issues.ts';
 import { jsonPath } from '../sources/issues.ts';
 import { PRX_LIMITS } from '../sources/prx-schema.ts';
 import { type PrxAction, parsePrxConfigText, prxHooksPath } from '../sources/prx-source.ts';
+import { readSourceFile } from '../sources/read-source.ts';
 import type { HookBody } from './bodies.ts';
 
 /** [P-API-2] The action part of a HOOK; `cwd` is left out when not set (the workspace). */
@@ -92,6 +93,8 @@ interface Focus {
 const ID_RE = /^hook_(\d+)$/;
 /** A hand edit racing our write makes us start over; this many times at most. */
 const MAX_ATTEMPTS = 5;
+/** `.hookwerk/state.json` holds one number: anything bigger is not ours. */
+const STATE_MAX_BYTES = 64 * 1024;
 export const STATE_DIR = '.hookwerk';
 export const STATE_FILE = 'state.json';
 
@@ -208,9 +211,9 @@ export class HooksStore {
 
   async #attempt(mutate: ((t: Txn) => Focus | undefined) | undefined): Promise<Hook[]> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const before = await readTextIfExists(this.file);
+      const before = readHooksText(this.file);
       const doc = this.#current(before);
-      const stored = await this.#readMark();
+      const stored = this.#readMark();
       let mark = Math.max(stored, highestId(doc));
       const now = this.#now().toISOString();
       const t: Txn = {
@@ -237,9 +240,9 @@ export class HooksStore {
         );
       }
       // The mark goes to disk first: a crash between the two writes wastes ids, never reuses one.
-      if (mark > stored) await this.#writeMark(mark);
-      const written = await writeFileAtomic(this.file, text, {
-        beforeRename: async () => (await readTextIfExists(this.file)) === before,
+      if (mark > stored) this.#writeMark(mark);
+      const written = writeFileAtomic(this.file, text, {
+        beforeRename: () => readHooksText(this.file) === before,
       });
       if (!written) continue;
       const reloaded = this.#reload();
@@ -255,29 +258,20 @@ export class HooksStore {
   /** The file as JSON, after checking it is valid; a hand-broken file is never overwritten. */
   #current(text: string | undefined): RawDoc {
     if (text === undefined) return { hooks: {} };
-    const bytes = Buffer.byteLength(text, 'utf8');
-    if (bytes > PRX_LIMITS.maxFileBytes) {
-      throw new StoreError(409, `hooks.json is ${bytes} bytes; the limit is ${PRX_LIMITS.maxFileBytes}`);
-    }
     const current = parsePrxConfigText(this.workspace, this.file, text);
-    if (!current.ok) {
-      throw new StoreError(
-        409,
-        `${this.file} is invalid on disk (the last good hooks stay in force); fix it by hand, then retry`,
-        current.issues.map(fileIssue),
-      );
-    }
+    if (!current.ok) throw invalidOnDisk(this.file, current.issues);
     const doc: unknown = JSON.parse(text);
     if (!isRawDoc(doc))
       throw new StoreError(409, `${this.file} does not have the shape {"hooks": {event: [action…]}}`);
     return doc;
   }
 
-  async #readMark(): Promise<number> {
-    const text = await readTextIfExists(this.stateFile);
-    if (text === undefined) return 0;
+  #readMark(): number {
+    const read = readSourceFile(this.stateFile, STATE_MAX_BYTES);
+    if (read.kind === 'missing') return 0;
     try {
-      const state = stateSchema.safeParse(JSON.parse(text));
+      if (read.kind === 'refused') throw new Error(read.message);
+      const state = stateSchema.safeParse(JSON.parse(read.text));
       const n = state.success ? state.data.hook_id_high_water : undefined;
       if (n !== undefined && Number.isSafeInteger(n)) return n;
     } catch {
@@ -289,10 +283,9 @@ export class HooksStore {
     return 0;
   }
 
-  async #writeMark(mark: number): Promise<void> {
-    await ensurePrivateDir(path.dirname(this.stateFile));
+  #writeMark(mark: number): void {
     const text = `${JSON.stringify({ hook_id_high_water: mark }, null, 2)}\n`;
-    await writeFileAtomic(this.stateFile, text, { mode: 0o600 });
+    writeFileAtomic(this.stateFile, text, { mode: 0o600, privateDir: true });
   }
 }
 
@@ -419,6 +412,25 @@ function pick(hooks: readonly Hook[], id: string): Hook {
 
 function notFound(id: string): StoreError {
   return new StoreError(404, `no hook with id ${JSON.stringify(id)}`);
+}
+
+/**
+ * hooks.json's text, or undefined when it does not exist. Read bounded [L-TRUST-4]: a FIFO, a
+ * device or a file over the limit is refused unread, as invalid on disk.
+ */
+function readHooksText(file: string): string | undefined {
+  const read = readSourceFile(file, PRX_LIMITS.maxFileBytes);
+  if (read.kind === 'missing') return undefined;
+  if (read.kind === 'text') return read.text;
+  throw invalidOnDisk(file, [{ file, path: '$', message: `file ${read.message}` }]);
+}
+
+function invalidOnDisk(file: string, issues: readonly ConfigIssue[]): StoreError {
+  return new StoreError(
+    409,
+    `${file} is invalid on disk (the last good hooks stay in force); fix it by hand, then retry`,
+    issues.map(fileIssue),
+  );
 }
 
 function fileIssue(issue: ConfigIssue): StoreIssue {

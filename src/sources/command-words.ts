@@ -1,67 +1,455 @@
 import path from 'node:path';
+import { isInside } from '../files/real-path.ts';
 
 /**
- * Splits a shell command line into words with quotes removed (POSIX-ish: '…', "…", \x).
- * Good enough to find the script paths a command refers to; it never runs anything.
+ * Which files a hook's shell command line refers to, for consent [L-TRUST-1, L-TRUST-5] and for
+ * validation. Hook commands run as `/bin/sh -c COMMAND` in the project folder, so this reads the
+ * line as a POSIX shell would — quotes, the variables whose value is known here, `cd` — without
+ * ever running anything. A word whose value cannot be known here (another variable, a command
+ * substitution, a relative word after `cd` to an unknown folder) is reported as unresolved rather
+ * than guessed. Not followed, so taken literally: `eval`, globs, here-document bodies, functions
+ * and aliases, `CDPATH`, and whether a `cd` or `&&`/`||` branch really runs.
  */
-export function commandWords(command: string): string[] {
-  const words: string[] = [];
-  let current = '';
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (quote === "'") {
-      if (c === "'") quote = undefined;
-      else current += c;
-    } else if (quote === '"') {
-      if (c === '"') quote = undefined;
-      else if (c === '\\' && i + 1 < command.length && '"\\$`'.includes(command[i + 1]!))
-        current += command[++i];
-      else current += c;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      inWord = true;
-    } else if (c === '\\' && i + 1 < command.length) {
-      current += command[++i];
-      inWord = true;
-    } else if (/\s/.test(c) || ';|&<>()'.includes(c)) {
-      if (inWord) words.push(current);
-      current = '';
-      inWord = false;
-    } else {
-      current += c;
-      inWord = true;
+
+export interface CommandPathOptions {
+  /** Value of `${CLAUDE_PLUGIN_ROOT}` (plugin hooks); without it the variable stays unresolved. */
+  pluginRoot?: string;
+  /** The hooks' home folder, for `~/…`; without it such words stay unresolved. */
+  home?: string;
+}
+
+export interface ScriptPathOptions {
+  /** Value of `$CLAUDE_PROJECT_DIR`; defaults to the `cwd` the command runs in. */
+  projectDir?: string;
+  /** Value of `${CLAUDE_PLUGIN_ROOT}`; without it the variable stays unresolved. */
+  pluginRoot?: string;
+}
+
+/**
+ * A script-like word of a command that consent does not pin: it names a path outside the
+ * project, or its path cannot be known (`expansion`: an unknown variable, a command
+ * substitution, `~` without a home; `directory`: a relative word after a `cd` to an unknown
+ * folder).
+ */
+export type UnpinnedPath =
+  | { kind: 'outside'; word: string; path: string }
+  | { kind: 'unresolved'; word: string; cause: 'expansion' | 'directory' };
+
+// ---------------------------------------------------------------------------------------------
+// Reading the line: words made of parts, and operators.
+
+/** One piece of a word as written. `quoted` text is never a tilde or an operator. */
+type Part =
+  | { kind: 'text'; text: string; quoted: boolean }
+  | { kind: 'var'; name: string; raw: string }
+  /** `${x:-y}`, `$1`, `$?`, `$(…)`, `` `…` ``: never known here; `commands` is a substitution's text. */
+  | { kind: 'opaque'; raw: string; commands?: string };
+
+interface Word {
+  parts: Part[];
+  /** The redirection operator (`>`, `<`, `>&`, `<<` …) this word is the target of. */
+  redirect?: string;
+}
+
+type Token = { kind: 'word'; word: Word } | { kind: 'op'; op: string };
+
+/** Longest first, so `&&` is not read as two `&`. A newline separates commands like `;`. */
+const OPERATORS = [
+  '&&',
+  '||',
+  ';;',
+  '<<-',
+  '<<',
+  '>>',
+  '<&',
+  '>&',
+  '<>',
+  '>|',
+  ';',
+  '&',
+  '|',
+  '(',
+  ')',
+  '<',
+  '>',
+];
+const REDIRECTIONS = new Set(['<<-', '<<', '>>', '<&', '>&', '<>', '>|', '<', '>']);
+
+function lex(command: string): Token[] {
+  return new Lexer(command).tokens();
+}
+
+class Lexer {
+  readonly #s: string;
+  #i = 0;
+  readonly #out: Token[] = [];
+  #parts: Part[] = [];
+  #inWord = false;
+  #redirect: string | undefined;
+
+  constructor(s: string) {
+    this.#s = s;
+  }
+
+  tokens(): Token[] {
+    while (this.#i < this.#s.length) this.#step(this.#s[this.#i]!);
+    this.#endWord();
+    return this.#out;
+  }
+
+  #step(c: string): void {
+    if (c === "'") this.#single();
+    else if (c === '"') this.#double();
+    else if (c === '\\') this.#escape();
+    else if (c === '$') this.#dollar(false);
+    else if (c === '`') this.#backtick();
+    else if (c === '#' && !this.#inWord) this.#i = this.#find('\n', this.#i);
+    else if (c === ' ' || c === '\t' || c === '\r') {
+      this.#endWord();
+      this.#i++;
+    } else if (c === '\n') {
+      this.#endWord();
+      this.#op(';', 1);
+    } else if (';&|()<>'.includes(c)) this.#operator();
+    else {
+      this.#text(c, false);
+      this.#i++;
     }
   }
-  if (inWord) words.push(current);
-  return words;
-}
 
-/**
- * [L-TRUST-1] Every word of the command that, with quotes removed and resolved against the
- * project folder, names a path inside the project. Sorted, without duplicates.
- */
-export function projectPathsOf(command: string, projectDir: string): string[] {
-  const root = path.resolve(projectDir);
-  const out = new Set<string>();
-  for (const word of commandWords(command)) {
-    if (word === '' || word.includes('\0')) continue;
-    const resolved = path.resolve(root, word);
-    const rel = path.relative(root, resolved);
-    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) out.add(resolved);
+  #single(): void {
+    const end = this.#find("'", this.#i + 1);
+    this.#text(this.#s.slice(this.#i + 1, end), true);
+    this.#i = end + 1;
   }
-  return [...out].sort();
+
+  #double(): void {
+    this.#inWord = true;
+    this.#i++;
+    while (this.#i < this.#s.length && this.#s[this.#i] !== '"') {
+      const c = this.#s[this.#i]!;
+      const next = this.#s[this.#i + 1];
+      if (c === '$') this.#dollar(true);
+      else if (c === '`') this.#backtick();
+      else if (c === '\\' && next !== undefined && '"\\$`\n'.includes(next)) {
+        if (next !== '\n') this.#text(next, true);
+        this.#i += 2;
+      } else {
+        this.#text(c, true);
+        this.#i++;
+      }
+    }
+    this.#i++;
+  }
+
+  #escape(): void {
+    const next = this.#s[this.#i + 1];
+    // `\` + newline joins lines; any other escaped character is literal (quoted).
+    if (next === undefined) this.#text('\\', false);
+    else if (next !== '\n') this.#text(next, true);
+    this.#i += 2;
+  }
+
+  #dollar(quoted: boolean): void {
+    const s = this.#s;
+    const i = this.#i;
+    const next = s[i + 1] ?? '';
+    const name = /^[A-Za-z_]\w*/.exec(s.slice(i + 1))?.[0];
+    if (next === '{' || next === '(') {
+      const end = matchClose(s, i + 1);
+      this.#push(bracedPart(s, i, end));
+      this.#i = end + 1;
+    } else if (name !== undefined) {
+      this.#push({ kind: 'var', name, raw: `$${name}` });
+      this.#i = i + 1 + name.length;
+    } else if (/^[0-9@*#?$!-]$/.test(next)) {
+      this.#push({ kind: 'opaque', raw: `$${next}` });
+      this.#i = i + 2;
+    } else {
+      // A `$` before nothing a shell expands is a literal `$`.
+      this.#text('$', quoted);
+      this.#i++;
+    }
+  }
+
+  #backtick(): void {
+    const s = this.#s;
+    let j = this.#i + 1;
+    let commands = '';
+    while (j < s.length && s[j] !== '`') {
+      const next = s[j + 1];
+      if (s[j] === '\\' && next !== undefined && '`\\$'.includes(next)) {
+        commands += next;
+        j += 2;
+      } else {
+        commands += s[j];
+        j++;
+      }
+    }
+    this.#push({ kind: 'opaque', raw: s.slice(this.#i, j + 1), commands });
+    this.#i = j + 1;
+  }
+
+  #operator(): void {
+    const op = OPERATORS.find((o) => this.#s.startsWith(o, this.#i)) ?? this.#s[this.#i]!;
+    // `2>file`: digits right before a redirection name a file descriptor, not a word.
+    if (REDIRECTIONS.has(op) && this.#isIoNumber()) {
+      this.#parts = [];
+      this.#inWord = false;
+    }
+    this.#endWord();
+    if (REDIRECTIONS.has(op)) {
+      this.#redirect = op;
+      this.#i += op.length;
+    } else this.#op(op, op.length);
+  }
+
+  #op(op: string, length: number): void {
+    this.#redirect = undefined;
+    this.#out.push({ kind: 'op', op });
+    this.#i += length;
+  }
+
+  #isIoNumber(): boolean {
+    const only = this.#parts.length === 1 ? this.#parts[0] : undefined;
+    return only?.kind === 'text' && !only.quoted && /^\d+$/.test(only.text);
+  }
+
+  #text(text: string, quoted: boolean): void {
+    this.#inWord = true;
+    const last = this.#parts.at(-1);
+    if (last?.kind === 'text' && last.quoted === quoted) last.text += text;
+    else if (text !== '') this.#parts.push({ kind: 'text', text, quoted });
+  }
+
+  #push(part: Part): void {
+    this.#inWord = true;
+    this.#parts.push(part);
+  }
+
+  #endWord(): void {
+    if (this.#inWord) {
+      const word: Word = { parts: this.#parts };
+      if (this.#redirect !== undefined) word.redirect = this.#redirect;
+      this.#out.push({ kind: 'word', word });
+      this.#redirect = undefined;
+    }
+    this.#parts = [];
+    this.#inWord = false;
+  }
+
+  #find(ch: string, from: number): number {
+    const at = this.#s.indexOf(ch, from);
+    return at === -1 ? this.#s.length : at;
+  }
+}
+
+/** `${NAME}` is a variable; any other `${…}`, `$((…))` or `$(…)` is opaque. */
+function bracedPart(s: string, dollar: number, end: number): Part {
+  const raw = s.slice(dollar, end + 1);
+  const inner = s.slice(dollar + 2, end);
+  if (s[dollar + 1] === '{')
+    return /^[A-Za-z_]\w*$/.test(inner) ? { kind: 'var', name: inner, raw } : { kind: 'opaque', raw };
+  return s[dollar + 2] === '(' ? { kind: 'opaque', raw } : { kind: 'opaque', raw, commands: inner };
+}
+
+/** Index of the bracket closing the one at `open`, skipping quotes and escapes; the end if none. */
+function matchClose(s: string, open: number): number {
+  const opener = s[open];
+  const closer = opener === '{' ? '}' : ')';
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\') i++;
+    else if (c === "'" || c === '"') i = closingQuote(s, i);
+    else if (c === opener) depth++;
+    else if (c === closer && --depth === 0) return i;
+  }
+  return s.length;
+}
+
+function closingQuote(s: string, open: number): number {
+  const quote = s[open];
+  for (let i = open + 1; i < s.length; i++) {
+    if (quote === '"' && s[i] === '\\') i++;
+    else if (s[i] === quote) return i;
+  }
+  return s.length;
+}
+
+/** The word as written, quotes removed, nothing expanded. */
+function rawOf(word: Word): string {
+  return word.parts.map((p) => (p.kind === 'text' ? p.text : p.raw)).join('');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expansion: what a word means in the folder where it stands.
+
+interface Scope {
+  projectDir: string;
+  pluginRoot: string | undefined;
+  home: string | undefined;
+  /** Known variables the line itself assigns or names (`PWD=…`, `unset PWD`): no longer known. */
+  reassigned: ReadonlySet<string>;
+}
+
+const KNOWN_VARIABLES = new Set(['CLAUDE_PROJECT_DIR', 'PWD', 'CLAUDE_PLUGIN_ROOT']);
+
+function scopeFor(projectDir: string, opts: { pluginRoot?: string; home?: string }): Scope {
+  const root = path.resolve(projectDir);
+  return {
+    projectDir: root,
+    pluginRoot: opts.pluginRoot === undefined ? undefined : path.resolve(root, opts.pluginRoot),
+    home: opts.home,
+    reassigned: new Set(),
+  };
+}
+
+/** `$PWD` is the folder the shell is in when it expands the word: after a `cd`, that folder. */
+function variable(name: string, scope: Scope, cwd: string | undefined): string | undefined {
+  if (scope.reassigned.has(name)) return undefined;
+  if (name === 'CLAUDE_PROJECT_DIR') return scope.projectDir;
+  if (name === 'PWD') return cwd;
+  if (name === 'CLAUDE_PLUGIN_ROOT') return scope.pluginRoot;
+  return undefined;
+}
+
+interface Expanded {
+  text: string;
+  /** False when some part has no known value (the text then shows it as written). */
+  complete: boolean;
+}
+
+function expand(word: Word, scope: Scope, cwd: string | undefined): Expanded {
+  let text = '';
+  let complete = true;
+  for (const part of word.parts) {
+    const value =
+      part.kind === 'text' ? part.text : part.kind === 'var' ? variable(part.name, scope, cwd) : undefined;
+    if (value === undefined) complete = false;
+    text += value ?? rawOf({ parts: [part] });
+  }
+  return withTilde(word, { text, complete }, scope);
+}
+
+/** An unquoted `~` or `~/…` starting a word is the home folder; `~user` is not known here. */
+function withTilde(word: Word, expanded: Expanded, scope: Scope): Expanded {
+  const first = word.parts[0];
+  if (first?.kind !== 'text' || first.quoted || !first.text.startsWith('~')) return expanded;
+  const prefix = /^~[^/]*/.exec(first.text)?.[0];
+  if (prefix !== '~' || scope.home === undefined) return { ...expanded, complete: false };
+  return { ...expanded, text: scope.home + expanded.text.slice(1) };
+}
+
+function literalOf(word: Word | undefined, scope: Scope, cwd: string | undefined): string | undefined {
+  if (word === undefined) return undefined;
+  const expanded = expand(word, scope, cwd);
+  return expanded.complete ? expanded.text : undefined;
+}
+
+type Target = { kind: 'path'; path: string } | { kind: 'unresolved'; cause: 'expansion' | 'directory' };
+
+/** The absolute path a word names, resolved against `cwd` (undefined: a folder not known). */
+function resolveWord(word: Word, scope: Scope, cwd: string | undefined): Target | undefined {
+  const { text, complete } = expand(word, scope, cwd);
+  if (!complete) return { kind: 'unresolved', cause: 'expansion' };
+  if (text === '' || text.includes('\0')) return undefined;
+  if (path.isAbsolute(text)) return { kind: 'path', path: path.resolve(text) };
+  if (cwd === undefined) return { kind: 'unresolved', cause: 'directory' };
+  return { kind: 'path', path: path.resolve(cwd, text) };
 }
 
 /**
- * Words that look like script paths (contain a `/`; not an option, a URL or a variable),
- * resolved as the shell would: `~/` against `home`, others against `cwd`.
+ * The known variables the line assigns (`PWD=x`, `export PWD=x`) or names as a word (`unset PWD`,
+ * `read PWD`, `for PWD in`): from then on their value is not the one known here. Erring on the
+ * side of "unknown" keeps such a word out of the pins and in the review.
  */
-export function scriptPathsOf(command: string, cwd: string, home: string): string[] {
-  return commandWords(command)
-    .filter((w) => w.includes('/') && !w.startsWith('-') && !/^[a-z]+:\/\//i.test(w) && !w.includes('$'))
-    .map((w) => (w.startsWith('~/') ? path.join(home, w.slice(2)) : path.resolve(cwd, w)));
+function reassignedIn(tokens: Token[], inherited: ReadonlySet<string>): Set<string> {
+  const out = new Set(inherited);
+  for (const token of tokens) {
+    if (token.kind !== 'word') continue;
+    const name = /^[A-Za-z_]\w*(?==|$)/.exec(rawOf(token.word))?.[0];
+    if (name !== undefined && KNOWN_VARIABLES.has(name)) out.add(name);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Simple commands and the folder each runs in.
+
+interface Step {
+  words: Word[];
+  /** The folder the simple command runs in; undefined after a `cd` to a folder not known here. */
+  cwd: string | undefined;
+}
+
+const END: Token = { kind: 'op', op: '' };
+
+/**
+ * Splits the line into simple commands, following `cd`. A `cd` lasts for the rest of the line,
+ * but not beyond the `( … )` subshell it is in, and not at all as a pipeline element or a
+ * background job (those run in a subshell too). A `cd` is taken to succeed.
+ */
+function stepsOf(tokens: Token[], scope: Scope, start: string | undefined): Step[] {
+  const steps: Step[] = [];
+  const outer: Array<string | undefined> = [];
+  let cwd = start;
+  let words: Word[] = [];
+  let before = '';
+  for (const token of [...tokens, END]) {
+    if (token.kind === 'word') {
+      words.push(token.word);
+      continue;
+    }
+    if (words.length > 0) {
+      steps.push({ words, cwd });
+      if (before !== '|' && token.op !== '|' && token.op !== '&') cwd = afterCd(words, scope, cwd);
+    }
+    words = [];
+    before = token.op;
+    if (token.op === '(') outer.push(cwd);
+    else if (token.op === ')' && outer.length > 0) cwd = outer.pop();
+  }
+  return steps;
+}
+
+/** The folder after a simple command: `cwd`, unless it is a `cd`. */
+function afterCd(words: Word[], scope: Scope, cwd: string | undefined): string | undefined {
+  const roles = classify(words, scope, cwd);
+  if (programName(roles, scope, cwd) !== 'cd') return cwd;
+  return cdTarget(
+    roles.filter((r) => r.role === 'cd').map((r) => r.word),
+    scope,
+    cwd,
+  );
+}
+
+const CD_OPTIONS = new Set(['-L', '-P', '-e', '--']);
+
+/** Where `cd OPERANDS` goes; undefined when not known (`cd` alone is `$HOME`, `cd -` the last folder). */
+function cdTarget(operands: Word[], scope: Scope, cwd: string | undefined): string | undefined {
+  let i = 0;
+  while (i < operands.length && CD_OPTIONS.has(literalOf(operands[i], scope, cwd) ?? '')) i++;
+  const dir = operands.length === i + 1 ? operands[i]! : undefined;
+  if (dir === undefined || literalOf(dir, scope, cwd) === '-') return undefined;
+  const target = resolveWord(dir, scope, cwd);
+  return target?.kind === 'path' ? target.path : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What each word of a simple command is.
+
+/**
+ * `program`: the word run; `script`: the file an interpreter or `source`/`.` runs; `cd`: a `cd`
+ * operand; `assignment`: the value of a leading `NAME=value`; `input`/`output`: a redirection
+ * target; `command`: STRING of `sh -c STRING`, read as a command line of its own; `none`: no path
+ * at all (a file descriptor, a here-document delimiter).
+ */
+type Role = 'program' | 'script' | 'argument' | 'cd' | 'assignment' | 'input' | 'output' | 'command' | 'none';
+
+interface Classified {
+  word: Word;
+  role: Role;
 }
 
 /** Interpreters whose first operand is the script they run (`sh x.sh`, `node x.cjs`, `npx tsx x.ts`). */
@@ -80,22 +468,249 @@ const INTERPRETERS = new Set([
   'bun',
   'tsx',
 ]);
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh']);
+/** Words that run the next word as the program. */
+const WRAPPERS = new Set(['exec', 'npx', 'command', 'nohup']);
+/** Reserved words that may open a simple command (`if ./check.sh; then …`). */
+const RESERVED = new Set(['{', '!', 'if', 'then', 'else', 'elif', 'do', 'while', 'until']);
+
+function classify(words: Word[], scope: Scope, cwd: string | undefined): Classified[] {
+  const plain = words.filter((w) => w.redirect === undefined);
+  const redirects = words.filter((w) => w.redirect !== undefined);
+  return [...plainRoles(plain, scope, cwd), ...redirects.map((word) => ({ word, role: redirectRole(word) }))];
+}
+
+function plainRoles(words: Word[], scope: Scope, cwd: string | undefined): Classified[] {
+  const name = (i: number) => literalOf(words[i], scope, cwd) ?? '';
+  let p = 0;
+  while (p < words.length && RESERVED.has(name(p))) p++;
+  const assignmentsFrom = p;
+  while (p < words.length && assignedValue(words[p]!) !== undefined) p++;
+  const assignmentsTo = p;
+  while (WRAPPERS.has(name(p))) p++;
+  const program = path.posix.basename(name(p));
+  const operand = words[p + 1];
+  const scriptAt = operand !== undefined && takesScript(program, rawOf(operand)) ? p + 1 : -1;
+  const commandAt = SHELLS.has(program) && name(p + 1) === '-c' ? p + 2 : -1;
+  return words.map((word, i): Classified => {
+    const value = i >= assignmentsFrom && i < assignmentsTo ? assignedValue(word) : undefined;
+    if (value !== undefined) return { word: value, role: 'assignment' };
+    if (i === p) return { word, role: 'program' };
+    if (i > p && program === 'cd') return { word, role: 'cd' };
+    if (i === commandAt) return { word, role: 'command' };
+    return { word, role: i === scriptAt ? 'script' : 'argument' };
+  });
+}
+
+/** Only `interpreter SCRIPT …`: with options first (`-c`, `-m mod`) the operand may be no file. */
+function takesScript(program: string, operand: string): boolean {
+  if (program === 'source' || program === '.') return true;
+  return INTERPRETERS.has(program) && !operand.startsWith('-');
+}
+
+/** The value of `NAME=value` (name and `=` unquoted), as a word of its own; undefined if none. */
+function assignedValue(word: Word): Word | undefined {
+  const [first, ...rest] = word.parts;
+  if (first?.kind !== 'text' || first.quoted) return undefined;
+  const prefix = /^[A-Za-z_]\w*=/.exec(first.text)?.[0];
+  if (prefix === undefined) return undefined;
+  const value = first.text.slice(prefix.length);
+  const head: Part[] = value === '' ? [] : [{ kind: 'text', text: value, quoted: false }];
+  return { parts: [...head, ...rest] };
+}
+
+function redirectRole(word: Word): Role {
+  const op = word.redirect;
+  if (op === '<<' || op === '<<-') return 'none';
+  if ((op === '<&' || op === '>&') && /^(\d+|-)$/.test(rawOf(word))) return 'none';
+  return op === '<' || op === '<&' ? 'input' : 'output';
+}
+
+function programName(roles: Classified[], scope: Scope, cwd: string | undefined): string | undefined {
+  const program = roles.find((r) => r.role === 'program');
+  return program === undefined ? undefined : literalOf(program.word, scope, cwd);
+}
+
+// ---------------------------------------------------------------------------------------------
+// References: every word with its role and what it names, nested commands included.
+
+interface Ref {
+  role: Role;
+  /** As written, quotes removed. */
+  raw: string;
+  /** `raw` with each command substitution as `$(…)`: a `/` inside one is no `/` of this word. */
+  shape: string;
+  target: Target;
+}
+
+function refsOf(command: string, outer: Scope, cwd: string | undefined): Ref[] {
+  const tokens = lex(command);
+  const scope = { ...outer, reassigned: reassignedIn(tokens, outer.reassigned) };
+  return stepsOf(tokens, scope, cwd).flatMap((step) => stepRefs(step, scope));
+}
 
 /**
- * The script a command line runs, if it names one: the first word when it is a path, or the first
- * operand of a known interpreter. Used to fail a hook whose script is missing *before* running it:
- * `sh missing.sh` exits 2 under dash, which would otherwise read as a deny.
+ * A simple command's words, plus those of the commands it nests: command substitutions and
+ * `sh -c 'STRING'` run in a subshell that starts in the same folder.
  */
-export function primaryScriptOf(command: string, cwd: string, home: string): string | undefined {
-  const words = commandWords(command);
-  let i = 0;
-  if (words[0] === 'npx' || words[0] === 'exec') i++;
-  const first = words[i];
-  if (first === undefined || first.includes('$')) return undefined;
-  const base = first.slice(first.lastIndexOf('/') + 1);
-  // Only `interpreter SCRIPT …`: with options first (`-c`, `-m mod`, `-u`) the operand may be no file.
-  const operand = INTERPRETERS.has(base) ? words[i + 1] : first;
-  if (operand === undefined || operand.startsWith('-') || operand.includes('$')) return undefined;
-  if (operand === first && !first.includes('/')) return undefined;
-  return operand.startsWith('~/') ? path.join(home, operand.slice(2)) : path.resolve(cwd, operand);
+function stepRefs(step: Step, scope: Scope): Ref[] {
+  const refs: Ref[] = [];
+  const roles = classify(step.words, scope, step.cwd);
+  for (const { word, role } of roles) {
+    const target = role === 'none' ? undefined : resolveWord(word, scope, step.cwd);
+    if (target !== undefined) refs.push({ role, raw: rawOf(word), shape: shapeOf(word), target });
+    for (const part of word.parts) {
+      if (part.kind === 'opaque' && part.commands !== undefined)
+        refs.push(...refsOf(part.commands, scope, step.cwd));
+    }
+  }
+  const shell = roles.find((r) => r.role === 'command');
+  const nested = shell === undefined ? undefined : literalOf(shell.word, scope, step.cwd);
+  if (nested !== undefined) refs.push(...refsOf(nested, scope, step.cwd));
+  return refs;
+}
+
+function shapeOf(word: Word): string {
+  return word.parts
+    .map((p) =>
+      p.kind === 'text' ? p.text : p.kind === 'opaque' && p.commands !== undefined ? '$(…)' : p.raw,
+    )
+    .join('');
+}
+
+/** Below the project folder (the folder itself is no file to pin). */
+function isBelow(root: string, p: string): boolean {
+  return p !== root && isInside(root, p);
+}
+
+function isOptionOrUrl(raw: string): boolean {
+  return raw.startsWith('-') || /^[a-z][a-z0-9+.-]*:\/\//i.test(raw);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API.
+
+/**
+ * Splits a shell command line into words with quotes removed (POSIX-ish: '…', "…", \x), nothing
+ * expanded. Operators (`;`, `&&`, `|`, redirections …) separate words and are not returned.
+ */
+export function commandWords(command: string): string[] {
+  return lex(command).flatMap((t) => (t.kind === 'word' ? [rawOf(t.word)] : []));
+}
+
+/**
+ * [L-TRUST-1, L-TRUST-5] Every word of the command that, with quotes removed, the known variables
+ * expanded (`$CLAUDE_PROJECT_DIR`, `$PWD`, `${CLAUDE_PLUGIN_ROOT}` with `opts.pluginRoot`, `~` with
+ * `opts.home`) and resolved against the folder it stands in (after `cd`), names a path inside the
+ * project. Any word is a candidate — a missing file is pinned as absent, which costs nothing and
+ * catches a file created later. Sorted, without duplicates.
+ */
+export function projectPathsOf(command: string, projectDir: string, opts: CommandPathOptions = {}): string[] {
+  const scope = scopeFor(projectDir, opts);
+  const out = new Set<string>();
+  for (const ref of refsOf(command, scope, scope.projectDir)) {
+    if (ref.target.kind === 'path' && isBelow(scope.projectDir, ref.target.path)) out.add(ref.target.path);
+  }
+  return [...out].sort();
+}
+
+/**
+ * [L-TRUST-5] The script-like words of the command that consent does not pin, for the review:
+ * words with a `/` or a `~`, the scripts of `source`, `.` and interpreters, and programs given by
+ * a variable, that resolve outside the project or cannot be resolved. Sorted, without duplicates.
+ */
+export function outsidePathsOf(
+  command: string,
+  projectDir: string,
+  opts: CommandPathOptions = {},
+): UnpinnedPath[] {
+  const scope = scopeFor(projectDir, opts);
+  const found = new Map<string, UnpinnedPath>();
+  for (const ref of refsOf(command, scope, scope.projectDir)) {
+    const unpinned = unpinnedOf(ref, scope.projectDir);
+    if (unpinned !== undefined) found.set(JSON.stringify(unpinned), unpinned);
+  }
+  return [...found.keys()].sort().map((key) => found.get(key)!);
+}
+
+function unpinnedOf(ref: Ref, root: string): UnpinnedPath | undefined {
+  if (!looksLikeScript(ref)) return undefined;
+  if (ref.target.kind === 'unresolved') return { kind: 'unresolved', word: ref.raw, cause: ref.target.cause };
+  if (ref.target.path === root || isBelow(root, ref.target.path)) return undefined;
+  return { kind: 'outside', word: ref.raw, path: ref.target.path };
+}
+
+function looksLikeScript(ref: Ref): boolean {
+  if (ref.role === 'script') return true;
+  if (ref.role !== 'program' && ref.role !== 'argument') return false;
+  // `$HOOK args`: the program is whatever the variable holds. A bare name is looked up in PATH.
+  if (ref.role === 'program' && ref.target.kind === 'unresolved' && ref.target.cause === 'expansion')
+    return true;
+  return (ref.shape.includes('/') || ref.shape.startsWith('~')) && !isOptionOrUrl(ref.shape);
+}
+
+/** Roles whose missing file is a problem (an output redirection creates its file). */
+const CHECKED_ROLES = new Set<Role>(['program', 'script', 'argument', 'cd', 'input']);
+
+/**
+ * Words that look like script paths (contain a `/`; not an option or a URL; their value known),
+ * resolved as the shell would: `~/` against `home`, the known variables expanded, others against
+ * `cwd` as changed by `cd`. In order, without duplicates.
+ */
+export function scriptPathsOf(
+  command: string,
+  cwd: string,
+  home: string,
+  opts: ScriptPathOptions = {},
+): string[] {
+  const scope = scopeFor(opts.projectDir ?? cwd, { ...opts, home });
+  const out = new Set<string>();
+  for (const ref of refsOf(command, scope, path.resolve(cwd))) {
+    if (!CHECKED_ROLES.has(ref.role) || ref.target.kind !== 'path') continue;
+    if (ref.raw.includes('/') && !isOptionOrUrl(ref.raw)) out.add(ref.target.path);
+  }
+  return [...out];
+}
+
+/**
+ * The script a command line runs, if it names one: in its first simple command that is neither
+ * a `cd` nor assignments only, the program when it is a path, or the first operand of a known
+ * interpreter (or of `source`/`.`), resolved as `scriptPathsOf` does. Used to fail a hook whose
+ * script is missing *before* running it: `sh missing.sh` exits 2 under dash, which would
+ * otherwise read as a deny.
+ */
+export function primaryScriptOf(
+  command: string,
+  cwd: string,
+  home: string,
+  opts: ScriptPathOptions = {},
+): string | undefined {
+  const scope = scopeFor(opts.projectDir ?? cwd, { ...opts, home });
+  const tokens = lex(command);
+  const inner = { ...scope, reassigned: reassignedIn(tokens, scope.reassigned) };
+  for (const step of stepsOf(tokens, inner, path.resolve(cwd))) {
+    const roles = classify(step.words, inner, step.cwd);
+    const program = roles.find((r) => r.role === 'program');
+    if (program === undefined || literalOf(program.word, inner, step.cwd) === 'cd') continue;
+    return scriptOfStep(roles, program.word, inner, step.cwd);
+  }
+  return undefined;
+}
+
+function scriptOfStep(
+  roles: Classified[],
+  program: Word,
+  scope: Scope,
+  cwd: string | undefined,
+): string | undefined {
+  const name = literalOf(program, scope, cwd);
+  if (name === undefined) return undefined;
+  const script = roles.find((r) => r.role === 'script')?.word;
+  const base = path.posix.basename(name);
+  const interpreted = INTERPRETERS.has(base) || base === 'source' || base === '.';
+  // A program without a `/` is looked up in PATH: no script of the project.
+  const word = interpreted ? script : name.includes('/') ? program : undefined;
+  if (word === undefined || rawOf(word).startsWith('-')) return undefined;
+  const target = resolveWord(word, scope, cwd);
+  return target?.kind === 'path' ? target.path : undefined;
 }

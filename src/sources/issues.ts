@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { jsonErrorOffset } from './json-error-offset.ts';
 
 /** One problem in a config file: where (file + JSON path) and a one-line reason. */
 export interface ConfigIssue {
@@ -51,29 +50,4 @@ export function fromZodIssues(
 
 function oneLine(message: string): string {
   return message.replace(/\s*\n\s*/g, ' ').trim();
-}
-
-/** JSON.parse with an error that names line and column instead of a byte offset. */
-export function parseJsonText(
-  file: string,
-  text: string,
-): { ok: true; value: unknown } | { ok: false; issue: ConfigIssue } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const offset = jsonErrorOffset(text);
-    let where = '';
-    if (offset >= 0) {
-      const before = text.slice(0, offset);
-      const line = before.split('\n').length;
-      const col = offset - before.lastIndexOf('\n');
-      const found =
-        offset < text.length ? `unexpected ${JSON.stringify(text[offset])}` : 'unexpected end of file';
-      where = ` (${found} at line ${line}, column ${col})`;
-    }
-    // V8's own message quotes a snippet of the file; the position above says more in less.
-    const reason = where ? 'syntax error' : message.split('\n')[0]!;
-    return { ok: false, issue: { file, path: '$', message: `invalid JSON: ${reason}${where}` } };
-  }
 }

@@ -1,11 +1,38 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+/**
+ * The gate dialect's sources [L-SRC-1..5] turned into definitions, under consent [§2.6].
+ *
+ * Every source is read bounded [L-TRUST-4]. Global sources are trusted. Project sources:
+ * - not approved: nothing of them is evaluated [L-TRUST-3]; their hooks are listed (to be
+ *   recorded as `skipped_untrusted`) from the bare JSON, without compiling a matcher;
+ * - approved: the approved text kept in the trust store is what is compiled and runs
+ *   [L-TRUST-6], whatever the file holds now; each hook carries the approval, re-checked before
+ *   each run.
+ * Without a consent policy (`validate`, the `trust` review) the current text of every source is
+ * compiled, with the linear-time matchers, so its problems can be shown.
+ */
 import path from 'node:path';
-import { isLurusEvent, type LurusEventName } from '../events/lurus-events.ts';
-import { type CompiledMatcher, compileMatcher } from '../registry/matcher.ts';
+import { pinOfText } from '../consent/pins.ts';
+import { ProjectConsent, type ProjectSurface } from '../consent/project-consent.ts';
+import {
+  lurusDir,
+  projectKey,
+  readTrustStore,
+  type TrustEntry,
+  trustStorePath,
+} from '../consent/trust-store.ts';
+import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
+import { isLurusEvent, LURUS_EVENT_NAMES, type LurusEventName } from '../events/lurus-events.ts';
+import type {
+  GateEntry,
+  LurusCommandHook,
+  LurusHttpHook,
+  UnapprovedHook,
+} from '../registry/hook-definition.ts';
+import { compileMatcher } from '../registry/matcher.ts';
 import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../runners/http-headers.ts';
-import type { HttpMethod } from '../runners/http-types.ts';
-import { type ConfigIssue, fromZodIssues, jsonPath, parseJsonText } from './issues.ts';
+import { primaryScriptOf } from './command-words.ts';
+import { type ConfigIssue, fromZodIssues, jsonPath } from './issues.ts';
+import { parseJsonText } from './json-text.ts';
 import {
   LURUS_LIMITS,
   type LurusEventMap,
@@ -13,6 +40,9 @@ import {
   lurusEventMapSchema,
   lurusHooksFileSchema,
 } from './lurus-schema.ts';
+import { readSourceFile } from './read-source.ts';
+
+export { lurusDir };
 
 export type LurusScope = 'global' | 'project';
 
@@ -24,54 +54,74 @@ export interface LurusSourceSpec {
   key: null | 'hooks' | 'globalHooks' | 'projectHooks';
 }
 
+/** What became of one source. */
+export type SourceState =
+  /** Its hooks are in force (from the file, or for an approved project from the approved text). */
+  | 'ok'
+  /** Skipped whole: unreadable, invalid JSON, or an invalid definition (see `issues`). */
+  | 'invalid'
+  /** A project source without consent: listed, never evaluated. */
+  | 'unapproved'
+  /** The source is absent (or has no such key). */
+  | 'absent';
+
 export interface LurusSource extends LurusSourceSpec {
   /** `hooks.json`, or `settings.json globalHooks`: how errors and reviews name it. */
   label: string;
   exists: boolean;
-  /** Whether its hooks are in force (false when invalid: skipped whole). */
+  state: SourceState;
+  /** Whether its hooks are in force (false when invalid or unapproved). */
   ok: boolean;
   hookCount: number;
+  /** Project sources of an approved project: the file differs from the approved text, which runs. */
+  newerVersionPending?: boolean;
   /** The event map as parsed (before validation), for `validate`'s complete walk. */
   raw?: unknown;
   /** JSON path segments of the map inside its file (`[]` or `['globalHooks']`). */
   base?: PropertyKey[];
 }
 
-export type LurusHookSpec =
-  | { kind: 'command'; command: string }
-  | { kind: 'http'; url: string; method: HttpMethod; headers: Readonly<Record<string, string>> };
+export type LurusHook = LurusCommandHook | LurusHttpHook;
 
-/** One configured gate hook, validated, with its matcher compiled and its origin remembered. */
-export type LurusHook = LurusHookSpec & {
-  event: LurusEventName;
-  scope: LurusScope;
-  /** Human name in records: the command, or `METHOD url`. */
-  name: string;
-  /** `file#/Event/0/hooks/1` */
-  source: string;
-  file: string;
-  /** `$.PreToolUse[0].hooks[1]` inside the file. */
-  path: string;
-  matcher: CompiledMatcher;
-  timeoutMs: number;
-  failMode: 'open' | 'closed';
-};
+/** How project sources are admitted. Without one (review mode) every source's current text is compiled. */
+export type ConsentPolicy =
+  | { kind: 'store' }
+  /** A fixed answer (embedders, tests): trusted → the current text runs, with no pins. */
+  | { kind: 'fixed'; check: (project: { projectDir: string }) => { trusted: boolean; reason: string } };
+
+/** Where the project's consent stands at load. */
+export interface ConsentSummary {
+  /** No project source holds a hook. */
+  none: boolean;
+  /** Project hooks are admitted (approved, or a fixed policy said so). */
+  trusted: boolean;
+  /** One line: `approved <ISO>`, `not approved`, … */
+  reason: string;
+  /** Project sources whose file differs from the approved text. */
+  pending: string[];
+  /** The approval, when there is one. */
+  consent?: ProjectConsent;
+  /** The trust store could not be used. */
+  problem?: string;
+}
 
 export interface LurusConfig {
   projectDir: string;
   home: string;
   sources: LurusSource[];
-  /** In force, per event, in merged order [L-SRC-3]. */
-  byEvent: ReadonlyMap<LurusEventName, readonly LurusHook[]>;
-  all: readonly LurusHook[];
+  /** Every entry in merged order [L-SRC-3]: compiled hooks, and unapproved ones to list. */
+  entries: GateEntry[];
+  /** The compiled hooks alone, in merged order. */
+  hooks: LurusHook[];
   /** Problems that made a source be skipped. */
   issues: ConfigIssue[];
-  /** Problems that do not stop loading but that `validate` reports (invalid matcher regex). */
+  /** Problems that do not stop loading but that `validate` reports (uncompilable matchers). */
   warnings: ConfigIssue[];
-}
-
-export function lurusDir(base: string): string {
-  return path.join(base, '.lurus');
+  consent: ConsentSummary;
+  /** What an approval of this project covers (for the `trust` review). */
+  surface: ProjectSurface;
+  /** The current text of each existing project source (what an approval would keep). */
+  projectTexts: Record<string, string>;
 }
 
 /** [L-SRC-1..3] The six sources, in the order their arrays are concatenated. */
@@ -92,103 +142,316 @@ export interface LoadLurusOptions {
   projectDir: string;
   /** Home folder holding `.lurus/` (default `$HOME`). */
   home?: string;
+  /** Parent environment of command hooks [L-RUN-3]; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Omit for review mode (validate, trust): every current text is compiled. */
+  consent?: ConsentPolicy;
 }
 
-type FileRead = { exists: false } | { exists: true; text: string } | { exists: true; error: ConfigIssue };
+type FileText = { exists: false } | { exists: true; text: string } | { exists: true; error: ConfigIssue };
 
 /** Reads every source [L-SRC-1..4]. An unreadable or invalid source is skipped whole and reported. */
 export function loadLurusConfig(opts: LoadLurusOptions): LurusConfig {
-  // The real path: consent pins and script paths are keyed by it, whatever symlink led here.
-  const projectDir = realOrResolved(opts.projectDir);
-  const home = path.resolve(opts.home ?? process.env.HOME ?? homedir());
-  const files = new Map<string, FileRead>();
-  const parsedFiles = new Map<string, { ok: true; value: unknown } | { ok: false; issue: ConfigIssue }>();
+  // The real path: consent and script paths are keyed by it, whatever symlink led here.
+  const projectDir = projectKey(opts.projectDir);
+  const home = path.resolve(opts.home ?? process.env.HOME ?? '/');
+  const specs = lurusSourceSpecs(projectDir, home);
+  const files = readFiles(specs);
+  const projectFiles = [...new Set(specs.filter((s) => s.scope === 'project').map((s) => s.file))];
+  const projectTexts: Record<string, string> = {};
+  for (const file of projectFiles) {
+    const read = files.get(file);
+    if (read?.exists && 'text' in read) projectTexts[file] = read.text;
+  }
+  const surface: ProjectSurface = {
+    projectDir,
+    sourceFiles: projectFiles,
+    hookFolders: [lurusDir(projectDir)],
+    commands: commandsOf(projectTexts),
+    excluded: [trustStorePath(home), ...specs.filter((s) => s.scope === 'global').map((s) => s.file)],
+  };
+  const { consent, effective } = admitProject(opts.consent, home, surface, files, projectTexts);
+  const ctx: CompileContext = {
+    projectDir,
+    home,
+    env: withProjectDir(lurusHookEnv(opts.env ?? process.env), projectDir),
+    warnings: [],
+  };
   const sources: LurusSource[] = [];
   const issues: ConfigIssue[] = [];
-  const warnings: ConfigIssue[] = [];
-  const all: LurusHook[] = [];
+  const entries: GateEntry[] = [];
+  const parsed = new Map<string, { ok: true; value: unknown } | { ok: false; issue: ConfigIssue }>();
 
-  for (const spec of lurusSourceSpecs(projectDir, home)) {
+  for (const spec of specs) {
     const label = spec.key === null ? path.basename(spec.file) : `${path.basename(spec.file)} ${spec.key}`;
-    const source: LurusSource = { ...spec, label, exists: false, ok: true, hookCount: 0 };
+    const source: LurusSource = { ...spec, label, exists: false, state: 'absent', ok: false, hookCount: 0 };
     sources.push(source);
-    let read = files.get(spec.file);
-    if (read === undefined) {
-      read = readSource(spec.file);
-      files.set(spec.file, read);
-    }
-    if (!read.exists) continue;
+    const read = spec.scope === 'project' ? effective.get(spec.file) : files.get(spec.file);
+    if (spec.scope === 'project' && consent.pending.includes(spec.file)) source.newerVersionPending = true;
+    if (read === undefined || !read.exists) continue;
     source.exists = true;
     if ('error' in read) {
       // Reported once per file, however many sources it holds.
       if (spec.key === null || spec.key === 'hooks') issues.push(read.error);
-      source.ok = false;
+      source.state = 'invalid';
       continue;
     }
-    let parsed = parsedFiles.get(spec.file);
-    if (parsed === undefined) {
-      parsed = parseJsonText(spec.file, read.text);
-      parsedFiles.set(spec.file, parsed);
-      if (!parsed.ok) issues.push(parsed.issue);
+    let json = parsed.get(spec.file);
+    if (json === undefined) {
+      json = parseJsonText(spec.file, read.text);
+      parsed.set(spec.file, json);
+      if (!json.ok) issues.push(json.issue);
     }
-    if (!parsed.ok) {
-      source.ok = false;
+    if (!json.ok) {
+      source.state = 'invalid';
       continue;
     }
-    const located = locateMap(spec, parsed.value);
+    const located = locateMap(spec, json.value);
     if (located === undefined) {
       source.exists = spec.key === null;
       continue;
     }
     if ('issue' in located) {
       issues.push(located.issue);
-      source.ok = false;
+      source.state = 'invalid';
       continue;
     }
     source.raw = located.map;
     source.base = located.base;
-    const result = compileSource(spec, located.map, located.base, warnings);
-    if (!result.ok) {
-      issues.push(...result.issues);
-      source.ok = false;
+    if (spec.scope === 'project' && !consent.trusted) {
+      // [L-TRUST-3] Listed from the bare JSON: no schema, no matcher, nothing resolved.
+      const listed = unapprovedHooks(spec, located.map, located.base, consent.reason);
+      source.state = 'unapproved';
+      source.hookCount = listed.length;
+      entries.push(...listed);
       continue;
     }
+    const result = compileSource(spec, located.map, located.base, ctx, consent.consent);
+    if (!result.ok) {
+      issues.push(...result.issues);
+      source.state = 'invalid';
+      continue;
+    }
+    source.state = 'ok';
+    source.ok = true;
     source.hookCount = result.hooks.length;
-    all.push(...result.hooks);
+    entries.push(...result.hooks);
   }
 
-  // Stable sort by event keeps the source order inside each event [L-SRC-3].
-  const byEvent = new Map<LurusEventName, LurusHook[]>();
-  for (const hook of all) {
-    const list = byEvent.get(hook.event);
-    if (list) list.push(hook);
-    else byEvent.set(hook.event, [hook]);
+  // Stable by event, keeping the source order inside each event [L-SRC-3].
+  const order = new Map(LURUS_EVENT_NAMES.map((e, i) => [e, i]));
+  const merged = entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => (order.get(eventOf(a.e)) ?? 0) - (order.get(eventOf(b.e)) ?? 0) || a.i - b.i)
+    .map((x) => x.e);
+  const hooks = merged.filter((e): e is LurusHook => e.kind === 'process' || e.kind === 'http');
+  if (!sources.some((s) => s.scope === 'project' && s.hookCount > 0)) {
+    consent.none = true;
+    if (!consent.trusted || consent.reason === 'review') {
+      consent.trusted = true;
+      consent.reason = 'no project hooks';
+    }
   }
-  return { projectDir, home, sources, byEvent, all, issues, warnings };
+  return {
+    projectDir,
+    home,
+    sources,
+    entries: merged,
+    hooks,
+    issues,
+    warnings: ctx.warnings,
+    consent,
+    surface,
+    projectTexts,
+  };
 }
 
-function readSource(file: string): FileRead {
-  try {
-    const size = statSync(file).size;
-    if (size > LURUS_LIMITS.maxFileBytes) {
-      return {
-        exists: true,
-        error: {
-          file,
-          path: '$',
-          message: `file is ${size} bytes; the limit is ${LURUS_LIMITS.maxFileBytes}`,
-        },
-      };
-    }
-    return { exists: true, text: readFileSync(file, 'utf8') };
-  } catch (err) {
-    const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { exists: false };
+function eventOf(e: GateEntry): LurusEventName {
+  return isLurusEvent(e.event) ? e.event : 'SessionStart';
+}
+
+function readFiles(specs: readonly LurusSourceSpec[]): Map<string, FileText> {
+  const files = new Map<string, FileText>();
+  for (const { file } of specs) {
+    if (files.has(file)) continue;
+    const read = readSourceFile(file, LURUS_LIMITS.maxFileBytes);
+    files.set(
+      file,
+      read.kind === 'missing'
+        ? { exists: false }
+        : read.kind === 'text'
+          ? { exists: true, text: read.text }
+          : { exists: true, error: { file, path: '$', message: `file ${read.message}` } },
+    );
+  }
+  return files;
+}
+
+/**
+ * [L-TRUST-1, L-TRUST-6] Which text of each project source is admitted, and under what consent.
+ * An approved project runs the approved text kept in the store; a file that differs from it only
+ * makes a newer version wait. Approvals written before the store kept text fall back to the
+ * current file when it still has the approved pin.
+ */
+function admitProject(
+  policy: ConsentPolicy | undefined,
+  home: string,
+  surface: ProjectSurface,
+  files: ReadonlyMap<string, FileText>,
+  current: Record<string, string>,
+): { consent: ConsentSummary; effective: Map<string, FileText> } {
+  const effective = new Map<string, FileText>();
+  for (const file of surface.sourceFiles) effective.set(file, files.get(file) ?? { exists: false });
+  if (policy === undefined)
+    return { consent: { none: false, trusted: true, reason: 'review', pending: [] }, effective };
+  if (policy.kind === 'fixed') {
+    const answer = policy.check({ projectDir: surface.projectDir });
     return {
-      exists: true,
-      error: { file, path: '$', message: `cannot read: ${err instanceof Error ? err.message : String(err)}` },
+      consent: { none: false, trusted: answer.trusted, reason: answer.reason, pending: [] },
+      effective,
     };
   }
+  const store = readTrustStore(home);
+  const entry = Object.hasOwn(store.projects, surface.projectDir)
+    ? store.projects[surface.projectDir]
+    : undefined;
+  if (entry === undefined) {
+    const consent: ConsentSummary = {
+      none: false,
+      trusted: false,
+      reason: store.problem !== undefined ? 'not approved (the trust store is unusable)' : 'not approved',
+      pending: [],
+    };
+    if (store.problem !== undefined) consent.problem = store.problem;
+    return { consent, effective };
+  }
+  const pending: string[] = [];
+  for (const file of surface.sourceFiles) {
+    const approved = approvedText(entry, file, current[file]);
+    if (approved.pending) pending.push(file);
+    effective.set(file, approved.text);
+  }
+  const consent: ConsentSummary = {
+    none: false,
+    trusted: true,
+    reason: `approved ${entry.approvedAt}`,
+    pending,
+    consent: new ProjectConsent(surface.projectDir, entry, surface),
+  };
+  return { consent, effective };
+}
+
+function approvedText(
+  entry: TrustEntry,
+  file: string,
+  current: string | undefined,
+): { text: FileText; pending: boolean } {
+  const pin = Object.hasOwn(entry.files, file) ? entry.files[file] : null;
+  const kept =
+    entry.sources !== undefined && Object.hasOwn(entry.sources, file) ? entry.sources[file] : undefined;
+  if (pin === null || pin === undefined) {
+    // Absent when approved: the approved version is "no such source".
+    return { text: { exists: false }, pending: current !== undefined };
+  }
+  if (kept !== undefined) return { text: { exists: true, text: kept }, pending: current !== kept };
+  if (current !== undefined && pinOfText(current) === pin)
+    return { text: { exists: true, text: current }, pending: false };
+  return {
+    text: {
+      exists: true,
+      error: {
+        file,
+        path: '$',
+        message:
+          'changed since approval, and the approved text is not in the trust store (approved by an older hookwerk): run `hookwerk trust`',
+      },
+    },
+    pending: true,
+  };
+}
+
+/** Command strings of the project sources' current text, for the pins of the files they name. */
+function commandsOf(texts: Record<string, string>): { command: string }[] {
+  const out: { command: string }[] = [];
+  for (const [file, text] of Object.entries(texts)) {
+    const json = parseJsonText(file, text);
+    if (!json.ok) continue;
+    walkHooks(json.value, (_event, hook) => {
+      const command: unknown = Reflect.get(hook, 'command');
+      if (typeof command === 'string') out.push({ command });
+    });
+  }
+  return out;
+}
+
+/** Every hook object of every event map in a source file (a hooks.json, or a settings.json's maps). */
+function walkHooks(value: unknown, visit: (event: string, hook: object) => void): void {
+  if (!isObject(value)) return;
+  const maps = [
+    value,
+    Reflect.get(value, 'hooks'),
+    Reflect.get(value, 'globalHooks'),
+    Reflect.get(value, 'projectHooks'),
+  ];
+  for (const map of maps) {
+    if (!isObject(map)) continue;
+    for (const [event, defs] of Object.entries(map)) {
+      if (!Array.isArray(defs)) continue;
+      for (const def of defs) {
+        const hooks: unknown = isObject(def) ? Reflect.get(def, 'hooks') : undefined;
+        if (!Array.isArray(hooks)) continue;
+        for (const hook of hooks) if (isObject(hook)) visit(event, hook);
+      }
+    }
+  }
+}
+
+function isObject(v: unknown): v is object {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** [L-TRUST-3] The hooks of an unapproved source, named from the bare JSON. */
+function unapprovedHooks(
+  spec: LurusSourceSpec,
+  map: unknown,
+  base: PropertyKey[],
+  why: string,
+): UnapprovedHook[] {
+  const out: UnapprovedHook[] = [];
+  if (!isObject(map)) return out;
+  for (const [event, defs] of Object.entries(map)) {
+    if (!isLurusEvent(event) || !Array.isArray(defs)) continue;
+    defs.forEach((def: unknown, d) => {
+      const hooks: unknown = isObject(def) ? Reflect.get(def, 'hooks') : undefined;
+      if (!Array.isArray(hooks)) return;
+      hooks.forEach((hook: unknown, h) => {
+        const at = [...base, event, d, 'hooks', h];
+        out.push({
+          kind: 'unapproved',
+          name: isObject(hook) ? bareName(hook) : jsonPath(at),
+          event,
+          dialect: 'lurus',
+          origin: {
+            source: `${spec.file}#/${at.map(String).join('/')}`,
+            scope: 'project',
+            file: spec.file,
+            path: jsonPath(at),
+          },
+          reason: `project hooks are ${why}: run \`hookwerk trust\``,
+        });
+      });
+    });
+  }
+  return out;
+}
+
+function bareName(hook: object): string {
+  const command: unknown = Reflect.get(hook, 'command');
+  if (typeof command === 'string') return command;
+  const url: unknown = Reflect.get(hook, 'url');
+  const method: unknown = Reflect.get(hook, 'method');
+  if (typeof url === 'string') return `${typeof method === 'string' ? method.toUpperCase() : 'POST'} ${url}`;
+  return '(hook)';
 }
 
 /** Finds the event map of a source inside its parsed file; `undefined` when a settings key is absent. */
@@ -197,7 +460,7 @@ function locateMap(
   value: unknown,
 ): { map: unknown; base: PropertyKey[] } | { issue: ConfigIssue } | undefined {
   if (spec.key === null) return { map: value, base: [] };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isObject(value)) {
     return spec.key === 'hooks'
       ? { issue: { file: spec.file, path: '$', message: 'settings must be a JSON object' } }
       : undefined;
@@ -207,11 +470,20 @@ function locateMap(
   return { map, base: [spec.key] };
 }
 
+interface CompileContext {
+  projectDir: string;
+  home: string;
+  /** [L-RUN-3] The environment every command hook of this load gets. */
+  env: Readonly<Record<string, string>>;
+  warnings: ConfigIssue[];
+}
+
 function compileSource(
   spec: LurusSourceSpec,
   raw: unknown,
   base: PropertyKey[],
-  warnings: ConfigIssue[],
+  ctx: CompileContext,
+  consent: ProjectConsent | undefined,
 ): { ok: true; hooks: LurusHook[] } | { ok: false; issues: ConfigIssue[] } {
   const schema = spec.key === null ? lurusHooksFileSchema : lurusEventMapSchema;
   const parsed = schema.safeParse(raw);
@@ -237,7 +509,7 @@ function compileSource(
     definitions.forEach((def, d) => {
       const matcher = compileMatcher(def.matcher);
       if (matcher.error !== undefined) {
-        warnings.push({
+        ctx.warnings.push({
           file: spec.file,
           path: jsonPath([...base, event, d, 'matcher']),
           message: matcher.error,
@@ -249,22 +521,61 @@ function compileSource(
         for (const p of problems)
           issues.push({ file: spec.file, path: jsonPath([...at, p.field]), message: p.message });
         if (problems.length > 0) return;
-        hooks.push({
-          ...toSpec(hook),
+        const common = {
           event,
-          scope: spec.scope,
-          name: hook.type === 'command' ? hook.command : `${hook.method.toUpperCase()} ${hook.url}`,
-          source: `${spec.file}#/${at.map(String).join('/')}`,
-          file: spec.file,
-          path: jsonPath(at),
+          dialect: 'lurus' as const,
+          origin: {
+            source: `${spec.file}#/${at.map(String).join('/')}`,
+            scope: spec.scope,
+            file: spec.file,
+            path: jsonPath(at),
+          },
           matcher,
           timeoutMs: hook.timeout,
           failMode: hook.failMode,
-        });
+          enabled: true,
+          ...(consent !== undefined && spec.scope === 'project' ? { consent } : {}),
+        };
+        hooks.push(
+          hook.type === 'command'
+            ? commandHook(hook.command, common, ctx)
+            : {
+                ...common,
+                kind: 'http',
+                name: `${hook.method.toUpperCase()} ${hook.url}`,
+                url: hook.url,
+                // Validated by hookProblems above; POST is only the type-level fallback.
+                method: normalizeMethod(hook.method) ?? 'POST',
+                headers: hook.headers,
+              },
+        );
       });
     });
   }
   return issues.length > 0 ? { ok: false, issues } : { ok: true, hooks };
+}
+
+function commandHook(
+  command: string,
+  common: Omit<LurusCommandHook, 'kind' | 'name' | 'command' | 'env' | 'cwd' | 'script'>,
+  ctx: CompileContext,
+): LurusCommandHook {
+  const script = primaryScriptOf(command, ctx.projectDir, ctx.home);
+  return {
+    ...common,
+    kind: 'process',
+    name: command,
+    command,
+    env: ctx.env,
+    cwd: ctx.projectDir,
+    ...(script !== undefined ? { script } : {}),
+  };
+}
+
+/** [L-RUN-3] Hooks written for Claude Code find their files through CLAUDE_PROJECT_DIR. */
+function withProjectDir(env: Record<string, string>, projectDir: string): Readonly<Record<string, string>> {
+  env.CLAUDE_PROJECT_DIR = projectDir;
+  return Object.freeze(env);
 }
 
 /** [L-RUN-5] HTTP settings refused at load: method, URL, forbidden headers, CR/LF. */
@@ -280,24 +591,4 @@ export function hookProblems(
   if (method !== undefined) out.push({ field: 'method', message: method });
   for (const message of headerProblems(hook.headers ?? {})) out.push({ field: 'headers', message });
   return out;
-}
-
-function toSpec(hook: LurusHookConfig): LurusHookSpec {
-  if (hook.type === 'command') return { kind: 'command', command: hook.command };
-  // Validated by hookProblems before we get here; POST is only the type-level fallback.
-  return {
-    kind: 'http',
-    url: hook.url,
-    method: normalizeMethod(hook.method) ?? 'POST',
-    headers: hook.headers,
-  };
-}
-
-function realOrResolved(dir: string): string {
-  const resolved = path.resolve(dir);
-  try {
-    return realpathSync(resolved);
-  } catch {
-    return resolved;
-  }
 }

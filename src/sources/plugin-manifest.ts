@@ -19,6 +19,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { parsePattern, topicMatches } from '../bus/topic-trie.ts';
 import { isPrxEvent, PRX_EVENT_NAMES } from '../events/prx-events.ts';
+import { errorCode, errorMessage } from '../files/errno.ts';
 import { type ConfigIssue, fromZodIssues, jsonPath } from './issues.ts';
 
 export const PLUGIN_MANIFEST = 'plugin.toml';
@@ -173,7 +174,7 @@ export function loadPlugin(folder: string, hashCache?: HashCache): PluginLoadRes
   try {
     dir = realpathSync(folder);
   } catch (err) {
-    return fail(manifestFile, [], `cannot read the plugin folder: ${errText(err)}`);
+    return fail(manifestFile, [], `cannot read the plugin folder: ${errorMessage(err)}`);
   }
   // The manifest: a regular file (not a symlink), at most 64 KiB.
   const read = readRegularFile(manifestFile, PLUGIN_LIMITS.maxManifestBytes, 'plugin.toml');
@@ -185,7 +186,7 @@ export function loadPlugin(folder: string, hashCache?: HashCache): PluginLoadRes
     raw = parseToml(text);
   } catch (err) {
     const where = err instanceof TomlError ? ` (line ${err.line}, column ${err.column})` : '';
-    const first = errText(err)
+    const first = errorMessage(err)
       .split('\n')[0]!
       .replace(/^Invalid TOML document: /, '');
     return fail(manifestFile, [], `invalid TOML: ${first}${where}`);
@@ -248,7 +249,7 @@ export function loadPlugin(folder: string, hashCache?: HashCache): PluginLoadRes
     try {
       st = lstatSync(r.real);
     } catch (err) {
-      issues.push({ file: manifestFile, path: at, message: `cannot read ${entry}: ${errText(err)}` });
+      issues.push({ file: manifestFile, path: at, message: `cannot read ${entry}: ${errorMessage(err)}` });
       return;
     }
     if (!st.isDirectory()) {
@@ -302,7 +303,7 @@ export function patternProblem(pattern: string): string | undefined {
   try {
     parsePattern(pattern);
   } catch (err) {
-    return errText(err);
+    return errorMessage(err);
   }
   if (!PRX_EVENT_NAMES.some((e) => topicMatches(pattern, `prx.lifecycle.${e}`)))
     return `pattern ${JSON.stringify(pattern)} matches no event (topics are prx.lifecycle.<event>, e.g. "prx.lifecycle.*")`;
@@ -320,10 +321,10 @@ function resolveInside(
   try {
     real = realpathSync(joined);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errorCode(err);
     return {
       ok: false,
-      message: code === 'ENOENT' ? `${rel} does not exist` : `cannot read ${rel}: ${errText(err)}`,
+      message: code === 'ENOENT' ? `${rel} does not exist` : `cannot read ${rel}: ${errorMessage(err)}`,
     };
   }
   if (!isInside(dir, real))
@@ -346,10 +347,10 @@ function readRegularFile(
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errorCode(err);
     if (code === 'ENOENT') return { ok: false, message: `${what} is missing` };
     if (code === 'ELOOP') return { ok: false, message: `${what} is a symlink; it must be a regular file` };
-    return { ok: false, message: `cannot read ${what}: ${errText(err)}` };
+    return { ok: false, message: `cannot read ${what}: ${errorMessage(err)}` };
   }
   try {
     const stat = fstatSync(fd);
@@ -403,8 +404,4 @@ function readWasm(
     cache.set(key, { sha, bytes });
   }
   return { ok: true, bytes, sha };
-}
-
-function errText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

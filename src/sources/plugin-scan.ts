@@ -1,6 +1,7 @@
 /** Finds the plugins of a workspace: every folder of `<workspace>/plugins/` [P-WASM-1]. */
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { errorCode } from '../files/errno.ts';
 import type { ConfigIssue } from './issues.ts';
 import { type HashCache, loadPlugin, PLUGIN_MANIFEST, type PluginSpec } from './plugin-manifest.ts';
 
@@ -23,7 +24,7 @@ export function scanPlugins(pluginsDir: string, hashCache?: HashCache): PluginSc
   try {
     entries = readdirSync(pluginsDir, { withFileTypes: true });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errorCode(err);
     if (code !== 'ENOENT' && code !== 'ENOTDIR')
       out.issues.push({
         file: pluginsDir,

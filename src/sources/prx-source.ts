@@ -1,31 +1,19 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isPrxEvent, type PrxEventName } from '../events/prx-events.ts';
+import { isPrxEvent } from '../events/prx-events.ts';
+import { isInside, realPrefixPath } from '../files/real-path.ts';
+import type { PrxShellHook } from '../registry/hook-definition.ts';
+import { compileMatcher } from '../registry/matcher.ts';
 import { type BwrapLookup, type BwrapSandbox, findBwrap } from '../sandbox/bwrap.ts';
-import { type ConfigIssue, fromZodIssues, jsonPath, parseJsonText } from './issues.ts';
+import { type ConfigIssue, fromZodIssues, jsonPath } from './issues.ts';
+import { parseJsonText } from './json-text.ts';
 import { PRX_LIMITS, type PrxActionConfig, type PrxHooksFile, prxHooksFileSchema } from './prx-schema.ts';
+import { readSourceFile } from './read-source.ts';
 
-/** A validated, resolved shell hook action, ready to run. */
-export interface PrxAction {
-  /** Name in records: the `id`, else `event[index]`. */
-  name: string;
-  id?: string;
-  event: PrxEventName;
-  index: number;
-  /** Absolute path, or a bare name looked up in the sanitized PATH at spawn. */
-  command: string;
-  args: readonly string[];
-  env: Readonly<Record<string, string>>;
-  cwd: string;
-  timeoutMs: number;
-  stdinJson: boolean;
-  enabled: boolean;
-  /** `file#/hooks/event/index`, for errors and records. */
-  source: string;
-  config: PrxActionConfig;
-  /** [P-SEC-7] Set when the action runs under bubblewrap; absent means no sandbox. */
-  sandbox?: BwrapSandbox;
-}
+/** Observe hooks have no matcher: every action of an event runs. */
+const ALWAYS = compileMatcher(undefined);
+
+/** A validated, resolved shell hook action, ready to run: the hook model's PRX shell definition. */
+export type PrxAction = PrxShellHook;
 
 /** [P-SEC-7] Loader options. */
 export interface PrxLoadOptions {
@@ -50,22 +38,17 @@ export function prxHooksPath(workspace: string): string {
   return path.join(workspace, PRX_HOOKS_FILE);
 }
 
-/** Reads and validates `<workspace>/hooks.json` whole [P-CFG-1..4, P-SEC-1..6]. A missing file means no hooks. */
+/**
+ * Reads and validates `<workspace>/hooks.json` whole [P-CFG-1..4, P-SEC-1..6]. A missing file means
+ * no hooks; anything but a regular file of at most the size limit is refused unread [L-TRUST-4].
+ */
 export function loadPrxConfig(workspace: string, opts: PrxLoadOptions = {}): PrxLoadResult {
   const file = prxHooksPath(workspace);
-  let text: string;
-  try {
-    const size = statSync(file).size;
-    if (size > PRX_LIMITS.maxFileBytes) {
-      return fail(file, '$', `file is ${size} bytes; the limit is ${PRX_LIMITS.maxFileBytes}`);
-    }
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if (isErrno(err, 'ENOENT'))
-      return { ok: true, file, exists: false, actions: [], raw: undefined, text: undefined };
-    return fail(file, '$', `cannot read: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  return parsePrxConfigText(workspace, file, text, opts);
+  const read = readSourceFile(file, PRX_LIMITS.maxFileBytes);
+  if (read.kind === 'missing')
+    return { ok: true, file, exists: false, actions: [], raw: undefined, text: undefined };
+  if (read.kind === 'refused') return fail(file, '$', `file ${read.message}`);
+  return parsePrxConfigText(workspace, file, read.text, opts);
 }
 
 /** Validates hooks.json text as it would be loaded from `file` (used by the loader and the API writer). */
@@ -102,7 +85,7 @@ function compilePrxActions(
   const issues: ConfigIssue[] = [];
   const actions: PrxAction[] = [];
   const ids = new Map<string, string>();
-  const realWorkspace = realOrSelf(workspace);
+  const realWorkspace = realPrefixPath(workspace);
   const sandboxFor = sandboxResolver(workspace, file, data, opts);
   for (const [event, list] of Object.entries(data.hooks)) {
     if (list === undefined || !isPrxEvent(event)) continue;
@@ -126,10 +109,20 @@ function compilePrxActions(
         return;
       }
       actions.push({
+        kind: 'process',
+        dialect: 'prx',
         name: config.id ?? `${event}[${index}]`,
         ...(config.id !== undefined ? { id: config.id } : {}),
         event,
         index,
+        origin: {
+          source: `${file}#/hooks/${event}/${index}`,
+          scope: 'workspace',
+          file,
+          path: jsonPath(['hooks', event, index]),
+        },
+        matcher: ALWAYS,
+        failMode: 'open',
         command,
         args: config.args,
         env: config.env,
@@ -137,7 +130,6 @@ function compilePrxActions(
         timeoutMs: config.timeout_ms,
         stdinJson: config.stdin_json,
         enabled: config.enabled,
-        source: `${file}#/hooks/${event}/${index}`,
         config,
         ...(sandbox !== undefined ? { sandbox } : {}),
       });
@@ -231,38 +223,13 @@ function resolveCwd(
   if (!isInside(path.resolve(workspace), lexical)) {
     return { error: `cwd "${cwd}" resolves outside the workspace` };
   }
-  const real = realOrSelf(lexical);
+  const real = realPrefixPath(lexical);
   if (!isInside(realWorkspace, real)) {
     return { error: `cwd "${cwd}" leaves the workspace through a symlink (to ${real})` };
   }
   return lexical;
 }
 
-function isInside(root: string, candidate: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-/** realpath of the longest existing prefix, so a not-yet-created folder is still checked for symlink escapes. */
-function realOrSelf(p: string): string {
-  let current = p;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return path.join(realpathSync(current), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return p;
-      rest.push(path.basename(current));
-      current = parent;
-    }
-  }
-}
-
 function fail(file: string, at: string, message: string): PrxLoadResult {
   return { ok: false, file, issues: [{ file, path: at, message }] };
-}
-
-function isErrno(err: unknown, code: string): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && err.code === code;
 }

@@ -1,12 +1,15 @@
 /**
  * The WASM plugin host of one workspace [P-WASM-1..3]: scans `<workspace>/plugins/`, keeps one
- * warm worker per plugin, answers "which plugins get this event" with a precomputed list, and
- * re-scans when a plugin folder is added, changed or removed (no restart needed).
+ * warm worker per plugin, and re-scans when a plugin folder is added, changed or removed (no
+ * restart needed). Which plugin gets which event is the registry's business: the host hands it
+ * the new plugin definitions through `onChange`.
  */
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
+import { errorMessage } from '../../files/errno.ts';
 import { type Logger, silentLogger } from '../../records/logger.ts';
-import { indexByEvent } from '../../registry/plugin-patterns.ts';
+import type { WasmPluginHook } from '../../registry/hook-definition.ts';
+import { pluginHooks } from '../../registry/plugin-patterns.ts';
 import { type ConfigIssue, formatIssue } from '../../sources/issues.ts';
 import type { HashCache, PluginSpec } from '../../sources/plugin-manifest.ts';
 import { scanPlugins } from '../../sources/plugin-scan.ts';
@@ -25,6 +28,8 @@ export interface PluginHostOptions {
   cacheDir?: TranspileCacheOptions['cacheDir'];
   /** Start each plugin's worker at load rather than at its first event. Default true. */
   prewarm?: boolean;
+  /** Called with the plugins' definitions after every scan that changed them. */
+  onChange?: (hooks: readonly WasmPluginHook[]) => void;
 }
 
 export interface PluginRescan {
@@ -35,8 +40,6 @@ export interface PluginRescan {
   issues: ConfigIssue[];
 }
 
-const NONE: readonly PluginRunner[] = Object.freeze([]);
-
 export class PluginHost {
   readonly dir: string;
   readonly #logger: Logger;
@@ -44,8 +47,8 @@ export class PluginHost {
   readonly #hashCache: HashCache = new Map();
   readonly #prewarm: boolean;
   readonly #debounceMs: number;
+  readonly #onChange: ((hooks: readonly WasmPluginHook[]) => void) | undefined;
   #plugins: PluginRunner[] = [];
-  #index = new Map<string, readonly PluginRunner[]>();
   #issues: ConfigIssue[] = [];
   #issueText = new Set<string>();
   #watchers = new Map<string, FSWatcher>();
@@ -62,12 +65,8 @@ export class PluginHost {
     this.#prewarm = opts.prewarm !== false;
     this.#debounceMs = opts.debounceMs ?? 100;
     this.#watching = opts.watch !== false;
+    this.#onChange = opts.onChange;
     this.rescan();
-  }
-
-  /** The plugins that get `event`: one map lookup, rebuilt only when plugins change. */
-  forEvent(event: string): readonly PluginRunner[] {
-    return this.#index.get(event) ?? NONE;
   }
 
   plugins(): readonly PluginRunner[] {
@@ -112,7 +111,7 @@ export class PluginHost {
     }
     if (changed) {
       this.#plugins = next;
-      this.#index = indexByEvent(next);
+      this.#onChange?.(pluginHooks(next));
     }
     if (this.#watching) this.#syncWatches(scan.watchDirs);
     return { plugins: next.length, changed, issues: scan.issues };
@@ -172,9 +171,7 @@ export class PluginHost {
       try {
         this.rescan();
       } catch (err) {
-        this.#logger.error(
-          `re-scanning ${this.dir} failed: ${err instanceof Error ? err.message : String(err)}`,
-        );
+        this.#logger.error(`re-scanning ${this.dir} failed: ${errorMessage(err)}`);
       }
     }, this.#debounceMs);
   }
@@ -189,7 +186,6 @@ export class PluginHost {
     const runners = [...this.#plugins, ...this.#retiring];
     this.#retiring.clear();
     this.#plugins = [];
-    this.#index = new Map();
     // First the transpiler: a plugin still being prepared then fails at once instead of finishing.
     const transpiler = this.#transpiler.close();
     await Promise.all(runners.map((r) => r.close()));

@@ -13,6 +13,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { errorMessage } from '../../files/errno.ts';
 import type { Logger } from '../../records/logger.ts';
 import type { RunRecord } from '../../records/run-record.ts';
 import type { PluginSpec } from '../../sources/plugin-manifest.ts';
@@ -315,7 +316,7 @@ export class PluginRunner {
       this.#prepared ??= this.#prepare();
       prepared = await this.#prepared;
     } catch (err) {
-      this.#markBroken(err instanceof Error ? err.message : String(err));
+      this.#markBroken(errorMessage(err));
       throw new Error(this.#broken);
     }
     if (this.closed) throw new Error('the plugin was unloaded');

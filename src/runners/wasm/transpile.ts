@@ -1,19 +1,11 @@
-/**
- * Transpiling components with jco, once per wasm sha-256 [P-WASM-3 "transpile once, cached"].
- *
- * `transpileBytes` is CPU-heavy (about 1 s the first time, to initialise jco's own wasm), so it
- * runs in one shared, short-lived worker thread, never on the engine's thread. Results are kept
- * in memory by hash and, when possible, on disk under the OS temp dir, in a folder only this
- * user can read or write (mode 0700, owner checked): the transpiled glue is JavaScript that
- * runs in the plugin's worker, so a folder another user could plant files in is never used.
- */
-import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { writeFileAtomic } from '../../files/atomic-write.ts';
+import { errorCode } from '../../files/errno.ts';
 
 /** What jco made of a component: the ES module glue and the core modules it instantiates. */
 export interface Transpiled {
@@ -259,7 +251,7 @@ function privateDir(base: string, sub: string): string | undefined {
       try {
         own(d);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        if (errorCode(err) !== 'EEXIST') throw err;
       }
       if (!ok(d)) return undefined;
     }
@@ -295,19 +287,17 @@ function readCacheFile(file: string): Transpiled | undefined {
 }
 
 function writeCacheFile(file: string, t: Transpiled): void {
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const cores = Object.fromEntries(
+    Object.entries(t.cores).map(([n, b]) => [n, Buffer.from(b).toString('base64')]),
+  );
   try {
-    const cores = Object.fromEntries(
-      Object.entries(t.cores).map(([n, b]) => [n, Buffer.from(b).toString('base64')]),
-    );
-    writeFileSync(
-      tmp,
+    writeFileAtomic(
+      file,
       JSON.stringify({ format: CACHE_FORMAT, glue: t.glue, cores, imports: t.imports, exports: t.exports }),
-      { mode: 0o600, flag: 'wx' },
+      { mode: 0o600 },
     );
-    renameSync(tmp, file);
   } catch {
-    rmSync(tmp, { force: true });
+    // A cache that cannot be written is only a slower next start.
   }
 }
 

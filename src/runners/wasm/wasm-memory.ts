@@ -1,3 +1,4 @@
+import { errorMessage } from '../../files/errno.ts';
 /**
  * The memory cap of a plugin [P-WASM-3], enforced in the module itself.
  *
@@ -150,7 +151,7 @@ export function capComponentMemory(
     try {
       out[name] = capModuleMemory(bytes, pagesEach);
     } catch (err) {
-      throw new Error(`core module ${name}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`core module ${name}: ${errorMessage(err)}`);
     }
   }
   return { cores: out, memories, pagesEach };

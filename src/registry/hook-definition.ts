@@ -1,0 +1,152 @@
+/**
+ * The one hook model: every hook of every source (hooks.json, the gate sources, plugins/,
+ * `use()`) becomes one of these, validated and resolved at load. A definition is immutable and
+ * carries everything its run needs (env, cwd, limits, consent), so a reload that builds new
+ * definitions never changes what a running hook reads.
+ */
+import type { ProjectConsent } from '../consent/project-consent.ts';
+import type { LurusContext, LurusEventName } from '../events/lurus-events.ts';
+import type { PrxEnvelope, PrxEventName } from '../events/prx-events.ts';
+import type { HttpMethod } from '../runners/http-types.ts';
+import type { PluginRunner } from '../runners/wasm/plugin-runner.ts';
+import type { BwrapSandbox } from '../sandbox/bwrap.ts';
+import type { PrxActionConfig } from '../sources/prx-schema.ts';
+import type { CompiledMatcher } from './matcher.ts';
+
+export type Dialect = 'prx' | 'lurus';
+export type HookKind = 'process' | 'http' | 'in-process' | 'wasm';
+/** Who configured it: decides consent (only `project` needs it). */
+export type HookScope = 'workspace' | 'plugin' | 'global' | 'project' | 'in-process';
+export type FailMode = 'open' | 'closed';
+
+/** Where a definition came from, so every error, explanation and record can name it. */
+export interface HookOrigin {
+  /** `file#/json/pointer`, a plugin manifest, or `in-process`. */
+  source: string;
+  scope: HookScope;
+  /** The file, when there is one. */
+  file?: string;
+  /** JSONPath inside the file (`$.PreToolUse[0].hooks[1]`). */
+  path?: string;
+}
+
+interface HookCommon {
+  /** The name in records: an `id`, `event[index]`, the command, `METHOD url`, a plugin name. */
+  name: string;
+  event: string;
+  dialect: Dialect;
+  origin: HookOrigin;
+  /** What the event's target (tool name, trigger) must match; always-true for observe events. */
+  matcher: CompiledMatcher;
+  timeoutMs: number;
+  failMode: FailMode;
+  /** A disabled hook stays listed (explain, the API) and never runs. */
+  enabled: boolean;
+}
+
+/** [P-CFG-2] A PRX shell action: exec form, env built from nothing, three payload channels. */
+export interface PrxShellHook extends HookCommon {
+  kind: 'process';
+  dialect: 'prx';
+  event: PrxEventName;
+  id?: string;
+  /** Position in its event's list in hooks.json (the API's view of the file). */
+  index: number;
+  /** Absolute path, or a bare name looked up in the sanitized PATH. */
+  command: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+  cwd: string;
+  stdinJson: boolean;
+  sandbox?: BwrapSandbox;
+  /** The action as validated (defaults filled in), for the API. */
+  config: PrxActionConfig;
+}
+
+/** Fields every gate-dialect definition has. */
+interface GateCommon extends HookCommon {
+  dialect: 'lurus';
+  event: LurusEventName;
+  /** Set for project hooks: the approval they run under, re-checked right before each run. */
+  consent?: ProjectConsent;
+}
+
+/** [L-RUN-2] A command hook: `/bin/sh -c command` in the project folder, event JSON on stdin. */
+export interface LurusCommandHook extends GateCommon {
+  kind: 'process';
+  command: string;
+  /** The complete environment, taken at load [L-RUN-3]. */
+  env: Readonly<Record<string, string>>;
+  cwd: string;
+  /** The script the command runs, when it names one: a missing one fails before running. */
+  script?: string;
+}
+
+/** [L-RUN-5] An HTTP hook: the event JSON as the body. */
+export interface LurusHttpHook extends GateCommon {
+  kind: 'http';
+  url: string;
+  method: HttpMethod;
+  headers: Readonly<Record<string, string>>;
+}
+
+/** What an in-process gate hook may answer; `undefined` means allow. */
+export type GateAnswer =
+  | { decision: 'allow' | 'deny'; reason?: string; additionalContext?: string }
+  | undefined
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets `async (ctx) => {}` (no return: allow) type-check.
+  | void;
+
+export type InProcessGateFn = (
+  context: LurusContext,
+  info: { event: LurusEventName; signal: AbortSignal; cwd: string },
+) => GateAnswer | Promise<GateAnswer>;
+
+/** (beyond) `engine.use('PreToolUse', opts, fn)`: answers like a command hook, at function-call cost. */
+export interface InProcessGateHook extends GateCommon {
+  kind: 'in-process';
+  fn: InProcessGateFn;
+}
+
+/** An in-process observer of a PRX event: fire-and-forget, its result is ignored. */
+export type InProcessObserverFn = (
+  envelope: PrxEnvelope,
+  info: { signal: AbortSignal; depth: number },
+) => unknown;
+
+/** (beyond) `engine.use('tool_call', fn)`: run like a shell hook (bounds, record), in-process. */
+export interface InProcessObserverHook extends HookCommon {
+  kind: 'in-process';
+  dialect: 'prx';
+  fn: InProcessObserverFn;
+}
+
+/** [P-WASM-1..3] A WASM plugin: one warm worker (the runner), the events its patterns select. */
+export interface WasmPluginHook extends HookCommon {
+  kind: 'wasm';
+  dialect: 'prx';
+  plugin: PluginRunner;
+}
+
+export type ObserveHook = PrxShellHook | InProcessObserverHook | WasmPluginHook;
+export type GateHook = LurusCommandHook | LurusHttpHook | InProcessGateHook;
+export type HookDefinition = ObserveHook | GateHook;
+
+/**
+ * [L-TRUST-3] A hook of a source that is not approved: listed so its skip is recorded, but
+ * nothing of it was evaluated (no matcher compiled, nothing resolved).
+ */
+export interface UnapprovedHook {
+  kind: 'unapproved';
+  name: string;
+  event: string;
+  dialect: Dialect;
+  origin: HookOrigin;
+  /** One line: why it may not run. */
+  reason: string;
+}
+
+/** One entry of the registry for an event: a hook that may run, or an unapproved one to list. */
+export type RegistryEntry = HookDefinition | UnapprovedHook;
+/** What a gate event selects: gate hooks, and unapproved ones to record as skipped. */
+export type GateEntry = GateHook | UnapprovedHook;
