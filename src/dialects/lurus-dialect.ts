@@ -87,9 +87,16 @@ export function failedVerdict(failMode: FailMode, e: Ending): HookVerdict {
   });
 }
 
+/** A verdict from an answer, as one literal (the in-process path is µs-scale). */
 function answered(answer: Answer, e: Ending): HookVerdict {
-  const v: HookVerdict = Object.assign(e, { decision: answer.decision });
-  v.outcome = answer.decision === 'deny' ? 'deny' : 'ok';
+  const v: HookVerdict = {
+    outcome: answer.decision === 'deny' ? 'deny' : 'ok',
+    durationMs: e.durationMs,
+    decision: answer.decision,
+  };
+  if (e.exitCode !== undefined) v.exitCode = e.exitCode;
+  if (e.status !== undefined) v.status = e.status;
+  if (e.stderrTail !== undefined) v.stderrTail = e.stderrTail;
   if (answer.reason !== undefined) v.reason = answer.reason;
   if (answer.additionalContext !== undefined) v.additionalContext = answer.additionalContext;
   return v;
@@ -104,6 +111,12 @@ function invalid(failMode: FailMode, e: Ending, why: string): HookVerdict {
 
 /** [L-ANS-2, L-ANS-3] A command's, an HTTP call's or a function's ending, read as a verdict. */
 export function verdictOf(failMode: FailMode, r: RunResult): HookVerdict {
+  if (r.kind === 'in-process' && r.reason === 'returned') {
+    // The common in-process answer, without building an ending first.
+    if (r.value === undefined) return { outcome: 'ok', durationMs: r.durationMs, decision: 'allow' };
+    const answer = readAnswer(r.value);
+    if (!('invalid' in answer)) return answered(answer, { outcome: 'ok', durationMs: r.durationMs });
+  }
   const e = outcomeOf(r);
   if (r.kind === 'process' && r.reason === 'exit' && r.exitCode === 2) {
     // Exit 2 is an explicit deny, not a failure: its reason is stderr, else stdout.
@@ -147,40 +160,40 @@ class GateCallInfo extends HookCallInfo {
  * Runs one gate hook for one event: builds its request, hands it to the runner of its kind,
  * reads the verdict. `json()` serializes the envelope once per decision, only if a hook needs it.
  */
-export async function runGateHook(
+export function runGateHook(
   hook: GateHook,
   envelope: LurusEnvelope,
   json: () => string,
   runners: Runners,
 ): Promise<HookVerdict> {
+  const failMode = hook.failMode;
+  const read = (r: RunResult) => verdictOf(failMode, r);
   switch (hook.kind) {
     case 'process':
       if (hook.script !== undefined && !existsSync(hook.script))
-        return missingScript(hook.failMode, hook.script);
-      return verdictOf(
-        hook.failMode,
-        await runners.process.run({
+        return Promise.resolve(missingScript(failMode, hook.script));
+      return runners.process
+        .run({
           command: '/bin/sh',
           args: ['-c', hook.command],
           env: hook.env,
           cwd: hook.cwd,
           stdin: `${json()}\n`,
           timeoutMs: hook.timeoutMs,
-        }),
-      );
+        })
+        .then(read);
     case 'http':
-      return verdictOf(
-        hook.failMode,
-        await runners.http.run({
+      return runners.http
+        .run({
           url: hook.url,
           method: hook.method,
           headers: hook.headers,
           body: json(),
           timeoutMs: hook.timeoutMs,
-        }),
-      );
+        })
+        .then(read);
     case 'in-process':
-      return verdictOf(hook.failMode, await callInProcess(hook, envelope));
+      return callInProcess(hook, envelope).then(read);
   }
 }
 

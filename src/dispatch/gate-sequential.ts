@@ -38,20 +38,6 @@ export async function runSequentialGate(
   onRecord: (record: RunRecord) => void,
   onSettled: () => void,
 ): Promise<Decision> {
-  try {
-    return await walk(envelope, canBlock, entries, run, onRecord);
-  } finally {
-    onSettled();
-  }
-}
-
-async function walk(
-  envelope: LurusEnvelope,
-  canBlock: boolean,
-  entries: readonly GateEntry[],
-  run: RunGateHook,
-  onRecord: (record: RunRecord) => void,
-): Promise<Decision> {
   const runs: RunRecord[] = [];
   let json: string | undefined;
   const jsonOf = () => {
@@ -60,47 +46,51 @@ async function walk(
   };
   let contexts: string[] | undefined;
   let deny: RunRecord | undefined;
-  for (const entry of entries) {
-    const at = isoNow();
-    let verdict: HookVerdict | SkipFields;
-    let pending = false;
-    if (entry.kind === 'unapproved') {
-      verdict = skip('untrusted', entry.reason);
-    } else {
-      const check = entry.consent?.check();
-      pending = check !== undefined && check.pending.length > 0;
-      const changed = check?.changed[0];
-      if (changed !== undefined) {
-        const why = `${changed} changed since approval: run \`hookwerk trust\``;
-        verdict =
-          entry.failMode === 'closed'
-            ? failedVerdict('closed', {
-                outcome: 'deny',
-                durationMs: 0,
-                cause: 'changed_since_approval',
-                reason: why,
-              })
-            : skip('changed_since_approval', why);
+  try {
+    for (const entry of entries) {
+      const at = isoNow();
+      let verdict: HookVerdict | SkipFields;
+      let pending = false;
+      if (entry.kind === 'unapproved') {
+        verdict = skip('untrusted', entry.reason);
       } else {
-        verdict = await run(entry, envelope, jsonOf);
+        const check = entry.consent?.check();
+        pending = check !== undefined && check.pending.length > 0;
+        const changed = check?.changed[0];
+        if (changed !== undefined) {
+          const why = `${changed} changed since approval: run \`hookwerk trust\``;
+          verdict =
+            entry.failMode === 'closed'
+              ? failedVerdict('closed', {
+                  outcome: 'deny',
+                  durationMs: 0,
+                  cause: 'changed_since_approval',
+                  reason: why,
+                })
+              : skip('changed_since_approval', why);
+        } else {
+          verdict = await run(entry, envelope, jsonOf);
+        }
+      }
+      const record: RunRecord = Object.assign(
+        { hook: entry.name, source: entry.origin.source, event: envelope.event, dialect: entry.dialect, at },
+        verdict,
+      );
+      if (pending) record.consent = 'newer_version_pending';
+      runs.push(record);
+      onRecord(record);
+      if (!('decision' in verdict)) continue;
+      if (verdict.additionalContext !== undefined) {
+        contexts ??= [];
+        contexts.push(verdict.additionalContext);
+      }
+      if (verdict.decision === 'deny') {
+        deny = record;
+        break;
       }
     }
-    const record: RunRecord = Object.assign(
-      { hook: entry.name, source: entry.origin.source, event: envelope.event, dialect: entry.dialect, at },
-      verdict,
-    );
-    if (pending) record.consent = 'newer_version_pending';
-    runs.push(record);
-    onRecord(record);
-    if (!('decision' in verdict)) continue;
-    if (verdict.additionalContext !== undefined) {
-      contexts ??= [];
-      contexts.push(verdict.additionalContext);
-    }
-    if (verdict.decision === 'deny') {
-      deny = record;
-      break;
-    }
+  } finally {
+    onSettled();
   }
   const decision: Decision = {
     decision: deny ? 'deny' : 'allow',
