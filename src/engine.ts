@@ -10,11 +10,19 @@ import path from 'node:path';
 import { currentDepth, MAX_DEPTH } from './bus/depth.ts';
 import { MemoryBus } from './bus/memory-bus.ts';
 import { trustStorePath } from './consent/trust-store.ts';
+import type { AgentAnswer, AgentDecision } from './dialects/agent-answer.ts';
+import { type AgentRunContext, runAgentHook, runInProcessAgentHook } from './dialects/agent-dialect.ts';
+import { mergeClaudeAnswers } from './dialects/claude-answer.ts';
+import { ifRuleAdmits } from './dialects/claude-if-rule.ts';
+import { applyGeminiOutputToInput, mergeGeminiAnswers } from './dialects/gemini-answer.ts';
 import { runGateHook } from './dialects/lurus-dialect.ts';
 import { type PayloadFiles, runObserveHook } from './dialects/prx-dialect.ts';
+import { runAgentGate } from './dispatch/gate-parallel.ts';
 import { type Decision, type RunGateHook, runSequentialGate } from './dispatch/gate-sequential.ts';
 import { HookJob, type JobContext } from './dispatch/hook-job.ts';
 import { ObserveScheduler } from './dispatch/observe-scheduler.ts';
+import { claudeMatchTarget } from './events/claude-events.ts';
+import { GEMINI_EVENT_NAMES, geminiMatchTarget, isGeminiEvent } from './events/gemini-events.ts';
 import { EngineClosedError, HookInputError } from './events/hook-input-error.ts';
 import {
   isLurusEvent,
@@ -40,16 +48,21 @@ import { RunLog } from './records/run-log.ts';
 import type { RunOutcome, RunRecord } from './records/run-record.ts';
 import { type Explanation, explainEvent } from './registry/explain.ts';
 import type {
+  GateEntry,
   InProcessGateFn,
   InProcessGateHook,
   InProcessObserverFn,
   InProcessObserverHook,
+  LurusGateEntry,
   PrxShellHook,
 } from './registry/hook-definition.ts';
 import { compileMatcher, matchTarget } from './registry/matcher.ts';
 import { Registry } from './registry/registry.ts';
 import { Runners } from './runners/runners.ts';
 import { PluginHost } from './runners/wasm/plugin-host.ts';
+import type { AgentConfig } from './sources/agent-config.ts';
+import { type ClaudeOptions, loadClaudeConfig } from './sources/claude-source.ts';
+import { type GeminiOptions, loadGeminiConfig } from './sources/gemini-source.ts';
 import { type ConfigIssue, formatIssue } from './sources/issues.ts';
 import { type ConsentPolicy, type LurusConfig, loadLurusConfig } from './sources/lurus-source.ts';
 import { PLUGINS_DIR } from './sources/plugin-scan.ts';
@@ -91,7 +104,22 @@ export interface HookEngineOptions {
   plugins?: boolean;
   /** [X-PROC-3] How long `close()` lets running hooks finish before stopping them. Default 5000 ms. */
   shutdownGraceMs?: number;
+  /**
+   * Which gate dialect `decide()` speaks: `lurus` (default), `claude` (Claude Code's files and
+   * protocol [§5]) or `gemini` (Gemini CLI's [§6]).
+   */
+  gateDialect?: GateDialect;
+  /** [C-LIB-1] Claude Code dialect: plugin folders, managed settings file, environment mode. */
+  claude?: ClaudeOptions;
+  /** [G-SRC-1] Gemini CLI dialect: system settings file, environment mode. */
+  gemini?: GeminiOptions;
 }
+
+export type GateDialect = 'lurus' | 'claude' | 'gemini';
+/** What `decide()` answers: the Lurus decision [L-ANS-4], or the agent dialects' [C-OUT-1]. */
+export type GateDecision = Decision | AgentDecision;
+/** The gate sources as loaded, of whichever dialect the engine speaks. */
+export type GateConfig = LurusConfig | AgentConfig;
 
 export interface EmitOptions {
   sessionId?: string;
@@ -120,10 +148,11 @@ export interface UseOptions {
 
 /** The gate's sources, issues and consent, as loaded. */
 export interface GateView {
-  readonly config: LurusConfig;
+  readonly dialect: GateDialect;
+  readonly config: GateConfig;
   readonly trust: { trusted: boolean; reason: string; pending: readonly string[] };
   /** Re-reads every gate source now (never automatic [L-SRC-4]; consent changes are seen on their own). */
-  reload(): LurusConfig;
+  reload(): GateConfig;
 }
 
 export interface HookEngine {
@@ -144,8 +173,8 @@ export interface HookEngine {
    * [§2.5] Runs the gate hooks of an event one after another; the first deny stops the rest.
    * Rejects (never throws) with a HookInputError for a bad event or context, and after close().
    */
-  decide(event: LurusEventName, context: LurusContext): Promise<Decision>;
-  decide(event: string, context: unknown): Promise<Decision>;
+  decide(event: LurusEventName, context: LurusContext): Promise<GateDecision>;
+  decide(event: string, context: unknown): Promise<GateDecision>;
   /**
    * (beyond) In-process hooks. Gate events: `use('PreToolUse', { matcher }, fn)`, answering like a command hook.
    * Observe events: `use('tool_call', fn)`, run fire-and-forget like a shell hook. Returns its removal.
@@ -153,7 +182,7 @@ export interface HookEngine {
   use(event: LurusEventName, opts: UseOptions, fn: InProcessGateFn): () => void;
   use(event: PrxEventName, fn: InProcessObserverFn, opts?: { timeout?: number; name?: string }): () => void;
   /** Every hook configured for an event, whether it would run for this target, and if not, why. */
-  explain(event: string, target?: { toolName?: string; trigger?: string }): Explanation[];
+  explain(event: string, target?: Record<string, unknown>): Explanation[];
   /** The registry snapshot in force. */
   registry(): Registry;
   /** The gate dialect: its sources, issues and consent state. */
@@ -204,7 +233,9 @@ class Engine implements HookEngine {
   readonly #consentPolicy: ConsentPolicy;
   /** The one snapshot every dispatch reads; replaced whole, never mutated. */
   #registry = Registry.empty;
-  #gateConfig!: LurusConfig;
+  #gateConfig!: GateConfig;
+  readonly #gateDialect: GateDialect;
+  readonly #agentRuns: AgentRunContext;
   #loadedText: string | undefined;
   #issues: ConfigIssue[] = [];
   #watch: FileWatch | undefined;
@@ -254,6 +285,8 @@ class Engine implements HookEngine {
     // Made once: decide() is µs-scale and allocates no closures of its own.
     this.#runGateHook = (hook, envelope, json) => runGateHook(hook, envelope, json, runners);
     this.#recordGateRun = (record) => this.#record(record, currentDepth() + 1);
+    this.#gateDialect = opts.gateDialect ?? 'lurus';
+    this.#agentRuns = { runners, tmpDir: this.#tmpDir };
     this.#jobs = {
       run: (hook, ev) => runObserveHook(hook, ev, runners, payloads),
       record: (record, depth) => this.#record(record, depth),
@@ -261,6 +294,7 @@ class Engine implements HookEngine {
     };
     const engine = this;
     this.gate = {
+      dialect: this.#gateDialect,
       get config() {
         return engine.#gateConfig;
       },
@@ -324,9 +358,13 @@ class Engine implements HookEngine {
     }
   }
 
-  decide(event: string, context: unknown): Promise<Decision> {
+  decide(event: string, context: unknown): Promise<GateDecision> {
     try {
       if (this.#closed) return Promise.reject(new EngineClosedError('decide()'));
+      if (typeof context !== 'object' || context === null || Array.isArray(context)) {
+        return Promise.reject(new HookInputError('context', 'context must be an object'));
+      }
+      if (this.#gateDialect !== 'lurus') return this.#decideAgent(event, context);
       if (!isLurusEvent(event)) {
         return Promise.reject(
           new HookInputError(
@@ -335,14 +373,11 @@ class Engine implements HookEngine {
           ),
         );
       }
-      if (typeof context !== 'object' || context === null || Array.isArray(context)) {
-        return Promise.reject(new HookInputError('context', 'context must be an object'));
-      }
       this.#pollTrust();
       // A copy: hooks see the context as it was asked about, whatever the caller does meanwhile.
       const ctx: LurusContext = Object.assign<LurusContext, object>({}, context);
       const target = matchTarget(ctx);
-      const entries = this.#registry.select(event, target);
+      const entries = this.#registry.select(event, target).filter(isLurusEntry);
       if (entries.length === 0) return Promise.resolve({ decision: 'allow', blocked: false, runs: [] });
       const envelope: LurusEnvelope = { event, context: ctx, cwd: this.#gateConfig.projectDir };
       this.#deciding++;
@@ -357,6 +392,61 @@ class Engine implements HookEngine {
     } catch (err) {
       return Promise.reject(err);
     }
+  }
+
+  /** [§5, §6] Claude Code's or Gemini CLI's gate: all matching hooks in parallel, merged in configuration order. */
+  #decideAgent(event: string, given: object): Promise<GateDecision> {
+    const dialect = this.#gateDialect === 'gemini' ? 'gemini' : 'claude';
+    if (dialect === 'gemini' && !isGeminiEvent(event)) {
+      return Promise.reject(
+        new HookInputError(
+          'event',
+          `unknown Gemini CLI event "${event}"; expected one of ${GEMINI_EVENT_NAMES.join(', ')}`,
+        ),
+      );
+    }
+    if (event === '' || event.includes('\0')) {
+      return Promise.reject(new HookInputError('event', 'the event name must be a non-empty string'));
+    }
+    this.#pollTrust();
+    const input = agentInput(dialect, event, given, {
+      sessionId: this.#sessionId,
+      projectDir: this.#gateConfig.projectDir,
+    });
+    const target =
+      dialect === 'gemini' && isGeminiEvent(event)
+        ? geminiMatchTarget(event, input)
+        : claudeMatchTarget(event, input);
+    const entries = this.#registry.select(event, target);
+    if (entries.length === 0)
+      return Promise.resolve({ decision: 'allow', blocked: false, continue: true, runs: [] });
+    const ctx = this.#agentRuns;
+    const cwd = this.#gateConfig.projectDir;
+    const toolInput = isPlainObject(input.tool_input) ? input.tool_input : undefined;
+    this.#deciding++;
+    return runAgentGate({
+      dialect,
+      event,
+      input,
+      entries,
+      admits: (hook, i) =>
+        hook.ifRule === undefined ||
+        ifRuleAdmits(hook.ifRule, typeof i.tool_name === 'string' ? i.tool_name : undefined, i.tool_input),
+      run: (hook, i) => runAgentHook(hook, event, i, ctx),
+      runInProcess: (hook, i) => runInProcessAgentHook(hook, i, cwd),
+      merge: (answers) =>
+        dialect === 'gemini' && isGeminiEvent(event)
+          ? mergeGeminiAnswers(event, answers, toolInput)
+          : mergeClaudeAnswers(event, answers),
+      ...(dialect === 'gemini' && isGeminiEvent(event)
+        ? { fold: (i: Record<string, unknown>, a: AgentAnswer) => applyGeminiOutputToInput(event, i, a) }
+        : {}),
+      onRecord: this.#recordGateRun,
+      background: (run) => {
+        this.#deciding++;
+        run.then(this.#decideSettled, this.#decideSettled);
+      },
+    }).finally(this.#decideSettled);
   }
 
   use(event: string, a: unknown, b?: unknown): () => void {
@@ -419,12 +509,12 @@ class Engine implements HookEngine {
     };
   }
 
-  explain(event: string, target: { toolName?: string; trigger?: string } = {}): Explanation[] {
+  explain(event: string, target: Record<string, unknown> = {}): Explanation[] {
     if (isPrxEvent(event)) {
       const issues = [...this.#issues, ...(this.#plugins?.issues() ?? [])];
       return explainEvent(this.#registry, event, undefined, { issues });
     }
-    if (!isLurusEvent(event)) {
+    if (this.#gateDialect === 'lurus' && !isLurusEvent(event)) {
       throw new HookInputError(
         'event',
         `unknown event "${event}" (gate events like PreToolUse, or observe events: ${PRX_EVENT_NAMES.join(', ')})`,
@@ -432,7 +522,14 @@ class Engine implements HookEngine {
     }
     this.#pollTrust();
     const config = this.#gateConfig;
-    return explainEvent(this.#registry, event, matchTarget(target), {
+    const given: Record<string, unknown> = { ...target };
+    const value =
+      this.#gateDialect === 'lurus'
+        ? matchTarget(target)
+        : this.#gateDialect === 'gemini' && isGeminiEvent(event)
+          ? geminiMatchTarget(event, given)
+          : claudeMatchTarget(event, given);
+    return explainEvent(this.#registry, event, value, {
       issues: config.issues,
       pending: config.consent.pending,
     });
@@ -450,13 +547,20 @@ class Engine implements HookEngine {
   }
 
   /** [L-SRC-4] Gate sources are read at start and on request, and when consent changes [L-TRUST-7]. */
-  #loadGate(): LurusConfig {
-    const config = loadLurusConfig({
+  #loadGate(): GateConfig {
+    const opts = this.#opts;
+    const base = {
       projectDir: this.#projectDir,
       ...(this.#home !== undefined ? { home: this.#home } : {}),
-      ...(this.#opts.env !== undefined ? { env: this.#opts.env } : {}),
+      ...(opts.env !== undefined ? { env: opts.env } : {}),
       consent: this.#consentPolicy,
-    });
+    };
+    const config =
+      this.#gateDialect === 'claude'
+        ? loadClaudeConfig({ ...base, ...(opts.claude !== undefined ? { claude: opts.claude } : {}) })
+        : this.#gateDialect === 'gemini'
+          ? loadGeminiConfig({ ...base, ...(opts.gemini !== undefined ? { gemini: opts.gemini } : {}) })
+          : loadLurusConfig(base);
     this.#gateConfig = config;
     this.#registry = this.#registry.with({ gateFiles: config.entries });
     this.#trustSignature = this.#trustStoreSignature();
@@ -568,4 +672,32 @@ function assertDirectory(dir: string): void {
     throw new Error(`workspace ${dir} does not exist`);
   }
   if (!isDir) throw new Error(`workspace ${dir} is not a directory`);
+}
+
+function isLurusEntry(entry: GateEntry): entry is LurusGateEntry {
+  return entry.kind === 'unapproved' || entry.dialect === 'lurus';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * [C-IN-1] The input object as the caller gave it, with what is missing filled in:
+ * `hook_event_name`, `session_id`, `cwd` (the project), `permission_mode` (`default`); Gemini's
+ * also gets `timestamp` [G-RUN-1]. `transcript_path` only when the caller knows it.
+ */
+function agentInput(
+  dialect: 'claude' | 'gemini',
+  event: string,
+  given: object,
+  defaults: { sessionId: string; projectDir: string },
+): Record<string, unknown> {
+  const input: Record<string, unknown> = { ...given };
+  input.hook_event_name = event;
+  if (typeof input.session_id !== 'string') input.session_id = defaults.sessionId;
+  if (typeof input.cwd !== 'string') input.cwd = defaults.projectDir;
+  if (typeof input.permission_mode !== 'string') input.permission_mode = 'default';
+  if (dialect === 'gemini' && typeof input.timestamp !== 'string') input.timestamp = new Date().toISOString();
+  return input;
 }

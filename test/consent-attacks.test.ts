@@ -71,7 +71,7 @@ function writeHooks(file: string, map: EventMap | string): void {
 /** Approves the project as it is now, as `hookwerk trust --yes` does. */
 const approve = (p: Project) => approveProject(loadLurusConfig({ projectDir: p.project, home: p.home }));
 
-const outcomes = (d: Decision) => d.runs.map((r) => r.outcome);
+const outcomes = (d: { runs: Decision['runs'] }) => d.runs.map((r) => r.outcome);
 
 /** [L-ANS-4] stdout of `decide`: one JSON line. */
 function decisionOf(r: CliResult): Decision {

@@ -16,7 +16,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { approveProject } from '../src/consent/project-consent.ts';
 import { trustStorePath } from '../src/consent/trust-store.ts';
-import type { Decision } from '../src/dispatch/gate-sequential.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine.ts';
 import { EngineClosedError, HookInputError } from '../src/events/hook-input-error.ts';
 import type { LurusEventName } from '../src/events/lurus-events.ts';
@@ -90,7 +89,7 @@ const startServer = (respond: Parameters<typeof startHttpServer>[0]) =>
 afterEach(closeHttpServers);
 
 /** The single record of a decision that ran one hook. */
-function onlyRun(d: Decision): RunRecord {
+function onlyRun(d: { runs: RunRecord[] }): RunRecord {
   expect(d.runs).toHaveLength(1);
   return d.runs[0]!;
 }

@@ -1,29 +1,53 @@
-import { createHookEngine } from '../engine.ts';
+import { createHookEngine, type GateDialect } from '../engine.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
 import { silentLogger } from '../records/logger.ts';
 import { formatIssue } from '../sources/issues.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 
+/** The input object is at most this big on stdin (a tool input can be large; a gate input is not a file). */
+const MAX_INPUT_BYTES = 8 * 1024 * 1024;
+
+export interface DecideOptions {
+  project?: string;
+  context?: string;
+  dialect?: GateDialect;
+  input?: string;
+  pluginDir?: string[];
+}
+
 /**
- * `hookwerk decide`: prints the decision JSON [L-ANS-4]; exit 2 when it blocks, 0 otherwise.
- * A broken source is reported on stderr and skipped; the decision still happens (fail-open,
- * or for an approved project the approved text [L-TRUST-6]).
+ * `hookwerk decide`: prints the decision JSON [L-ANS-4, C-OUT-1]; exit 2 when it blocks, 0
+ * otherwise [C-CLI-1]. A broken source is reported on stderr and skipped; the decision still
+ * happens (fail-open, or for an approved project the approved text [L-TRUST-6]).
  */
 export async function decideCommand(
   event: string,
-  opts: { project?: string; context?: string },
+  opts: DecideOptions,
   out: (line: string) => void,
   err: (line: string) => void,
+  readStdin: () => Promise<string> = () => readAllStdin(MAX_INPUT_BYTES),
 ): Promise<number> {
-  if (!isLurusEvent(event)) {
-    throw new CliError(`unknown event "${event}"; expected one of ${LURUS_EVENT_NAMES.join(', ')}`);
-  }
-  const context = opts.context === undefined ? {} : parseJsonOption('--context', opts.context);
-  if (typeof context !== 'object' || context === null || Array.isArray(context)) {
-    throw new CliError('--context must be a JSON object');
+  const dialect = opts.dialect ?? 'lurus';
+  let given: object;
+  if (dialect === 'lurus') {
+    if (!isLurusEvent(event)) {
+      throw new CliError(`unknown event "${event}"; expected one of ${LURUS_EVENT_NAMES.join(', ')}`);
+    }
+    given = objectOption('--context', opts.context ?? '{}');
+  } else {
+    // [C-CLI-1] The input object from --input, else from stdin (nothing on a terminal: {}).
+    const text = opts.input ?? (await readStdin());
+    given = objectOption(
+      opts.input !== undefined ? '--input' : 'the input on stdin',
+      text.trim() === '' ? '{}' : text,
+    );
   }
   const engine = await createHookEngine({
     projectDir: resolveWorkspace(opts.project),
+    gateDialect: dialect,
+    ...(dialect === 'claude'
+      ? { claude: { plugins: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)) } }
+      : {}),
     watch: false,
     plugins: false,
     logger: silentLogger,
@@ -34,10 +58,33 @@ export async function decideCommand(
   for (const file of config.consent.pending)
     err(`hookwerk: ${file} changed since approval: the approved version runs (run \`hookwerk trust\`)`);
   try {
-    const decision = await engine.decide(event, context);
+    const decision = await engine.decide(event, given);
     out(JSON.stringify(decision));
     return decision.blocked ? 2 : 0;
+  } catch (e) {
+    throw new CliError(e instanceof Error ? e.message : String(e));
   } finally {
     await engine.close();
   }
+}
+
+function objectOption(what: string, text: string): object {
+  const value = parseJsonOption(what, text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new CliError(`${what} must be a JSON object`);
+  return value;
+}
+
+/** All of stdin, bounded; empty when stdin is a terminal (nobody is piping an input). */
+async function readAllStdin(max: number): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buf.length;
+    if (size > max) throw new CliError(`the input on stdin is larger than ${max} bytes`);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,5 +1,8 @@
 import path from 'node:path';
+import type { GateDialect } from '../engine.ts';
 import { createHookEngine } from '../engine.ts';
+import { claudeMatchField } from '../events/claude-events.ts';
+import { GEMINI_EVENTS, isGeminiEvent } from '../events/gemini-events.ts';
 import { isLurusEvent } from '../events/lurus-events.ts';
 import { isPrxEvent, PRX_EVENT_NAMES } from '../events/prx-events.ts';
 import { silentLogger } from '../records/logger.ts';
@@ -21,12 +24,52 @@ const LABEL: Record<Explanation['verdict'], string> = {
  */
 export async function explainCommand(
   event: string,
-  opts: { project?: string; workspace?: string; tool?: string; trigger?: string },
+  opts: {
+    project?: string;
+    workspace?: string;
+    tool?: string;
+    trigger?: string;
+    dialect?: GateDialect;
+    pluginDir?: string[];
+  },
   out: (line: string) => void,
   err: (line: string) => void,
 ): Promise<number> {
   let entries: Explanation[];
-  if (isLurusEvent(event)) {
+  const dialect = opts.dialect ?? 'lurus';
+  if (dialect !== 'lurus' && !isPrxEvent(event)) {
+    if (opts.tool !== undefined && opts.trigger !== undefined)
+      throw new CliError('give --tool or --trigger, not both');
+    const engine = await createHookEngine({
+      projectDir: path.resolve(opts.project ?? '.'),
+      gateDialect: dialect,
+      ...(dialect === 'claude'
+        ? { claude: { plugins: (opts.pluginDir ?? []).map((d) => path.resolve(d)) } }
+        : {}),
+      watch: false,
+      plugins: false,
+      logger: silentLogger,
+    });
+    for (const issue of engine.gate.config.issues) err(`hookwerk: skipped source: ${formatIssue(issue)}`);
+    const field =
+      dialect === 'claude'
+        ? claudeMatchField(event)
+        : isGeminiEvent(event)
+          ? GEMINI_EVENTS[event].matchField
+          : null;
+    const value = opts.tool ?? opts.trigger;
+    const given: Record<string, unknown> = {};
+    if (opts.tool !== undefined) given.tool_name = opts.tool;
+    else if (opts.trigger !== undefined && field !== undefined && field !== null) given[field] = opts.trigger;
+    out(
+      `${event} (${dialect}) with ${value === undefined ? 'no matched value' : `${field ?? 'value'} ${JSON.stringify(value)}`}:`,
+    );
+    try {
+      entries = engine.explain(event, given);
+    } finally {
+      await engine.close();
+    }
+  } else if (isLurusEvent(event)) {
     if (opts.tool !== undefined && opts.trigger !== undefined)
       throw new CliError('give --tool or --trigger, not both');
     const engine = await createHookEngine({

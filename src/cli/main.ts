@@ -36,26 +36,41 @@ function buildProgram(setExit: (code: number) => void): Command {
 
   program
     .command('decide')
-    .description('run the gate hooks of a Lurus event; prints the decision JSON, exit 2 when it blocks')
-    .argument('<event>', 'PreToolUse, PostToolUse, UserPromptSubmit, Stop, …')
-    .option('--project <dir>', 'project folder holding .lurus/ (default: the current folder)')
-    .option('--context <json>', 'event context, e.g. {"toolName":"Write","toolInput":{}}', '{}')
+    .description('run the gate hooks of an event; prints the decision JSON, exit 2 when it blocks')
+    .argument('<event>', 'PreToolUse, PostToolUse, UserPromptSubmit, Stop, … (Gemini: BeforeTool, …)')
+    .addOption(dialectOption())
+    .option('--project <dir>', 'project folder (default: the current folder)')
+    .option('--context <json>', 'lurus: event context, e.g. {"toolName":"Write","toolInput":{}}', '{}')
+    .option('--input <json>', 'claude/gemini: the input object (default: read from stdin)')
+    .option(
+      '--plugin-dir <dir>',
+      'claude: a plugin folder whose hooks/hooks.json is read (repeatable)',
+      collect,
+      [],
+    )
     .action(async (event: string, opts) => setExit(await decideCommand(event, opts, out, err)));
 
   program
     .command('validate')
     .description('check every hook source: each problem with file, JSON path and reason (exit 1 on any)')
     .option('--workspace <dir>', 'PRX workspace folder (alone: check only the PRX side)')
-    .option('--project <dir>', 'Lurus project folder (alone: check only the Lurus side, plus global sources)')
+    .option('--project <dir>', 'project folder (alone: check only the gate side, plus global sources)')
+    .addOption(dialectOption())
+    .option('--plugin-dir <dir>', 'claude: a plugin folder to check too (repeatable)', collect, [])
     .action((opts) => setExit(validateCommand(opts, out, err)));
 
   program
     .command('explain')
     .description('list every hook configured for an event and whether it would run, and if not, why')
     .argument('<event>', 'a gate event (PreToolUse…) or an observe event (tool_call…)')
-    .option('--tool <name>', 'context.toolName to match against')
-    .option('--trigger <value>', 'context.trigger to match against')
-    .option('--project <dir>', 'Lurus project folder', '.')
+    .option('--tool <name>', 'the tool name to match against (lurus toolName, claude/gemini tool_name)')
+    .option(
+      '--trigger <value>',
+      "the trigger to match against (lurus trigger; claude/gemini: the event's matched field)",
+    )
+    .addOption(dialectOption())
+    .option('--plugin-dir <dir>', 'claude: a plugin folder (repeatable)', collect, [])
+    .option('--project <dir>', 'project folder', '.')
     .option('--workspace <dir>', 'PRX workspace folder', '.')
     .action(async (event: string, opts) => setExit(await explainCommand(event, opts, out, err)));
 
@@ -74,6 +89,12 @@ function buildProgram(setExit: (code: number) => void): Command {
     .description('review the project hooks (what runs, where data goes) and approve them')
     .option('--project <dir>', 'project folder', '.')
     .option('--yes', 'approve without asking')
+    .option(
+      '--plugin-dir <dir>',
+      'a Claude Code plugin folder to approve with the project (repeatable)',
+      collect,
+      [],
+    )
     .option('--list', 'list every approval in the trust store')
     .option('--revoke', "remove the project's approval (its hooks are skipped again)")
     .action(async (opts) =>
@@ -102,6 +123,16 @@ function buildProgram(setExit: (code: number) => void): Command {
     .action(async (opts) => setExit(await demoCommand(opts, out)));
 
   return program;
+}
+
+function dialectOption() {
+  return new Command()
+    .createOption('--dialect <dialect>', 'gate dialect: lurus (default), claude or gemini')
+    .choices(['lurus', 'claude', 'gemini']);
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function hidden(flags: string, description: string) {

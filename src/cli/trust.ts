@@ -3,12 +3,15 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { type FilePin, PIN_DIRECTORY, PIN_SPECIAL, PIN_UNREADABLE } from '../consent/pins.ts';
 import { approveSurface, consentStatus } from '../consent/project-consent.ts';
+import { readProject } from '../consent/project-surface.ts';
 import { projectKey, readTrustStore, removeApproval, trustStorePath } from '../consent/trust-store.ts';
-import { LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
 import { errorMessage } from '../files/errno.ts';
+import type { AgentHook } from '../registry/hook-definition.ts';
+import { loadClaudeConfig } from '../sources/claude-source.ts';
 import { outsidePathsOf } from '../sources/command-words.ts';
+import { loadGeminiConfig } from '../sources/gemini-source.ts';
 import { formatIssue } from '../sources/issues.ts';
-import { type LurusConfig, loadLurusConfig } from '../sources/lurus-source.ts';
+import { type LurusHook, loadLurusConfig } from '../sources/lurus-source.ts';
 import { CliError } from './cli-error.ts';
 
 export interface TrustIo {
@@ -34,6 +37,8 @@ export interface TrustOptions {
   home?: string;
   /** Where LURUS_HOOK_PASS_ENV and its names are looked up (default `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /** [C-SRC-4] Claude Code plugin folders approved with the project. */
+  pluginDir?: string[];
 }
 
 const QUESTION = 'Approve these project hooks? [y/N] ';
@@ -51,14 +56,30 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
   if (!isDirectory(projectDir)) throw new CliError(`${projectDir} is not a folder`);
   if (opts.revoke) return revoke(home, projectDir, io);
 
-  const config = loadLurusConfig({ projectDir, home });
-  for (const issue of config.issues) io.err(formatIssue(issue));
+  // [C-SRC-4] One approval for the project's sources of every dialect and each plugin folder given.
+  const root = projectKey(projectDir);
+  const plugins = (opts.pluginDir ?? []).map((d) => {
+    if (!isDirectory(d)) throw new CliError(`plugin folder ${path.resolve(d)} is not a folder`);
+    return projectKey(d);
+  });
+  const project = readProject(root, home, plugins);
+  const lurus = loadLurusConfig({ projectDir: root, home, project });
+  const claude = loadClaudeConfig({ projectDir: root, home, claude: { plugins }, project });
+  const gemini = loadGeminiConfig({ projectDir: root, home, project });
+  const config = { projectDir: root, surface: project.surface, projectTexts: project.texts };
+  const projectFiles = new Set(project.surface.sourceFiles);
+  const allIssues = [...lurus.issues, ...claude.issues, ...gemini.issues];
+  for (const issue of allIssues) io.err(formatIssue(issue));
 
-  const hooks = config.hooks.filter((h) => h.origin.scope === 'project');
-  const root = config.projectDir;
+  const hooks: ReviewHook[] = [
+    ...lurus.hooks.filter((h) => h.origin.scope === 'project'),
+    ...[...claude.hooks, ...gemini.hooks].filter(
+      (h) => h.origin.file !== undefined && projectFiles.has(h.origin.file),
+    ),
+  ];
   // Taken once, before the review: the approval records exactly what was shown.
   const status = consentStatus(home, config.surface);
-  const projectIssues = config.issues.filter((i) => config.surface.sourceFiles.includes(i.file));
+  const projectIssues = allIssues.filter((i) => projectFiles.has(i.file));
   if (projectIssues.length > 0) {
     // Approving a broken source would approve "no hooks" where the author meant some.
     io.err(
@@ -76,7 +97,7 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
   const sources = { ...config.projectTexts };
   if (status.problem !== undefined) io.err(status.problem);
 
-  printReview(config, fingerprint, opts.env ?? process.env, io.out);
+  printReview(root, hooks, config.surface.hookFolders, fingerprint, opts.env ?? process.env, io.out);
   const approvedNow =
     status.approved !== undefined &&
     status.changed.length === 0 &&
@@ -173,60 +194,81 @@ function revoke(home: string, projectDir: string, io: TrustIo): number {
   return 0;
 }
 
-/** [L-TRUST-2] Per project hook, in merged order: event, matcher, what runs, which data leaves. */
+/** A project hook as the review shows it, of any gate dialect. */
+type ReviewHook = LurusHook | AgentHook;
+
+/** [L-TRUST-2] Per project hook, in configuration order: event, matcher, what runs, which data leaves. */
 function printReview(
-  config: LurusConfig,
+  root: string,
+  hooks: readonly ReviewHook[],
+  hookFolders: readonly string[],
   fingerprint: Record<string, FilePin>,
   env: NodeJS.ProcessEnv,
   out: (line: string) => void,
 ): void {
-  const root = config.projectDir;
   const passed = passEnvNames(env);
   out(`project hooks of ${root}:`);
-  let n = 0;
   let missing = false;
-  for (const event of LURUS_EVENT_NAMES) {
-    for (const hook of config.hooks) {
-      if (hook.event !== event || hook.origin.scope !== 'project') continue;
-      n++;
-      out(
-        `  ${n}. ${event}, matcher ${hook.matcher.source === undefined ? '(all)' : JSON.stringify(hook.matcher.source)}`,
-      );
-      out(`     from:  ${rel(root, hook.origin.file ?? '')} ${hook.origin.path ?? ''}`);
-      if (hook.kind === 'process') {
-        out(`     runs:  ${hook.command}  (/bin/sh -c, in the project folder)`);
-        for (const [file, pin] of Object.entries(fingerprint)) {
-          if (!referencedBy(hook.command, root, file)) continue;
-          if (pin === null) missing = true;
-          out(`     file:  ${rel(root, file)}${pinNote(pin)}`);
-        }
-        for (const unpinned of outsidePathsOf(hook.command, root)) {
-          out(
-            unpinned.kind === 'outside'
-              ? `     not pinned: ${unpinned.path} (outside the project: an edit there is not detected)`
-              : `     not pinned: ${unpinned.word} (its path is only known when it runs)`,
-          );
-        }
-        const extra = passed.length > 0 ? ` + LURUS_HOOK_PASS_ENV: ${passed.join(', ')}` : '';
+  hooks.forEach((hook, i) => {
+    const dialect =
+      hook.dialect === 'lurus' ? '' : ` (${hook.dialect === 'claude' ? 'Claude Code' : 'Gemini CLI'})`;
+    out(
+      `  ${i + 1}. ${hook.event}${dialect}, matcher ${hook.matcher.source === undefined ? '(all)' : JSON.stringify(hook.matcher.source)}`,
+    );
+    out(`     from:  ${rel(root, hook.origin.file ?? '')} ${hook.origin.path ?? ''}`);
+    if (hook.kind === 'process') {
+      const how =
+        hook.dialect === 'lurus'
+          ? '/bin/sh -c, in the project folder'
+          : 'exec' in hook && hook.exec !== undefined
+            ? 'exec form, no shell'
+            : `${hook.shell} -c`;
+      out(`     runs:  ${hook.name}  (${how})`);
+      for (const [file, pin] of Object.entries(fingerprint)) {
+        // Every word is pinned (a file created later voids the approval); only path-like ones are shown.
+        if (!referencedBy(hook.name, root, file) || (pin === null && !rel(root, file).includes('/')))
+          continue;
+        if (pin === null) missing = true;
+        out(`     file:  ${rel(root, file)}${pinNote(pin)}`);
+      }
+      const pluginRoot = hook.dialect === 'lurus' ? undefined : hook.pluginRoot;
+      for (const unpinned of outsidePathsOf(
+        hook.name,
+        root,
+        pluginRoot !== undefined ? { pluginRoot } : {},
+      )) {
         out(
-          `     sends: the event context on stdin (tool inputs, prompts) + the environment allowlist${extra}`,
-        );
-      } else {
-        out(`     runs:  ${hook.method} ${hook.url}`);
-        const headers = Object.keys(hook.headers);
-        if (headers.length > 0) out(`     headers: ${headers.join(', ')}`);
-        out(
-          `     sends: the event context to host ${hostOf(hook.url)}${hook.url.startsWith('http:') ? ' (unencrypted http)' : ''}`,
+          unpinned.kind === 'outside'
+            ? `     not pinned: ${unpinned.path} (outside the project: an edit there is not detected)`
+            : `     not pinned: ${unpinned.word} (its path is only known when it runs)`,
         );
       }
+      const extra =
+        hook.dialect === 'lurus'
+          ? ` + the environment allowlist${passed.length > 0 ? ` + LURUS_HOOK_PASS_ENV: ${passed.join(', ')}` : ''}`
+          : ' + the environment of the agent (as that tool gives it)';
+      out(`     sends: ${dataOf(hook)} on stdin (tool inputs, prompts)${extra}`);
+    } else {
+      const method = hook.dialect === 'lurus' ? hook.method : 'POST';
+      out(`     runs:  ${method} ${hook.url}`);
+      const headers = Object.keys(hook.headers);
+      if (headers.length > 0) out(`     headers: ${headers.join(', ')}`);
+      out(
+        `     sends: ${dataOf(hook)} to host ${hostOf(hook.url)}${hook.url.startsWith('http:') ? ' (unencrypted http)' : ''}`,
+      );
     }
-  }
-  const folders = config.surface.hookFolders.map((f) => rel(root, f)).join(', ');
+  });
+  const folders = hookFolders.map((f) => rel(root, f)).join(', ');
   out(
     `approval pins the project sources, every file under ${folders}, and the files above${
       missing ? ' (missing ones as absent: creating one voids the approval)' : ''
     }; the approved text of each source runs until the next approval`,
   );
+}
+
+/** What a hook is sent: Lurus hooks the event context, Claude Code / Gemini CLI hooks their input object. */
+function dataOf(hook: ReviewHook): string {
+  return hook.dialect === 'lurus' ? 'the event context' : 'the event input';
 }
 
 function referencedBy(command: string, root: string, file: string): boolean {

@@ -1,5 +1,8 @@
 import path from 'node:path';
 import { consentStatus } from '../consent/project-consent.ts';
+import type { GateDialect } from '../engine.ts';
+import { loadClaudeConfig } from '../sources/claude-source.ts';
+import { loadGeminiConfig } from '../sources/gemini-source.ts';
 import { formatIssue } from '../sources/issues.ts';
 import { lurusProblems } from '../sources/lurus-problems.ts';
 import { loadLurusConfig } from '../sources/lurus-source.ts';
@@ -16,10 +19,12 @@ import { resolveWorkspace } from './cli-error.ts';
  * says that a newer version waits for consent [L-TRUST-6].
  */
 export function validateCommand(
-  opts: { workspace?: string; project?: string; home?: string },
+  opts: { workspace?: string; project?: string; home?: string; dialect?: GateDialect; pluginDir?: string[] },
   out: (line: string) => void,
   err: (line: string) => void,
 ): number {
+  if (opts.dialect === 'claude' || opts.dialect === 'gemini')
+    return validateAgent(opts.dialect, opts, out, err);
   const both = opts.workspace === undefined && opts.project === undefined;
   let failed = false;
   if (both || opts.workspace !== undefined) {
@@ -76,4 +81,55 @@ export function validateCommand(
     }
   }
   return failed ? 1 : 0;
+}
+
+/**
+ * `validate --dialect claude|gemini` [C-SRC-3, C-CLI-1, G-CLI-1]: files skipped whole and handlers
+ * skipped are errors (exit 1), as are matchers the linear-time engine cannot run [L-MATCH-4];
+ * unknown fields and undocumented events are warnings (those tools ignore them too).
+ */
+function validateAgent(
+  dialect: 'claude' | 'gemini',
+  opts: { project?: string; home?: string; pluginDir?: string[] },
+  out: (line: string) => void,
+  err: (line: string) => void,
+): number {
+  const projectDir = resolveWorkspace(opts.project);
+  const home = opts.home !== undefined ? { home: opts.home } : {};
+  const config =
+    dialect === 'claude'
+      ? loadClaudeConfig({
+          projectDir,
+          ...home,
+          claude: { plugins: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)) },
+        })
+      : loadGeminiConfig({ projectDir, ...home });
+  const errors = [...config.issues, ...config.warnings.filter((w) => w.level !== 'warning')];
+  for (const issue of errors) err(formatIssue(issue));
+  for (const w of config.warnings.filter((x) => x.level === 'warning')) err(`warning: ${formatIssue(w)}`);
+  const troubled = new Set(errors.map((p) => p.file));
+  for (const source of config.sources) {
+    if (!source.exists || troubled.has(source.file)) continue;
+    if (source.state === 'ok') out(`ok: ${source.file}: ${source.hookCount} hooks (${source.scope})`);
+  }
+  const projectScopes = new Set(['project', 'local', 'plugin']);
+  const status = consentStatus(config.home, config.surface);
+  if (status.problem !== undefined) err(status.problem);
+  if (config.hooks.some((h) => projectScopes.has(h.origin.scope)) || status.approved !== undefined) {
+    if (status.approved === undefined)
+      out(`note: project hooks of ${config.projectDir}: not approved (run \`hookwerk trust\`)`);
+    else {
+      for (const file of status.pending)
+        out(
+          `note: ${file} changed since approval: a newer version waits for consent; the approved version runs`,
+        );
+      for (const file of status.changed)
+        out(
+          `note: ${file} changed since approval: project hooks do not run as approved (run \`hookwerk trust\`)`,
+        );
+      if (status.pending.length === 0 && status.changed.length === 0)
+        out(`ok: project hooks of ${config.projectDir}: approved ${status.approved.approvedAt}`);
+    }
+  }
+  return errors.length > 0 ? 1 : 0;
 }

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { LurusEnvelope } from '../events/lurus-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
-import type { FailMode, GateHook, InProcessGateHook } from '../registry/hook-definition.ts';
+import type { FailMode, InProcessGateHook, LurusGateHook } from '../registry/hook-definition.ts';
 import { HookCallInfo, runInProcess } from '../runners/in-process-runner.ts';
 import { type Ending, outcomeOf, type RunResult } from '../runners/run-result.ts';
 import type { Runners } from '../runners/runners.ts';
@@ -161,7 +161,7 @@ class GateCallInfo extends HookCallInfo {
  * reads the verdict. `json()` serializes the envelope once per decision, only if a hook needs it.
  */
 export function runGateHook(
-  hook: GateHook,
+  hook: LurusGateHook,
   envelope: LurusEnvelope,
   json: () => string,
   runners: Runners,

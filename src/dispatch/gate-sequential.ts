@@ -3,7 +3,7 @@ import { failedVerdict } from '../dialects/lurus-dialect.ts';
 import type { LurusEnvelope } from '../events/lurus-events.ts';
 import { isoNow } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
-import type { GateEntry, GateHook } from '../registry/hook-definition.ts';
+import type { LurusGateEntry, LurusGateHook } from '../registry/hook-definition.ts';
 
 /** [L-ANS-4] What the agent gets back. */
 export interface Decision {
@@ -17,7 +17,7 @@ export interface Decision {
 
 /** How the sequential gate runs one selected hook (the dialect's job). */
 export type RunGateHook = (
-  hook: GateHook,
+  hook: LurusGateHook,
   envelope: LurusEnvelope,
   json: () => string,
 ) => Promise<HookVerdict>;
@@ -33,7 +33,7 @@ export type RunGateHook = (
 export async function runSequentialGate(
   envelope: LurusEnvelope,
   canBlock: boolean,
-  entries: readonly GateEntry[],
+  entries: readonly LurusGateEntry[],
   run: RunGateHook,
   onRecord: (record: RunRecord) => void,
   onSettled: () => void,

@@ -29,7 +29,7 @@ export interface RunRecord {
   /** Where the definition came from: `file#/json/path`, or `in-process`. */
   source: string;
   event: string;
-  /** Which dialect ran it: `prx`, `lurus`. */
+  /** Which dialect ran it: `prx`, `lurus`, `claude`, `gemini`. */
   dialect?: string;
   outcome: RunOutcome;
   durationMs: number;
@@ -47,6 +47,8 @@ export interface RunRecord {
   failed?: 'open' | 'closed';
   /** Gate runs: what this hook decided (after failMode). */
   decision?: 'allow' | 'deny';
+  /** Claude Code / Gemini CLI gate runs: the tool permission this hook asked for [C-ANS-3]. */
+  permission?: 'allow' | 'deny' | 'ask' | 'defer';
   /** Gate runs: context the hook handed to the agent. */
   additionalContext?: string;
   /** [L-TRUST-6] Project hooks: a newer version of their source waits for consent. */

@@ -57,7 +57,7 @@ export function explainEvent(
 
 function detailOf(entry: RegistryEntry, verdict: Admission, target: string | undefined): string {
   if (entry.kind === 'unapproved') return entry.reason;
-  if (verdict === 'disabled') return '"enabled": false (kept in the file, never run)';
+  if (verdict === 'disabled') return entry.disabledReason ?? '"enabled": false (kept in the file, never run)';
   const shown = entry.matcher.source === undefined ? '(no matcher)' : JSON.stringify(entry.matcher.source);
   if (verdict === 'matcher') return `matcher ${shown} does not match ${JSON.stringify(target)}`;
   switch (entry.dialect) {
@@ -66,7 +66,9 @@ function detailOf(entry: RegistryEntry, verdict: Admission, target: string | und
         return `${entry.command} ${entry.args.join(' ')}`.trim() + `, timeout ${entry.timeoutMs} ms`;
       if (entry.kind === 'wasm') return `WASM plugin ${entry.name}, timeout ${entry.timeoutMs} ms`;
       return `in-process function, timeout ${entry.timeoutMs} ms`;
-    case 'lurus': {
+    case 'lurus':
+    case 'claude':
+    case 'gemini': {
       const why =
         target === undefined
           ? 'no toolName or trigger, so every matcher matches'

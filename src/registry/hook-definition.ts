@@ -5,6 +5,7 @@
  * definitions never changes what a running hook reads.
  */
 import type { ProjectConsent } from '../consent/project-consent.ts';
+import type { IfRule } from '../dialects/claude-if-rule.ts';
 import type { LurusContext, LurusEventName } from '../events/lurus-events.ts';
 import type { PrxEnvelope, PrxEventName } from '../events/prx-events.ts';
 import type { HttpMethod } from '../runners/http-types.ts';
@@ -13,10 +14,22 @@ import type { BwrapSandbox } from '../sandbox/bwrap.ts';
 import type { PrxActionConfig } from '../sources/prx-schema.ts';
 import type { CompiledMatcher } from './matcher.ts';
 
-export type Dialect = 'prx' | 'lurus';
+export type Dialect = 'prx' | 'lurus' | 'claude' | 'gemini';
 export type HookKind = 'process' | 'http' | 'in-process' | 'wasm';
-/** Who configured it: decides consent (only `project` needs it). */
-export type HookScope = 'workspace' | 'plugin' | 'global' | 'project' | 'in-process';
+/**
+ * Who configured it. Descriptive: what a hook needs to run is carried by its `consent` (project,
+ * local and agent-plugin hooks run under the project's approval).
+ */
+export type HookScope =
+  | 'workspace'
+  | 'plugin'
+  | 'global'
+  | 'project'
+  | 'in-process'
+  | 'managed'
+  | 'user'
+  | 'local'
+  | 'system';
 export type FailMode = 'open' | 'closed';
 
 /** Where a definition came from, so every error, explanation and record can name it. */
@@ -42,6 +55,8 @@ interface HookCommon {
   failMode: FailMode;
   /** A disabled hook stays listed (explain, the API) and never runs. */
   enabled: boolean;
+  /** Why it is disabled, when not by its own `enabled: false` (e.g. `disableAllHooks`). */
+  disabledReason?: string;
 }
 
 /** [P-CFG-2] A PRX shell action: exec form, env built from nothing, three payload channels. */
@@ -128,8 +143,58 @@ export interface WasmPluginHook extends HookCommon {
   plugin: PluginRunner;
 }
 
+/** Fields of a Claude Code [§5] or Gemini CLI [§6] hook, read leniently from those tools' files. */
+interface AgentCommon extends HookCommon {
+  dialect: 'claude' | 'gemini';
+  /** Any name: those tools accept events we do not know. */
+  event: string;
+  /** Set for project, local and plugin hooks: the approval they run under. */
+  consent?: ProjectConsent;
+  /** Position in configuration order: answers are merged in this order, not finish order [C-ANS-4]. */
+  order: number;
+  /** Identical handlers from several settings files run once [C-RUN-2, G-SRC-1]. */
+  dedupeKey: string;
+  /** [C-RUN-1] Runs in the background: never decides, still recorded. */
+  async: boolean;
+  /** [C-RUN-1] `if: "Tool(pattern)"`, compiled at load. */
+  ifRule?: IfRule;
+  /** Plugin hooks: the plugin folder (`CLAUDE_PLUGIN_ROOT`) and its data folder (`CLAUDE_PLUGIN_DATA`). */
+  pluginRoot?: string;
+  pluginData?: string;
+  /** [G-RUN-1] Its definition asked for `sequential: true`. */
+  sequential?: boolean;
+  statusMessage?: string;
+  /** [X-PROC-2] Leave the processes it starts running. */
+  keepChildren?: boolean;
+}
+
+/** A command handler: shell form (`/bin/sh -c`) or, with `args`, exec form [C-RUN-1]. */
+export interface AgentCommandHook extends AgentCommon {
+  kind: 'process';
+  /** The command as written (names, reviews, pins). */
+  command: string;
+  /** Exec form: the program and its arguments (placeholders substituted at load); absent for shell form. */
+  exec?: { program: string; args: readonly string[] };
+  /** The shell that runs shell form (`/bin/sh`; Gemini: `bash` where present). */
+  shell: string;
+  /** The environment taken at load [C-RUN-3, G-RUN-1]; per-run variables are added when it runs. */
+  env: Readonly<Record<string, string>>;
+  /** Working folder when the input names none. */
+  cwd: string;
+}
+
+/** An HTTP handler: the input object as the POST body [C-RUN-1]. */
+export interface AgentHttpHook extends AgentCommon {
+  kind: 'http';
+  url: string;
+  /** Headers with `$VAR` expanded for the names in `allowedEnvVars`, at load. */
+  headers: Readonly<Record<string, string>>;
+}
+
+export type AgentHook = AgentCommandHook | AgentHttpHook;
 export type ObserveHook = PrxShellHook | InProcessObserverHook | WasmPluginHook;
-export type GateHook = LurusCommandHook | LurusHttpHook | InProcessGateHook;
+export type LurusGateHook = LurusCommandHook | LurusHttpHook | InProcessGateHook;
+export type GateHook = LurusGateHook | AgentHook;
 export type HookDefinition = ObserveHook | GateHook;
 
 /**
@@ -150,3 +215,5 @@ export interface UnapprovedHook {
 export type RegistryEntry = HookDefinition | UnapprovedHook;
 /** What a gate event selects: gate hooks, and unapproved ones to record as skipped. */
 export type GateEntry = GateHook | UnapprovedHook;
+/** What the Lurus gate walks. */
+export type LurusGateEntry = LurusGateHook | UnapprovedHook;

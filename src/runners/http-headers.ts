@@ -37,7 +37,16 @@ const METHODS: readonly HttpMethod[] = ['POST', 'PUT', 'PATCH'];
  * CR or LF in a name or value (header injection), names that are not HTTP tokens, other control
  * characters in a value, and the same name given twice in different case.
  */
-export function headerProblems(headers: Readonly<Record<string, string>>): string[] {
+export function headerProblems(
+  headers: Readonly<Record<string, string>>,
+  opts: {
+    /**
+     * Claude Code's dialect: a credential header is fine when its value takes the secret from an
+     * environment variable (`Bearer $TOKEN` with TOKEN in `allowedEnvVars`), not from the file.
+     */
+    credentialFromEnv?: (value: string) => boolean;
+  } = {},
+): string[] {
   const problems: string[] = [];
   const seen = new Map<string, string>();
   for (const [name, value] of Object.entries(headers)) {
@@ -49,7 +58,8 @@ export function headerProblems(headers: Readonly<Record<string, string>>): strin
       problems.push(`header name ${shown} is not a valid HTTP header name`);
     } else {
       const forbidden = FORBIDDEN_HEADERS.get(lower);
-      if (forbidden !== undefined) {
+      const fromEnv = typeof value === 'string' && opts.credentialFromEnv?.(value) === true;
+      if (forbidden !== undefined && !fromEnv) {
         problems.push(
           `header ${shown} is not allowed: ${forbidden} carries credentials, which don't belong in a hooks file`,
         );

@@ -6,6 +6,8 @@ export interface ConfigIssue {
   /** JSONPath-style location, e.g. `$.hooks.tool_call[0].env.HOME`. */
   path: string;
   message: string;
+  /** A `warning` is reported by `validate` but fails nothing (an unknown field, an undocumented event). */
+  level?: 'warning';
 }
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -11,15 +11,15 @@
  * compiled, with the linear-time matchers, so its problems can be shown.
  */
 import path from 'node:path';
-import { pinOfText } from '../consent/pins.ts';
-import { ProjectConsent, type ProjectSurface } from '../consent/project-consent.ts';
 import {
-  lurusDir,
-  projectKey,
-  readTrustStore,
-  type TrustEntry,
-  trustStorePath,
-} from '../consent/trust-store.ts';
+  type AdmittedFile,
+  admitProject,
+  type ConsentPolicy,
+  type ConsentSummary,
+} from '../consent/project-admission.ts';
+import type { ProjectConsent, ProjectSurface } from '../consent/project-consent.ts';
+import { type ProjectRead, readProject } from '../consent/project-surface.ts';
+import { lurusDir, projectKey } from '../consent/trust-store.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES, type LurusEventName } from '../events/lurus-events.ts';
 import type {
@@ -83,27 +83,7 @@ export interface LurusSource extends LurusSourceSpec {
 
 export type LurusHook = LurusCommandHook | LurusHttpHook;
 
-/** How project sources are admitted. Without one (review mode) every source's current text is compiled. */
-export type ConsentPolicy =
-  | { kind: 'store' }
-  /** A fixed answer (embedders, tests): trusted → the current text runs, with no pins. */
-  | { kind: 'fixed'; check: (project: { projectDir: string }) => { trusted: boolean; reason: string } };
-
-/** Where the project's consent stands at load. */
-export interface ConsentSummary {
-  /** No project source holds a hook. */
-  none: boolean;
-  /** Project hooks are admitted (approved, or a fixed policy said so). */
-  trusted: boolean;
-  /** One line: `approved <ISO>`, `not approved`, … */
-  reason: string;
-  /** Project sources whose file differs from the approved text. */
-  pending: string[];
-  /** The approval, when there is one. */
-  consent?: ProjectConsent;
-  /** The trust store could not be used. */
-  problem?: string;
-}
+export type { ConsentPolicy, ConsentSummary };
 
 export interface LurusConfig {
   projectDir: string;
@@ -120,7 +100,7 @@ export interface LurusConfig {
   consent: ConsentSummary;
   /** What an approval of this project covers (for the `trust` review). */
   surface: ProjectSurface;
-  /** The current text of each existing project source (what an approval would keep). */
+  /** The current text of each existing project source, of every dialect (what an approval would keep). */
   projectTexts: Record<string, string>;
 }
 
@@ -146,6 +126,8 @@ export interface LoadLurusOptions {
   env?: NodeJS.ProcessEnv;
   /** Omit for review mode (validate, trust): every current text is compiled. */
   consent?: ConsentPolicy;
+  /** The project as already read (the engine reads it once for every dialect). */
+  project?: ProjectRead;
 }
 
 type FileText = { exists: false } | { exists: true; text: string } | { exists: true; error: ConfigIssue };
@@ -156,21 +138,10 @@ export function loadLurusConfig(opts: LoadLurusOptions): LurusConfig {
   const projectDir = projectKey(opts.projectDir);
   const home = path.resolve(opts.home ?? process.env.HOME ?? '/');
   const specs = lurusSourceSpecs(projectDir, home);
-  const files = readFiles(specs);
-  const projectFiles = [...new Set(specs.filter((s) => s.scope === 'project').map((s) => s.file))];
-  const projectTexts: Record<string, string> = {};
-  for (const file of projectFiles) {
-    const read = files.get(file);
-    if (read?.exists && 'text' in read) projectTexts[file] = read.text;
-  }
-  const surface: ProjectSurface = {
-    projectDir,
-    sourceFiles: projectFiles,
-    hookFolders: [lurusDir(projectDir)],
-    commands: commandsOf(projectTexts),
-    excluded: [trustStorePath(home), ...specs.filter((s) => s.scope === 'global').map((s) => s.file)],
-  };
-  const { consent, effective } = admitProject(opts.consent, home, surface, files, projectTexts);
+  const globals = readGlobals(specs);
+  const project = opts.project ?? readProject(projectDir, home);
+  const admission = admitProject(opts.consent, home, project.surface, project.reads);
+  const consent = admission.consent;
   const ctx: CompileContext = {
     projectDir,
     home,
@@ -186,9 +157,11 @@ export function loadLurusConfig(opts: LoadLurusOptions): LurusConfig {
     const label = spec.key === null ? path.basename(spec.file) : `${path.basename(spec.file)} ${spec.key}`;
     const source: LurusSource = { ...spec, label, exists: false, state: 'absent', ok: false, hookCount: 0 };
     sources.push(source);
-    const read = spec.scope === 'project' ? effective.get(spec.file) : files.get(spec.file);
+    const admitted: AdmittedFile | FileText | undefined =
+      spec.scope === 'project' ? admission.file(spec.file) : globals.get(spec.file);
     if (spec.scope === 'project' && consent.pending.includes(spec.file)) source.newerVersionPending = true;
-    if (read === undefined || !read.exists) continue;
+    const read = fileText(admitted);
+    if (!read.exists) continue;
     source.exists = true;
     if ('error' in read) {
       // Reported once per file, however many sources it holds.
@@ -218,9 +191,9 @@ export function loadLurusConfig(opts: LoadLurusOptions): LurusConfig {
     }
     source.raw = located.map;
     source.base = located.base;
-    if (spec.scope === 'project' && !consent.trusted) {
+    if (admitted !== undefined && 'kind' in admitted && admitted.kind === 'unapproved') {
       // [L-TRUST-3] Listed from the bare JSON: no schema, no matcher, nothing resolved.
-      const listed = unapprovedHooks(spec, located.map, located.base, consent.reason);
+      const listed = unapprovedHooks(spec, located.map, located.base, admitted.reason);
       source.state = 'unapproved';
       source.hookCount = listed.length;
       entries.push(...listed);
@@ -261,19 +234,35 @@ export function loadLurusConfig(opts: LoadLurusOptions): LurusConfig {
     issues,
     warnings: ctx.warnings,
     consent,
-    surface,
-    projectTexts,
+    surface: project.surface,
+    projectTexts: project.texts,
   };
+}
+
+/** An admitted project file or a read global one, as text, error or absence. */
+function fileText(admitted: AdmittedFile | FileText | undefined): FileText {
+  if (admitted === undefined) return { exists: false };
+  if (!('kind' in admitted)) return admitted;
+  switch (admitted.kind) {
+    case 'absent':
+      return { exists: false };
+    case 'error':
+      return { exists: true, error: admitted.issue };
+    case 'text':
+    case 'unapproved':
+      return { exists: true, text: admitted.text };
+  }
 }
 
 function eventOf(e: GateEntry): LurusEventName {
   return isLurusEvent(e.event) ? e.event : 'SessionStart';
 }
 
-function readFiles(specs: readonly LurusSourceSpec[]): Map<string, FileText> {
+/** The global sources, read bounded [L-TRUST-4]; they need no consent [L-SRC-5]. */
+function readGlobals(specs: readonly LurusSourceSpec[]): Map<string, FileText> {
   const files = new Map<string, FileText>();
-  for (const { file } of specs) {
-    if (files.has(file)) continue;
+  for (const { file, scope } of specs) {
+    if (scope !== 'global' || files.has(file)) continue;
     const read = readSourceFile(file, LURUS_LIMITS.maxFileBytes);
     files.set(
       file,
@@ -285,125 +274,6 @@ function readFiles(specs: readonly LurusSourceSpec[]): Map<string, FileText> {
     );
   }
   return files;
-}
-
-/**
- * [L-TRUST-1, L-TRUST-6] Which text of each project source is admitted, and under what consent.
- * An approved project runs the approved text kept in the store; a file that differs from it only
- * makes a newer version wait. Approvals written before the store kept text fall back to the
- * current file when it still has the approved pin.
- */
-function admitProject(
-  policy: ConsentPolicy | undefined,
-  home: string,
-  surface: ProjectSurface,
-  files: ReadonlyMap<string, FileText>,
-  current: Record<string, string>,
-): { consent: ConsentSummary; effective: Map<string, FileText> } {
-  const effective = new Map<string, FileText>();
-  for (const file of surface.sourceFiles) effective.set(file, files.get(file) ?? { exists: false });
-  if (policy === undefined)
-    return { consent: { none: false, trusted: true, reason: 'review', pending: [] }, effective };
-  if (policy.kind === 'fixed') {
-    const answer = policy.check({ projectDir: surface.projectDir });
-    return {
-      consent: { none: false, trusted: answer.trusted, reason: answer.reason, pending: [] },
-      effective,
-    };
-  }
-  const store = readTrustStore(home);
-  const entry = Object.hasOwn(store.projects, surface.projectDir)
-    ? store.projects[surface.projectDir]
-    : undefined;
-  if (entry === undefined) {
-    const consent: ConsentSummary = {
-      none: false,
-      trusted: false,
-      reason: store.problem !== undefined ? 'not approved (the trust store is unusable)' : 'not approved',
-      pending: [],
-    };
-    if (store.problem !== undefined) consent.problem = store.problem;
-    return { consent, effective };
-  }
-  const pending: string[] = [];
-  for (const file of surface.sourceFiles) {
-    const approved = approvedText(entry, file, current[file]);
-    if (approved.pending) pending.push(file);
-    effective.set(file, approved.text);
-  }
-  const consent: ConsentSummary = {
-    none: false,
-    trusted: true,
-    reason: `approved ${entry.approvedAt}`,
-    pending,
-    consent: new ProjectConsent(surface.projectDir, entry, surface),
-  };
-  return { consent, effective };
-}
-
-function approvedText(
-  entry: TrustEntry,
-  file: string,
-  current: string | undefined,
-): { text: FileText; pending: boolean } {
-  const pin = Object.hasOwn(entry.files, file) ? entry.files[file] : null;
-  const kept =
-    entry.sources !== undefined && Object.hasOwn(entry.sources, file) ? entry.sources[file] : undefined;
-  if (pin === null || pin === undefined) {
-    // Absent when approved: the approved version is "no such source".
-    return { text: { exists: false }, pending: current !== undefined };
-  }
-  if (kept !== undefined) return { text: { exists: true, text: kept }, pending: current !== kept };
-  if (current !== undefined && pinOfText(current) === pin)
-    return { text: { exists: true, text: current }, pending: false };
-  return {
-    text: {
-      exists: true,
-      error: {
-        file,
-        path: '$',
-        message:
-          'changed since approval, and the approved text is not in the trust store (approved by an older hookwerk): run `hookwerk trust`',
-      },
-    },
-    pending: true,
-  };
-}
-
-/** Command strings of the project sources' current text, for the pins of the files they name. */
-function commandsOf(texts: Record<string, string>): { command: string }[] {
-  const out: { command: string }[] = [];
-  for (const [file, text] of Object.entries(texts)) {
-    const json = parseJsonText(file, text);
-    if (!json.ok) continue;
-    walkHooks(json.value, (_event, hook) => {
-      const command: unknown = Reflect.get(hook, 'command');
-      if (typeof command === 'string') out.push({ command });
-    });
-  }
-  return out;
-}
-
-/** Every hook object of every event map in a source file (a hooks.json, or a settings.json's maps). */
-function walkHooks(value: unknown, visit: (event: string, hook: object) => void): void {
-  if (!isObject(value)) return;
-  const maps = [
-    value,
-    Reflect.get(value, 'hooks'),
-    Reflect.get(value, 'globalHooks'),
-    Reflect.get(value, 'projectHooks'),
-  ];
-  for (const map of maps) {
-    if (!isObject(map)) continue;
-    for (const [event, defs] of Object.entries(map)) {
-      if (!Array.isArray(defs)) continue;
-      for (const def of defs) {
-        const hooks: unknown = isObject(def) ? Reflect.get(def, 'hooks') : undefined;
-        if (!Array.isArray(hooks)) continue;
-        for (const hook of hooks) if (isObject(hook)) visit(event, hook);
-      }
-    }
-  }
 }
 
 function isObject(v: unknown): v is object {

@@ -1,0 +1,145 @@
+/**
+ * Everything of one project that consent covers, across every gate dialect [L-TRUST-5, C-SRC-4]:
+ * one approval (`hookwerk trust`) approves the project's Lurus, Claude Code and Gemini CLI
+ * sources and each plugin folder given, under the project's key. Each dialect's loader reads its
+ * sources from here, so what is pinned and what is loaded are read once, the same way.
+ */
+import path from 'node:path';
+import { readSourceFile, type SourceRead } from '../sources/read-source.ts';
+import type { ProjectSurface, SurfaceCommand } from './project-consent.ts';
+import { lurusDir, trustStorePath } from './trust-store.ts';
+
+/** Every project source is at most this big [L-TRUST-4]. */
+export const MAX_SOURCE_BYTES = 1024 * 1024;
+
+/** The project source files of each dialect, and where each plugin's hooks live. */
+export function projectSourceFiles(projectDir: string): {
+  lurus: string[];
+  claude: string[];
+  gemini: string[];
+} {
+  return {
+    lurus: [path.join(lurusDir(projectDir), 'hooks.json'), path.join(lurusDir(projectDir), 'settings.json')],
+    claude: [
+      path.join(projectDir, '.claude', 'settings.json'),
+      path.join(projectDir, '.claude', 'settings.local.json'),
+    ],
+    gemini: [path.join(projectDir, '.gemini', 'settings.json')],
+  };
+}
+
+/** `<plugin>/hooks/hooks.json` [C-SRC-1]. */
+export function pluginHooksFile(pluginDir: string): string {
+  return path.join(pluginDir, 'hooks', 'hooks.json');
+}
+
+/** Home-level files that are never project code (when the project is the home folder). */
+function homeFiles(home: string): string[] {
+  return [
+    trustStorePath(home),
+    path.join(lurusDir(home), 'hooks.json'),
+    path.join(lurusDir(home), 'settings.json'),
+    path.join(home, '.claude', 'settings.json'),
+    path.join(home, '.gemini', 'settings.json'),
+  ];
+}
+
+export interface ProjectRead {
+  surface: ProjectSurface;
+  /** Every project source file read (bounded), by path. */
+  reads: Map<string, SourceRead>;
+  /** The current text of each existing, readable project source. */
+  texts: Record<string, string>;
+}
+
+/**
+ * Reads every project source of every dialect (bounded [L-TRUST-4]) and describes what an
+ * approval covers: those files, every file under `.lurus/`, `.claude/hooks/`, `.gemini/hooks/`
+ * and each plugin folder, and every project file their commands name.
+ */
+export function readProject(projectDir: string, home: string, plugins: readonly string[] = []): ProjectRead {
+  const files = projectSourceFiles(projectDir);
+  const pluginFiles = plugins.map((dir) => ({ file: pluginHooksFile(dir), root: dir }));
+  const sourceFiles = [...files.lurus, ...files.claude, ...files.gemini, ...pluginFiles.map((p) => p.file)];
+  const reads = new Map<string, SourceRead>();
+  const texts: Record<string, string> = {};
+  for (const file of sourceFiles) {
+    if (reads.has(file)) continue;
+    const read = readSourceFile(file, MAX_SOURCE_BYTES);
+    reads.set(file, read);
+    if (read.kind === 'text') texts[file] = read.text;
+  }
+  const commands: SurfaceCommand[] = [];
+  for (const file of sourceFiles) {
+    const text = texts[file];
+    if (text === undefined) continue;
+    const root = pluginFiles.find((p) => p.file === file)?.root;
+    for (const command of commandLinesOf(text))
+      commands.push(root !== undefined ? { command, pluginRoot: root } : { command });
+  }
+  const surface: ProjectSurface = {
+    projectDir,
+    sourceFiles: [...new Set(sourceFiles)],
+    hookFolders: [
+      lurusDir(projectDir),
+      path.join(projectDir, '.claude', 'hooks'),
+      path.join(projectDir, '.gemini', 'hooks'),
+      ...plugins,
+    ],
+    commands,
+    excluded: homeFiles(home),
+  };
+  return { surface, reads, texts };
+}
+
+/**
+ * The command lines of every hook in a source's text, from the bare JSON (nothing evaluated):
+ * `command`, with `args` appended as quoted words for exec-form hooks.
+ */
+export function commandLinesOf(text: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  walkHookObjects(value, (hook) => {
+    const command: unknown = Reflect.get(hook, 'command');
+    if (typeof command !== 'string') return;
+    const args: unknown = Reflect.get(hook, 'args');
+    const words = Array.isArray(args) ? args.filter((a): a is string => typeof a === 'string') : [];
+    out.push([command, ...words.map(shellQuote)].join(' '));
+  });
+  return out;
+}
+
+/** Every hook object of every event map of a source file: `{EVENT: [{hooks: [HOOK…]}]}` at any of the known keys. */
+export function walkHookObjects(value: unknown, visit: (hook: object) => void): void {
+  if (!isObject(value)) return;
+  const maps = [
+    value,
+    Reflect.get(value, 'hooks'),
+    Reflect.get(value, 'globalHooks'),
+    Reflect.get(value, 'projectHooks'),
+  ];
+  for (const map of maps) {
+    if (!isObject(map)) continue;
+    for (const defs of Object.values(map)) {
+      if (!Array.isArray(defs)) continue;
+      for (const def of defs) {
+        const hooks: unknown = isObject(def) ? Reflect.get(def, 'hooks') : undefined;
+        if (!Array.isArray(hooks)) continue;
+        for (const hook of hooks) if (isObject(hook)) visit(hook);
+      }
+    }
+  }
+}
+
+function isObject(v: unknown): v is object {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+${}-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,185 @@
+/**
+ * Running one Claude Code [§5] or Gemini CLI [§6] hook: the input object on stdin (or as the HTTP
+ * body), the environment those tools give (plus `CLAUDE_ENV_FILE`, plugin folders, Gemini's
+ * variables), and the answer read by the dialect's own rules. The runners run; this file only
+ * builds the request and reads the answer.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { claudeGetsEnvFile } from '../events/claude-events.ts';
+import type { GeminiEventName } from '../events/gemini-events.ts';
+import type { LurusContext } from '../events/lurus-events.ts';
+import type { AgentCommandHook, AgentHook, InProcessGateHook } from '../registry/hook-definition.ts';
+import { HookCallInfo, runInProcess } from '../runners/in-process-runner.ts';
+import type { ProcessSpec } from '../runners/process-types.ts';
+import type { Runners } from '../runners/runners.ts';
+import { readSourceFile } from '../sources/read-source.ts';
+import type { AgentAnswer } from './agent-answer.ts';
+import { readClaudeAnswer } from './claude-answer.ts';
+import { readGeminiAnswer } from './gemini-answer.ts';
+import { readAnswer } from './lurus-dialect.ts';
+
+/** What every agent-dialect run of one engine shares. */
+export interface AgentRunContext {
+  runners: Runners;
+  /** The engine's private folder: `CLAUDE_ENV_FILE`s are made there. */
+  tmpDir: string;
+}
+
+/** One hook's answer, and what it wrote to `CLAUDE_ENV_FILE` [C-RUN-3]. */
+export interface AgentRun {
+  answer: AgentAnswer;
+  env?: Record<string, string>;
+}
+
+/** Runs one hook for one event with `input` (already filled in [C-IN-1]). Never rejects. */
+export async function runAgentHook(
+  hook: AgentHook,
+  event: string,
+  input: Record<string, unknown>,
+  ctx: AgentRunContext,
+): Promise<AgentRun> {
+  if (hook.kind === 'http') {
+    const result = await ctx.runners.http.run({
+      url: hook.url,
+      method: 'POST',
+      headers: hook.headers,
+      body: JSON.stringify(input),
+      timeoutMs: hook.timeoutMs,
+    });
+    return { answer: readClaudeAnswer(event, result, hook.failMode) };
+  }
+  const envFile = hook.dialect === 'claude' && claudeGetsEnvFile(event) ? newEnvFile(ctx.tmpDir) : undefined;
+  try {
+    const result = await ctx.runners.process.run(processSpec(hook, input, envFile));
+    const answer =
+      hook.dialect === 'claude'
+        ? readClaudeAnswer(event, result, hook.failMode)
+        : // Gemini events are checked by decide() before any hook runs.
+          readGeminiAnswer(event as GeminiEventName, result, hook.failMode);
+    const run: AgentRun = { answer };
+    if (envFile !== undefined) {
+      const env = readEnvFile(envFile);
+      if (env !== undefined) run.env = env;
+    }
+    return run;
+  } finally {
+    if (envFile !== undefined) removeQuietly(envFile);
+  }
+}
+
+/** [C-RUN-1, C-RUN-3, G-RUN-1] The process request for one run. */
+export function processSpec(
+  hook: AgentCommandHook,
+  input: Record<string, unknown>,
+  envFile?: string,
+): ProcessSpec {
+  const env: Record<string, string> = { ...hook.env };
+  const cwd = typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : hook.cwd;
+  if (hook.pluginRoot !== undefined) env.CLAUDE_PLUGIN_ROOT = hook.pluginRoot;
+  if (hook.pluginData !== undefined) {
+    // Created on demand, private: a plugin keeps its state there across sessions.
+    mkdirSync(hook.pluginData, { recursive: true, mode: 0o700 });
+    env.CLAUDE_PLUGIN_DATA = hook.pluginData;
+  }
+  if (envFile !== undefined) env.CLAUDE_ENV_FILE = envFile;
+  let command = hook.command;
+  if (hook.dialect === 'gemini') {
+    env.GEMINI_CWD = cwd;
+    if (typeof input.session_id === 'string') env.GEMINI_SESSION_ID = input.session_id;
+    command = substituteGeminiVariables(command, env);
+  }
+  const spec: ProcessSpec =
+    hook.exec !== undefined
+      ? { command: hook.exec.program, args: hook.exec.args, env, cwd, timeoutMs: hook.timeoutMs }
+      : { command: hook.shell, args: ['-c', command], env, cwd, timeoutMs: hook.timeoutMs };
+  spec.stdin = `${JSON.stringify(input)}\n`;
+  return spec;
+}
+
+const GEMINI_VARIABLES = ['GEMINI_PROJECT_DIR', 'GEMINI_CWD', 'GEMINI_SESSION_ID', 'CLAUDE_PROJECT_DIR'];
+
+/**
+ * [G-RUN-1] As Gemini CLI does: `$NAME` and `${NAME}` of its variables are replaced in the command
+ * string by their values, shell-escaped (a folder name cannot inject a command).
+ */
+export function substituteGeminiVariables(command: string, env: Readonly<Record<string, string>>): string {
+  let out = command;
+  for (const name of GEMINI_VARIABLES) {
+    const value = env[name];
+    if (value === undefined) continue;
+    const quoted = `'${value.replace(/'/g, `'\\''`)}'`;
+    out = out
+      .replaceAll(`\${${name}}`, quoted)
+      .replace(new RegExp(`\\$${name}(?![A-Za-z0-9_])`, 'g'), quoted);
+  }
+  return out;
+}
+
+/** An in-process hook (`use()`) in an agent dialect: its allow/deny answer, read as a Claude-style answer. */
+export async function runInProcessAgentHook(
+  hook: InProcessGateHook,
+  input: Record<string, unknown>,
+  cwd: string,
+): Promise<AgentAnswer> {
+  const info = Object.assign(new HookCallInfo(), { event: hook.event, cwd });
+  const context: LurusContext = { ...input };
+  const r = await runInProcess(hook.fn, context, info, hook.timeoutMs);
+  const base = { outcome: 'ok' as const, durationMs: r.durationMs };
+  if (r.reason !== 'returned') {
+    return readClaudeAnswer(hook.event, r, hook.failMode);
+  }
+  if (r.value === undefined) return { ending: base };
+  const answer = readAnswer(r.value);
+  if ('invalid' in answer) return readClaudeAnswer(hook.event, r, hook.failMode);
+  const out: AgentAnswer = { ending: { ...base, outcome: answer.decision === 'deny' ? 'deny' : 'ok' } };
+  if (answer.decision === 'deny') {
+    out.block = true;
+    out.permission = 'deny';
+    out.reason = answer.reason ?? 'denied';
+    out.ending.reason = out.reason;
+  }
+  if (answer.additionalContext !== undefined) out.additionalContext = answer.additionalContext;
+  return out;
+}
+
+function newEnvFile(dir: string): string {
+  const file = path.join(dir, `claude-env-${randomBytes(6).toString('hex')}`);
+  writeFileSync(file, '', { mode: 0o600, flag: 'wx' });
+  return file;
+}
+
+/**
+ * [C-RUN-3] `export NAME=VALUE` lines a hook wrote to its `CLAUDE_ENV_FILE`: NAME → VALUE in file
+ * order, later lines win, one pair of surrounding quotes removed. Read bounded (1 MiB).
+ */
+export function readEnvFile(file: string): Record<string, string> | undefined {
+  const read = readSourceFile(file, 1024 * 1024);
+  if (read.kind !== 'text') return undefined;
+  return parseEnvLines(read.text);
+}
+
+export function parseEnvLines(text: string): Record<string, string> | undefined {
+  const env: Record<string, string> = {};
+  let any = false;
+  for (const line of text.split('\n')) {
+    const m = /^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(.*?)\s*$/.exec(line);
+    if (m === null) continue;
+    const name = m[1] ?? '';
+    let value = m[2] ?? '';
+    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.endsWith(value[0]))
+      value = value.slice(1, -1);
+    env[name] = value;
+    any = true;
+  }
+  return any ? env : undefined;
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}

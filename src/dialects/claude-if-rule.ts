@@ -1,0 +1,424 @@
+/**
+ * [C-RUN-1] A Claude Code handler's `if` field: one permission rule, `Tool` or `Tool(pattern)`,
+ * that decides before anything is spawned whether the handler runs for this tool call.
+ *
+ * - `Tool` (or `Tool(*)`): the tool name only.
+ * - `Tool(pattern)`: the tool matches and the glob matches `tool_input.command` or
+ *   `tool_input.file_path`. `*` is any text (including `/` and spaces); `\*` a literal star;
+ *   everything else is literal. As in Claude Code's permission rules, a trailing ` *` also matches
+ *   the bare command (`git *` matches `git`), and the old `prefix:*` form means `prefix` or
+ *   `prefix …`.
+ * - Bash: the pattern is tested against each subcommand — the command split on `&&`, `||`, `;`,
+ *   `|`, `&` and newlines, plus every command inside `$(…)`, backticks, `<(…)`, `>(…)` and
+ *   `(…)` subshells, quotes respected, leading `VAR=x` assignments removed; the rule admits when
+ *   ANY subcommand matches. A command it cannot parse (an unclosed quote or `$(`) admits.
+ * - A rule it cannot read admits (the handler runs).
+ *
+ * Where SPEC is silent, the choices lean towards running the handler (a guard that runs once too
+ * often is cheaper than one that silently does not run): besides each subcommand as written, the
+ * subcommand without leading shell keywords (`if`, `then`, `do`, `!`, `{`, …), without the wrappers
+ * `timeout`, `nice`, `nohup`, `time`, `env` (Claude Code strips the first three too), and without
+ * redirections (`> out`, `2>&1`) is tried; `Edit(…)` rules also cover `Write`, `MultiEdit` and
+ * `NotebookEdit`, `Read(…)` rules `Grep` and `Glob` (Claude Code's rule families); `mcp__server`
+ * covers that server's tools; a file pattern that is not absolute (`src/*.ts`, `./x`, `/src/x`,
+ * `~/x`) also matches the end of the path after any `/` (no project or home folder is known
+ * here); `//abs/path` is absolute. A tool call with neither `command` nor a path to test admits.
+ * With no tool at all (an event that is not a tool event) a readable rule does not admit: Claude
+ * Code never runs a handler with `if` outside tool events.
+ *
+ * All matching is linear in the text: globs are split on `*` into literal pieces found left to
+ * right with `indexOf` (no regular expression is built from user text), and the shell splitter is
+ * a single pass with bounded nesting.
+ */
+
+/** A compiled `*` glob: literal pieces; between two pieces any text. */
+export interface Glob {
+  readonly pieces: readonly string[];
+}
+
+export type IfRule =
+  | { readonly kind: 'unreadable'; readonly rule: string; readonly problem: string }
+  | { readonly kind: 'tool'; readonly rule: string; readonly tool: string }
+  | {
+      readonly kind: 'pattern';
+      readonly rule: string;
+      readonly tool: string;
+      /** The text between the parentheses. */
+      readonly pattern: string;
+      /** Candidates: the text matches when any of these globs matches it whole. */
+      readonly globs: readonly Glob[];
+    };
+
+// ---------------------------------------------------------------------------------------------
+// Globs
+
+/** `*` = any text, `\*` = a literal star, `\\` = a literal backslash; all else literal. */
+export function compileGlob(pattern: string): Glob {
+  const pieces: string[] = [];
+  let current = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && (pattern[i + 1] === '*' || pattern[i + 1] === '\\')) {
+      current += pattern[i + 1];
+      i++;
+    } else if (c === '*') {
+      pieces.push(current);
+      current = '';
+    } else {
+      current += c;
+    }
+  }
+  pieces.push(current);
+  return { pieces };
+}
+
+/**
+ * Whole-text match of a `*` glob, in linear time: the first piece is a prefix, the last a
+ * suffix, the ones between are found leftmost, in order (leftmost is always right for `*`).
+ */
+export function globMatches(glob: Glob, text: string): boolean {
+  const { pieces } = glob;
+  const first = pieces[0]!;
+  if (pieces.length === 1) return text === first;
+  const last = pieces[pieces.length - 1]!;
+  if (text.length < first.length + last.length) return false;
+  if (!text.startsWith(first) || !text.endsWith(last)) return false;
+  let pos = first.length;
+  const end = text.length - last.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i]!;
+    if (piece === '') continue;
+    const at = text.indexOf(piece, pos);
+    if (at < 0 || at + piece.length > end) return false;
+    pos = at + piece.length;
+  }
+  return true;
+}
+
+/** Whether `pattern` ends with a `*` that is not escaped. */
+function endsWithWildcard(pattern: string): boolean {
+  if (!pattern.endsWith('*')) return false;
+  let backslashes = 0;
+  for (let i = pattern.length - 2; i >= 0 && pattern[i] === '\\'; i--) backslashes++;
+  return backslashes % 2 === 0;
+}
+
+/** The globs a rule's pattern stands for (see the file comment). */
+function patternGlobs(pattern: string): Glob[] {
+  // The old prefix form `npm:*`: `npm` alone or followed by a space.
+  if (pattern.endsWith(':*') && endsWithWildcard(pattern) && pattern.length > 2) {
+    const prefix = pattern.slice(0, -2);
+    return [compileGlob(prefix), compileGlob(`${prefix} *`)];
+  }
+  const globs = [compileGlob(pattern)];
+  // `git *` also matches `git`.
+  if (pattern.endsWith(' *') && endsWithWildcard(pattern)) globs.push(compileGlob(pattern.slice(0, -2)));
+  return globs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+/** Compiles an `if` rule once (at load time); `unreadable` rules admit every call. */
+export function compileIfRule(rule: string): IfRule {
+  const text = rule.trim();
+  if (text === '') return { kind: 'unreadable', rule, problem: 'empty rule' };
+  const open = text.indexOf('(');
+  if (open < 0) {
+    if (!isToolName(text))
+      return { kind: 'unreadable', rule, problem: `not a tool name: ${JSON.stringify(text)}` };
+    return { kind: 'tool', rule, tool: text };
+  }
+  const tool = text.slice(0, open).trim();
+  if (!isToolName(tool))
+    return { kind: 'unreadable', rule, problem: `not a tool name: ${JSON.stringify(tool)}` };
+  if (!text.endsWith(')'))
+    return { kind: 'unreadable', rule, problem: 'expected Tool(pattern), with ")" last' };
+  const pattern = text.slice(open + 1, -1);
+  if (pattern.trim() === '') return { kind: 'unreadable', rule, problem: 'empty pattern in Tool()' };
+  if (pattern === '*') return { kind: 'tool', rule, tool };
+  return { kind: 'pattern', rule, tool, pattern, globs: patternGlobs(pattern) };
+}
+
+function isToolName(name: string): boolean {
+  if (name === '') return false;
+  for (const c of name) {
+    if (c === '(' || c === ')' || c.trim() === '') return false;
+  }
+  return true;
+}
+
+/** Claude Code's rule families: an `Edit` rule covers every tool that edits files, `Read` those that read. */
+const RULE_FAMILIES: Readonly<Record<string, readonly string[]>> = {
+  Edit: ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'],
+  Read: ['Read', 'Grep', 'Glob'],
+};
+
+function toolMatches(ruleTool: string, toolName: string): boolean {
+  if (ruleTool === toolName) return true;
+  if (Object.hasOwn(RULE_FAMILIES, ruleTool) && RULE_FAMILIES[ruleTool]!.includes(toolName)) return true;
+  // `mcp__server` covers every tool of that server.
+  if (
+    ruleTool.startsWith('mcp__') &&
+    !ruleTool.slice(5).includes('__') &&
+    toolName.startsWith(`${ruleTool}__`)
+  )
+    return true;
+  if (ruleTool.includes('*')) return globMatches(compileGlob(ruleTool), toolName);
+  return false;
+}
+
+function stringField(input: unknown, key: string): string | undefined {
+  if (typeof input !== 'object' || input === null || !Object.hasOwn(input, key)) return undefined;
+  const value: unknown = Reflect.get(input, key);
+  return typeof value === 'string' ? value : undefined;
+}
+
+function anyGlob(globs: readonly Glob[], text: string): boolean {
+  return globs.some((g) => globMatches(g, text));
+}
+
+/**
+ * [C-RUN-1] Whether the handler runs for this call. `toolName` / `toolInput` are the input's
+ * `tool_name` / `tool_input`.
+ */
+export function ifRuleAdmits(rule: IfRule, toolName: string | undefined, toolInput: unknown): boolean {
+  if (rule.kind === 'unreadable') return true;
+  if (toolName === undefined || !toolMatches(rule.tool, toolName)) return false;
+  if (rule.kind === 'tool') return true;
+  const command = stringField(toolInput, 'command');
+  if (command !== undefined) {
+    if (toolName !== 'Bash') return anyGlob(rule.globs, command.trim());
+    const subcommands = bashSubcommands(command);
+    if (subcommands === undefined) return true; // cannot parse: admit
+    if (subcommands.length === 0) return anyGlob(rule.globs, command.trim());
+    return subcommands.some((sub) => subcommandCandidates(sub).some((c) => anyGlob(rule.globs, c)));
+  }
+  const path =
+    stringField(toolInput, 'file_path') ??
+    stringField(toolInput, 'notebook_path') ??
+    stringField(toolInput, 'path');
+  if (path !== undefined) return pathMatches(rule, path);
+  return true; // nothing this rule can test: admit
+}
+
+/** File patterns: `//abs` absolute; anything else also matches the path's end after a `/`. */
+function pathMatches(rule: Extract<IfRule, { kind: 'pattern' }>, path: string): boolean {
+  const pattern = rule.pattern;
+  if (pattern.startsWith('//')) return anyGlob(patternGlobs(pattern.slice(1)), path);
+  let relative = pattern;
+  if (relative.startsWith('./') || relative.startsWith('~/')) relative = relative.slice(2);
+  else if (relative.startsWith('/')) relative = relative.slice(1);
+  if (anyGlob(rule.globs, path)) return true;
+  return anyGlob(patternGlobs(relative), path) || anyGlob(patternGlobs(`*/${relative}`), path);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bash subcommands
+
+const MAX_NESTING = 32;
+
+/**
+ * The simple commands of a Bash command line, as written (trimmed), in order: the top-level ones
+ * and those inside `$(…)`, backticks, `<(…)`, `>(…)` and `(…)`. `undefined` when it cannot be
+ * parsed (unclosed quote, `$(`, backtick or parenthesis, or nesting deeper than 32).
+ */
+export function bashSubcommands(command: string): string[] | undefined {
+  const out: string[] = [];
+  const scanner = { s: command, i: 0 };
+  return parseList(scanner, undefined, out, 0) ? out : undefined;
+}
+
+interface Scanner {
+  readonly s: string;
+  i: number;
+}
+
+function isWordStart(s: string, i: number): boolean {
+  if (i === 0) return true;
+  const prev = s[i - 1]!;
+  return prev.trim() === '' || prev === ';' || prev === '&' || prev === '|' || prev === '(';
+}
+
+/**
+ * Reads a command list up to `end` (`)` or a backtick; `undefined` at top level), pushing each
+ * simple command's text. Returns false when the input is unbalanced.
+ */
+function parseList(sc: Scanner, end: ')' | '`' | undefined, out: string[], depth: number): boolean {
+  if (depth > MAX_NESTING) return false;
+  const s = sc.s;
+  let start = sc.i;
+  const flush = (to: number) => {
+    const text = s.slice(start, to).trim();
+    if (text !== '') out.push(text);
+  };
+  while (sc.i < s.length) {
+    const c = s[sc.i]!;
+    const next = s[sc.i + 1];
+    if (c === '\\') {
+      sc.i += 2;
+    } else if (c === "'") {
+      const close = s.indexOf("'", sc.i + 1);
+      if (close < 0) return false;
+      sc.i = close + 1;
+    } else if (c === '"') {
+      sc.i++;
+      if (!skipDoubleQuoted(sc, out, depth)) return false;
+    } else if (c === '`') {
+      if (end === '`') {
+        flush(sc.i);
+        sc.i++;
+        return true;
+      }
+      sc.i++;
+      if (!parseList(sc, '`', out, depth + 1)) return false;
+    } else if ((c === '$' || c === '<' || c === '>') && next === '(') {
+      sc.i += 2;
+      if (!parseList(sc, ')', out, depth + 1)) return false;
+    } else if (c === '(') {
+      // A subshell: what precedes it is its own command (usually nothing).
+      flush(sc.i);
+      sc.i++;
+      if (!parseList(sc, ')', out, depth + 1)) return false;
+      start = sc.i;
+    } else if (c === ')') {
+      if (end !== ')') return false;
+      flush(sc.i);
+      sc.i++;
+      return true;
+    } else if (c === '#' && isWordStart(s, sc.i)) {
+      const nl = s.indexOf('\n', sc.i);
+      flush(sc.i);
+      sc.i = nl < 0 ? s.length : nl;
+      start = sc.i;
+    } else if (isSeparator(s, sc.i)) {
+      flush(sc.i);
+      // `&&`, `||`, `;;`, `|&`: one operator.
+      sc.i += next === c || (c === '|' && next === '&') ? 2 : 1;
+      start = sc.i;
+    } else {
+      sc.i++;
+    }
+  }
+  if (end !== undefined) return false;
+  flush(s.length);
+  return true;
+}
+
+/** `&` separates commands unless it is part of a redirection (`2>&1`, `&>file`, `<&3`). */
+function isSeparator(s: string, i: number): boolean {
+  const c = s[i];
+  if (c === ';' || c === '\n') return true;
+  if (c === '|') return s[i - 1] !== '>'; // `>|` is a redirection
+  return c === '&' && isSeparatingAmpersand(s, i);
+}
+
+function isSeparatingAmpersand(s: string, i: number): boolean {
+  const prev = s[i - 1];
+  const next = s[i + 1];
+  return prev !== '>' && prev !== '<' && next !== '>';
+}
+
+/** Skips a double-quoted string (opening quote already read), reading the commands inside it. */
+function skipDoubleQuoted(sc: Scanner, out: string[], depth: number): boolean {
+  const s = sc.s;
+  while (sc.i < s.length) {
+    const c = s[sc.i]!;
+    if (c === '\\') {
+      sc.i += 2;
+    } else if (c === '"') {
+      sc.i++;
+      return true;
+    } else if (c === '`') {
+      sc.i++;
+      if (!parseList(sc, '`', out, depth + 1)) return false;
+    } else if (c === '$' && s[sc.i + 1] === '(') {
+      sc.i += 2;
+      if (!parseList(sc, ')', out, depth + 1)) return false;
+    } else {
+      sc.i++;
+    }
+  }
+  return false;
+}
+
+interface Word {
+  start: number;
+  text: string;
+}
+
+/** Splits a simple command into words at unquoted blanks (quotes kept in the words). */
+function words(cmd: string): Word[] {
+  const result: Word[] = [];
+  let i = 0;
+  while (i < cmd.length) {
+    while (i < cmd.length && cmd[i]!.trim() === '') i++;
+    if (i >= cmd.length) break;
+    const start = i;
+    let quote: string | undefined;
+    while (i < cmd.length) {
+      const c = cmd[i]!;
+      if (quote === undefined && c.trim() === '') break;
+      if (c === '\\' && quote !== "'") i++;
+      else if (quote === undefined && (c === '"' || c === "'")) quote = c;
+      else if (c === quote) quote = undefined;
+      i++;
+    }
+    result.push({ start, text: cmd.slice(start, i) });
+  }
+  return result;
+}
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+const KEYWORDS = new Set(['!', '{', 'if', 'then', 'else', 'elif', 'do', 'while', 'until']);
+const REDIRECTION = /^[0-9]*(?:>>?|<<?|&>>?|>&|<&|>\|)/;
+
+/** Skips a wrapper and its options (`timeout -k 5 10 cmd`, `nice -n 5 cmd`); the index after it, or -1. */
+function skipWrapper(ws: readonly Word[], k: number): number {
+  const name = ws[k]?.text;
+  let j = k + 1;
+  const isOption = () => ws[j] !== undefined && ws[j]!.text.startsWith('-');
+  switch (name) {
+    case 'nohup':
+      return j;
+    case 'time':
+      while (isOption()) j++;
+      return j;
+    case 'nice':
+      while (isOption()) j += ws[j]!.text === '-n' ? 2 : 1;
+      return j;
+    case 'timeout':
+      while (isOption()) j += ws[j]!.text === '-s' || ws[j]!.text === '-k' ? 2 : 1;
+      return j + 1; // the duration
+    case 'env':
+      while (isOption() || (ws[j] !== undefined && ASSIGNMENT.test(ws[j]!.text)))
+        j += ws[j]!.text === '-u' ? 2 : 1;
+      return j;
+    default:
+      return -1;
+  }
+}
+
+/**
+ * The texts one subcommand is tested as: without its leading `VAR=x` assignments (and shell
+ * keywords); then also without wrappers, and without redirections.
+ */
+function subcommandCandidates(sub: string): string[] {
+  const ws = words(sub);
+  let k = 0;
+  while (k < ws.length && (ASSIGNMENT.test(ws[k]!.text) || KEYWORDS.has(ws[k]!.text))) k++;
+  if (k >= ws.length) return [];
+  const candidates = [sub.slice(ws[k]!.start).trim()];
+  for (let w = skipWrapper(ws, k); w >= 0 && w < ws.length; w = skipWrapper(ws, w)) {
+    candidates.push(sub.slice(ws[w]!.start).trim());
+  }
+  const rest = ws.slice(k);
+  const kept: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const m = REDIRECTION.exec(rest[i]!.text);
+    if (m === null) kept.push(rest[i]!.text);
+    else if (m[0].length === rest[i]!.text.length) i++; // `> file`: the target is the next word
+  }
+  if (kept.length > 0 && kept.length < rest.length) candidates.push(kept.join(' '));
+  return candidates;
+}

@@ -1,0 +1,195 @@
+/**
+ * The gate of the Claude Code and Gemini CLI dialects [C-RUN-2, C-ANS-4, G-RUN-1]: every selected
+ * hook runs in parallel (Gemini: one after another when a definition asks for `sequential`),
+ * identical handlers once, `async` ones in the background; the answers are merged in
+ * configuration order — never finish order — so the same hooks give the same decision every time.
+ */
+import type { AgentAnswer, AgentDecision } from '../dialects/agent-answer.ts';
+import type { AgentRun } from '../dialects/agent-dialect.ts';
+import { isoNow } from '../events/prx-events.ts';
+import type { RunRecord } from '../records/run-record.ts';
+import type { AgentHook, GateEntry, InProcessGateHook } from '../registry/hook-definition.ts';
+
+export interface AgentGate {
+  dialect: 'claude' | 'gemini';
+  event: string;
+  /** The input object, filled in [C-IN-1]. */
+  input: Record<string, unknown>;
+  /** Selected entries (matchers passed), in run order: in-process first, then configuration order. */
+  entries: readonly GateEntry[];
+  /** [C-RUN-1] The handler's `if` rule admits this input. */
+  admits(hook: AgentHook, input: Record<string, unknown>): boolean;
+  run(hook: AgentHook, input: Record<string, unknown>): Promise<AgentRun>;
+  runInProcess(hook: InProcessGateHook, input: Record<string, unknown>): Promise<AgentAnswer>;
+  /** Merges answers given in configuration order. */
+  merge(answers: readonly AgentAnswer[]): Omit<AgentDecision, 'runs' | 'env'>;
+  /** [G-RUN-1] Sequential mode folds each answer into the next hook's input. */
+  fold?(input: Record<string, unknown>, answer: AgentAnswer): Record<string, unknown>;
+  onRecord(record: RunRecord): void;
+  /** An `async` hook's run, which the engine keeps track of until it ends. */
+  background(run: Promise<void>): void;
+}
+
+type Step =
+  | { kind: 'skip'; record: RunRecord }
+  | { kind: 'answer'; answer: AgentAnswer; record: RunRecord; env?: Record<string, string> };
+
+/** Runs the gate for one event; resolves with the merged decision and one record per entry. */
+export async function runAgentGate(gate: AgentGate): Promise<AgentDecision> {
+  const planned = plan(gate);
+  const sequential =
+    gate.dialect === 'gemini' && planned.some((e) => e.kind !== 'unapproved' && isSequential(e));
+  const steps: Step[] = [];
+  if (sequential) {
+    let input = gate.input;
+    for (const entry of planned) {
+      const step = await stepOf(gate, entry, input);
+      steps.push(step);
+      if (step.kind === 'answer' && gate.fold !== undefined) input = gate.fold(input, step.answer);
+    }
+  } else {
+    steps.push(...(await Promise.all(planned.map((entry) => stepOf(gate, entry, gate.input)))));
+  }
+  // Records and answers in configuration order, whatever the order they finished in.
+  const runs: RunRecord[] = [];
+  const answers: AgentAnswer[] = [];
+  let env: Record<string, string> | undefined;
+  for (const step of steps) {
+    runs.push(step.record);
+    gate.onRecord(step.record);
+    if (step.kind !== 'answer') continue;
+    answers.push(step.answer);
+    if (step.env !== undefined) env = Object.assign(env ?? {}, step.env);
+  }
+  const decision: AgentDecision = Object.assign(gate.merge(answers), { runs });
+  if (env !== undefined) decision.env = env;
+  return decision;
+}
+
+/**
+ * What runs: entries whose `if` rule admits the input; identical handlers once (the first in
+ * configuration order) [C-RUN-2]; `async` hooks handed to the background.
+ */
+function plan(gate: AgentGate): GateEntry[] {
+  const seen = new Set<string>();
+  const out: GateEntry[] = [];
+  for (const entry of gate.entries) {
+    if (entry.kind === 'unapproved' || entry.dialect === 'lurus') {
+      out.push(entry);
+      continue;
+    }
+    if (!gate.admits(entry, gate.input)) continue;
+    if (seen.has(entry.dedupeKey)) continue;
+    seen.add(entry.dedupeKey);
+    if (entry.async) {
+      gate.background(runInBackground(gate, entry));
+      continue;
+    }
+    out.push(entry);
+  }
+  return out;
+}
+
+function isSequential(entry: GateEntry): boolean {
+  return entry.kind !== 'unapproved' && entry.dialect !== 'lurus' && entry.sequential === true;
+}
+
+/** [C-RUN-1] `async: true`: runs, is recorded, never decides. */
+async function runInBackground(gate: AgentGate, hook: AgentHook): Promise<void> {
+  const at = isoNow();
+  const { answer } = await gate.run(hook, gate.input);
+  const record = recordOf(gate, hook, at, answer);
+  record.cause ??= 'async';
+  gate.onRecord(record);
+}
+
+async function stepOf(gate: AgentGate, entry: GateEntry, input: Record<string, unknown>): Promise<Step> {
+  const at = isoNow();
+  if (entry.kind === 'unapproved') {
+    return {
+      kind: 'skip',
+      record: {
+        hook: entry.name,
+        source: entry.origin.source,
+        event: gate.event,
+        dialect: gate.dialect,
+        outcome: 'skipped_untrusted',
+        durationMs: 0,
+        at,
+        cause: 'untrusted',
+        reason: entry.reason,
+      },
+    };
+  }
+  if (entry.dialect === 'lurus') {
+    // Lurus file hooks never reach an agent gate (the registry holds one gate dialect's files).
+    if (entry.kind !== 'in-process')
+      throw new Error(`${entry.origin.source}: a Lurus hook in a ${gate.dialect} gate`);
+    const answer = await gate.runInProcess(entry, input);
+    return { kind: 'answer', answer, record: recordOf(gate, entry, at, answer) };
+  }
+  // [L-TRUST-6] Right before it runs: a changed pinned file means it cannot run as approved.
+  const check = entry.consent?.check();
+  const pending = check !== undefined && check.pending.length > 0;
+  const changed = check?.changed[0];
+  if (changed !== undefined) {
+    const why = `${changed} changed since approval: run \`hookwerk trust\``;
+    if (entry.failMode !== 'closed') {
+      const record = skipped(gate, entry, at, why);
+      record.cause = 'changed_since_approval';
+      if (pending) record.consent = 'newer_version_pending';
+      return { kind: 'skip', record };
+    }
+    const answer: AgentAnswer = {
+      ending: { outcome: 'deny', durationMs: 0, cause: 'changed_since_approval', reason: why },
+      block: true,
+      permission: 'deny',
+      reason: why,
+      failed: 'closed',
+    };
+    const record = recordOf(gate, entry, at, answer);
+    if (pending) record.consent = 'newer_version_pending';
+    return { kind: 'answer', answer, record };
+  }
+  const run = await gate.run(entry, input);
+  const record = recordOf(gate, entry, at, run.answer);
+  if (pending) record.consent = 'newer_version_pending';
+  return run.env !== undefined
+    ? { kind: 'answer', answer: run.answer, record, env: run.env }
+    : { kind: 'answer', answer: run.answer, record };
+}
+
+function skipped(
+  gate: AgentGate,
+  entry: AgentHook | InProcessGateHook,
+  at: string,
+  reason: string,
+): RunRecord {
+  return {
+    hook: entry.name,
+    source: entry.origin.source,
+    event: gate.event,
+    dialect: gate.dialect,
+    outcome: 'skipped_untrusted',
+    durationMs: 0,
+    at,
+    reason,
+  };
+}
+
+function recordOf(
+  gate: AgentGate,
+  entry: AgentHook | InProcessGateHook,
+  at: string,
+  answer: AgentAnswer,
+): RunRecord {
+  const record: RunRecord = Object.assign(
+    { hook: entry.name, source: entry.origin.source, event: gate.event, dialect: gate.dialect, at },
+    answer.ending,
+  );
+  record.decision = answer.block === true ? 'deny' : 'allow';
+  if (answer.permission !== undefined) record.permission = answer.permission;
+  if (answer.failed !== undefined) record.failed = answer.failed;
+  if (answer.additionalContext !== undefined) record.additionalContext = answer.additionalContext;
+  return record;
+}

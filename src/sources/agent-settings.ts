@@ -1,0 +1,112 @@
+/**
+ * The lenient reading that Claude Code and Gemini CLI settings files need [C-SRC-3, G-SRC-1]:
+ * any event name, unknown fields ignored (validate warns), a bad handler skipped with a warning —
+ * never the whole file. Only a file that is not JSON (or not readable) is skipped whole.
+ */
+import type { z } from 'zod';
+import { type ConfigIssue, jsonPath } from './issues.ts';
+
+/** One handler as found in a file, before its dialect validates it. */
+export interface RawHandler {
+  event: string;
+  /** Index of the definition (matcher group) in the event's list, and of the handler in it. */
+  group: number;
+  index: number;
+  /** JSON path segments of the handler inside its file. */
+  at: PropertyKey[];
+  matcher: string | undefined;
+  /** [G-RUN-1] The definition asked for `sequential: true`. */
+  sequential: boolean;
+  handler: object;
+}
+
+function isObject(v: unknown): v is object {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Every handler of a `hooks` map `{EVENT: [{matcher?, hooks: [HANDLER…]}]}` at `base` in `file`.
+ * Shapes that cannot be read are reported in `warnings` and skipped, one level at a time.
+ * `settingKeys` are keys of the map that are settings, not events (Gemini's `enabled`, `disabled`).
+ */
+export function walkAgentHooks(
+  file: string,
+  map: unknown,
+  base: PropertyKey[],
+  warnings: ConfigIssue[],
+  settingKeys: ReadonlySet<string> = new Set(),
+): RawHandler[] {
+  const out: RawHandler[] = [];
+  const warn = (at: PropertyKey[], message: string) => warnings.push({ file, path: jsonPath(at), message });
+  if (map === undefined) return out;
+  if (!isObject(map)) {
+    warn(base, 'hooks must be an object of events; skipped');
+    return out;
+  }
+  for (const [event, defs] of Object.entries(map)) {
+    if (settingKeys.has(event)) continue;
+    const eventAt = [...base, event];
+    if (!Array.isArray(defs)) {
+      warn(eventAt, 'must be a list of matcher groups; this event is skipped');
+      continue;
+    }
+    defs.forEach((def: unknown, g) => {
+      const groupAt = [...eventAt, g];
+      if (!isObject(def)) {
+        warn(groupAt, 'must be an object {matcher?, hooks: [...]}; skipped');
+        return;
+      }
+      const rawMatcher: unknown = Reflect.get(def, 'matcher');
+      let matcher: string | undefined;
+      if (typeof rawMatcher === 'string') matcher = rawMatcher;
+      else if (rawMatcher !== undefined) {
+        warn([...groupAt, 'matcher'], 'must be a string; this group is skipped');
+        return;
+      }
+      const hooks: unknown = Reflect.get(def, 'hooks');
+      if (!Array.isArray(hooks)) {
+        warn([...groupAt, 'hooks'], 'must be a list of handlers; this group is skipped');
+        return;
+      }
+      const sequential = Reflect.get(def, 'sequential') === true;
+      hooks.forEach((handler: unknown, h) => {
+        const at = [...groupAt, 'hooks', h];
+        if (!isObject(handler)) {
+          warn(at, 'must be an object; this handler is skipped');
+          return;
+        }
+        out.push({ event, group: g, index: h, at, matcher, sequential, handler });
+      });
+    });
+  }
+  return out;
+}
+
+/**
+ * Validates one handler against its schema; a problem skips this handler (with a warning naming
+ * the field), and every key outside `known` is a warning only.
+ */
+export function readHandler<S extends z.ZodType>(
+  file: string,
+  raw: RawHandler,
+  schema: S,
+  known: ReadonlySet<string>,
+  warnings: ConfigIssue[],
+): z.output<S> | undefined {
+  for (const key of Object.keys(raw.handler)) {
+    if (!known.has(key))
+      warnings.push({
+        file,
+        path: jsonPath([...raw.at, key]),
+        message: `unknown field "${key}" (ignored)`,
+        level: 'warning',
+      });
+  }
+  const parsed = schema.safeParse(raw.handler);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue !== undefined ? [...raw.at, ...issue.path] : raw.at;
+  const why = (issue?.message ?? 'invalid').replace(/\s*\n\s*/g, ' ');
+  warnings.push({ file, path: jsonPath(where), message: `${why}; this handler is skipped` });
+  return undefined;
+}

@@ -1,0 +1,470 @@
+/**
+ * Claude Code's hook files [C-SRC-1..4], read as Claude Code reads them and turned into
+ * definitions: managed, user, project, local and each plugin folder given, merged in that order
+ * (hooks add up; none overrides another). Lenient [C-SRC-3]: a bad handler is skipped with a
+ * warning, never the file. Project, local and plugin sources run under the project's approval.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { type AdmittedFile, admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
+import type { ProjectConsent } from '../consent/project-consent.ts';
+import { type ProjectRead, pluginHooksFile, readProject } from '../consent/project-surface.ts';
+import { projectKey } from '../consent/trust-store.ts';
+import { compileIfRule } from '../dialects/claude-if-rule.ts';
+import { inheritedEnv } from '../dialects/env-policy.ts';
+import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
+import { claudeMatchField, isDocumentedClaudeEvent } from '../events/claude-events.ts';
+import type {
+  AgentCommandHook,
+  AgentHook,
+  AgentHttpHook,
+  GateEntry,
+  HookScope,
+} from '../registry/hook-definition.ts';
+import { compileClaudeMatcher, compileMatcher } from '../registry/matcher.ts';
+import { headerProblems, urlProblem } from '../runners/http-headers.ts';
+import {
+  type AgentConfig,
+  type AgentSource,
+  agentConfig,
+  readTrustedSource,
+  unapprovedEntries,
+} from './agent-config.ts';
+import { type RawHandler, readHandler, walkAgentHooks } from './agent-settings.ts';
+import { type ConfigIssue, jsonPath } from './issues.ts';
+import { parseJsonText } from './json-text.ts';
+
+export const CLAUDE_DEFAULT_TIMEOUT_S = 600;
+/** A longer timeout is cut to this, with a warning: a gate that waits an hour is a hung gate. */
+const MAX_TIMEOUT_MS = 3_600_000;
+export const DEFAULT_MANAGED_SETTINGS = '/etc/claude-code/managed-settings.json';
+
+export interface ClaudeOptions {
+  /** Plugin folders whose `hooks/hooks.json` is read [C-SRC-1]. */
+  plugins?: readonly string[];
+  /** Managed settings file (default `/etc/claude-code/managed-settings.json`). */
+  managedSettings?: string;
+  /** (beyond) `allowlist`: command hooks get the Lurus allowlist environment instead of the engine's. */
+  env?: 'inherit' | 'allowlist';
+}
+
+export interface LoadClaudeOptions {
+  projectDir: string;
+  home?: string;
+  /** Parent environment of command hooks; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  claude?: ClaudeOptions;
+  /** Omit for review mode (validate, trust): every current text is read. */
+  consent?: ConsentPolicy;
+  project?: ProjectRead;
+}
+
+const seconds = z.number().positive('timeout must be a positive number of seconds');
+const failMode = z.enum(['open', 'closed']);
+
+const commandHandler = z.object({
+  type: z.literal('command'),
+  command: z
+    .string()
+    .min(1, 'command must not be empty')
+    .refine((s) => !s.includes('\0'), 'command contains a NUL byte'),
+  args: z.array(z.string().refine((s) => !s.includes('\0'), 'an argument contains a NUL byte')).optional(),
+  timeout: seconds.optional(),
+  async: z.boolean().optional(),
+  if: z.string().optional(),
+  failMode: failMode.optional(),
+  keepChildren: z.boolean().optional(),
+  statusMessage: z.string().optional(),
+});
+
+const httpHandler = z.object({
+  type: z.literal('http'),
+  url: z.string().min(1, 'url must not be empty'),
+  headers: z.record(z.string(), z.string()).optional(),
+  allowedEnvVars: z.array(z.string()).optional(),
+  timeout: seconds.optional(),
+  if: z.string().optional(),
+  failMode: failMode.optional(),
+  statusMessage: z.string().optional(),
+});
+
+const COMMON_FIELDS = ['type', 'timeout', 'if', 'statusMessage', 'once', 'failMode'];
+const COMMAND_FIELDS = new Set([
+  ...COMMON_FIELDS,
+  'command',
+  'args',
+  'async',
+  'asyncRewake',
+  'shell',
+  'keepChildren',
+]);
+const HTTP_FIELDS = new Set([...COMMON_FIELDS, 'url', 'headers', 'allowedEnvVars']);
+const UNSUPPORTED_TYPES = new Set(['prompt', 'agent', 'mcp_tool']);
+
+interface SourceSpec {
+  scope: HookScope;
+  file: string;
+  label: string;
+  /** Project, local, plugin: admitted under consent. */
+  project: boolean;
+  pluginRoot?: string;
+}
+
+/** [C-SRC-1] The sources in merge order. */
+export function claudeSourceSpecs(projectDir: string, home: string, opts: ClaudeOptions = {}): SourceSpec[] {
+  return [
+    {
+      scope: 'managed',
+      file: opts.managedSettings ?? DEFAULT_MANAGED_SETTINGS,
+      label: 'managed settings',
+      project: false,
+    },
+    {
+      scope: 'user',
+      file: path.join(home, '.claude', 'settings.json'),
+      label: 'user settings',
+      project: false,
+    },
+    {
+      scope: 'project',
+      file: path.join(projectDir, '.claude', 'settings.json'),
+      label: 'project settings',
+      project: true,
+    },
+    {
+      scope: 'local',
+      file: path.join(projectDir, '.claude', 'settings.local.json'),
+      label: 'local settings',
+      project: true,
+    },
+    ...(opts.plugins ?? []).map((dir) => ({
+      scope: 'plugin' as const,
+      file: pluginHooksFile(dir),
+      label: `plugin ${path.basename(dir)}`,
+      project: true,
+      pluginRoot: dir,
+    })),
+  ];
+}
+
+/** Reads every Claude Code source; see the file comment. */
+export function loadClaudeConfig(opts: LoadClaudeOptions): AgentConfig {
+  const projectDir = projectKey(opts.projectDir);
+  const home = path.resolve(opts.home ?? process.env.HOME ?? '/');
+  const claude = opts.claude ?? {};
+  const plugins = (claude.plugins ?? []).map((p) => projectKey(p));
+  const specs = claudeSourceSpecs(projectDir, home, { ...claude, plugins });
+  const project = opts.project ?? readProject(projectDir, home, plugins);
+  const admission = admitProject(opts.consent, home, project.surface, project.reads);
+  const parent = opts.env ?? process.env;
+  const baseEnv = claude.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent);
+  baseEnv.CLAUDE_PROJECT_DIR = projectDir;
+  Object.freeze(baseEnv);
+  const warnings: ConfigIssue[] = [];
+  const issues: ConfigIssue[] = [];
+  const sources: AgentSource[] = [];
+  const entries: GateEntry[] = [];
+  const settings: Array<{ scope: HookScope; value: object }> = [];
+  let order = 0;
+
+  for (const spec of specs) {
+    const source: AgentSource = {
+      dialect: 'claude',
+      scope: spec.scope,
+      file: spec.file,
+      label: spec.label,
+      exists: false,
+      state: 'absent',
+      ok: false,
+      hookCount: 0,
+    };
+    sources.push(source);
+    if (spec.project && admission.consent.pending.includes(spec.file)) source.newerVersionPending = true;
+    const admitted: AdmittedFile = spec.project ? admission.file(spec.file) : readTrustedSource(spec.file);
+    if (admitted.kind === 'absent') continue;
+    source.exists = true;
+    if (admitted.kind === 'error') {
+      issues.push(admitted.issue);
+      source.state = 'invalid';
+      continue;
+    }
+    const json = parseJsonText(spec.file, admitted.text);
+    if (!json.ok) {
+      // [C-SRC-3] Invalid JSON skips the file (reported); every other problem skips less.
+      issues.push(json.issue);
+      source.state = 'invalid';
+      continue;
+    }
+    if (typeof json.value !== 'object' || json.value === null || Array.isArray(json.value)) {
+      issues.push({ file: spec.file, path: '$', message: 'must be a JSON object' });
+      source.state = 'invalid';
+      continue;
+    }
+    const map: unknown = Reflect.get(json.value, 'hooks');
+    const raws = walkAgentHooks(spec.file, map, ['hooks'], warnings);
+    if (admitted.kind === 'unapproved') {
+      // [L-TRUST-3] Listed from the bare JSON; nothing compiled.
+      const listed = unapprovedEntries('claude', spec.file, spec.scope, raws, admitted.reason);
+      source.state = 'unapproved';
+      source.hookCount = listed.length;
+      entries.push(...listed);
+      continue;
+    }
+    settings.push({ scope: spec.scope, value: json.value });
+    const ctx: HandlerContext = {
+      file: spec.file,
+      scope: spec.scope,
+      projectDir,
+      home,
+      env: baseEnv,
+      parentEnv: parent,
+      warnings,
+      ...(spec.project && admission.consent.consent !== undefined
+        ? { consent: admission.consent.consent }
+        : {}),
+      ...(spec.pluginRoot !== undefined ? { pluginRoot: spec.pluginRoot } : {}),
+    };
+    let count = 0;
+    for (const raw of raws) {
+      const hook = claudeHook(raw, ctx, order);
+      if (hook === undefined) continue;
+      order++;
+      count++;
+      entries.push(hook);
+    }
+    source.state = 'ok';
+    source.ok = true;
+    source.hookCount = count;
+  }
+
+  const disabled = switches(settings);
+  if (disabled.reason !== undefined) {
+    for (const entry of entries) {
+      if (entry.kind === 'unapproved' || (disabled.keepManaged && entry.origin.scope === 'managed')) continue;
+      entry.enabled = false;
+      entry.disabledReason = disabled.reason;
+    }
+  }
+  return agentConfig({
+    dialect: 'claude',
+    projectDir,
+    home,
+    sources,
+    entries,
+    issues,
+    warnings,
+    consent: admission.consent,
+    project,
+  });
+}
+
+/**
+ * [C-SRC-2] `disableAllHooks: true` in managed settings turns every hook off; in user, project or
+ * local settings (the last that sets it wins) every hook but managed ones. `allowManagedHooksOnly`
+ * in managed settings lets only managed hooks run. Only admitted text counts: an unapproved
+ * project cannot switch the user's hooks off.
+ */
+function switches(settings: ReadonlyArray<{ scope: HookScope; value: object }>): {
+  reason?: string;
+  keepManaged: boolean;
+} {
+  const managed = settings.find((s) => s.scope === 'managed')?.value;
+  if (managed !== undefined && Reflect.get(managed, 'disableAllHooks') === true)
+    return { reason: 'disableAllHooks is true in managed settings', keepManaged: false };
+  if (managed !== undefined && Reflect.get(managed, 'allowManagedHooksOnly') === true)
+    return { reason: 'allowManagedHooksOnly is true in managed settings', keepManaged: true };
+  let last: { scope: HookScope; on: boolean } | undefined;
+  for (const s of settings) {
+    if (s.scope !== 'user' && s.scope !== 'project' && s.scope !== 'local') continue;
+    const value: unknown = Reflect.get(s.value, 'disableAllHooks');
+    if (typeof value === 'boolean') last = { scope: s.scope, on: value };
+  }
+  if (last?.on) return { reason: `disableAllHooks is true in ${last.scope} settings`, keepManaged: true };
+  return { keepManaged: true };
+}
+
+interface HandlerContext {
+  file: string;
+  scope: HookScope;
+  projectDir: string;
+  home: string;
+  env: Readonly<Record<string, string>>;
+  /** Where `allowedEnvVars` are looked up for HTTP headers. */
+  parentEnv: NodeJS.ProcessEnv;
+  warnings: ConfigIssue[];
+  consent?: ProjectConsent;
+  pluginRoot?: string;
+}
+
+/** One handler, validated, or `undefined` (skipped with a warning) [C-SRC-3, C-RUN-1]. */
+function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentHook | undefined {
+  const type: unknown = Reflect.get(raw.handler, 'type');
+  const warn = (message: string, at: PropertyKey[] = raw.at) =>
+    ctx.warnings.push({ file: ctx.file, path: jsonPath(at), message });
+  if (typeof type === 'string' && UNSUPPORTED_TYPES.has(type)) {
+    warn(
+      `handler type "${type}" is not supported by hookwerk (command and http are); this handler is skipped`,
+    );
+    return undefined;
+  }
+  if (type !== 'command' && type !== 'http') {
+    warn(`unknown handler type ${JSON.stringify(type ?? null)} (command or http); this handler is skipped`, [
+      ...raw.at,
+      'type',
+    ]);
+    return undefined;
+  }
+  if (!isDocumentedClaudeEvent(raw.event)) {
+    ctx.warnings.push({
+      file: ctx.file,
+      path: jsonPath(['hooks', raw.event]),
+      message: `"${raw.event}" is not an event Claude Code documents (kept: it runs when an agent sends it)`,
+      level: 'warning',
+    });
+  }
+  const matcher = matcherFor(raw, ctx);
+  const common = {
+    event: raw.event,
+    dialect: 'claude' as const,
+    origin: {
+      source: `${ctx.file}#/${raw.at.map(String).join('/')}`,
+      scope: ctx.scope,
+      file: ctx.file,
+      path: jsonPath(raw.at),
+    },
+    matcher,
+    enabled: true,
+    order,
+    ...(ctx.consent !== undefined ? { consent: ctx.consent } : {}),
+    ...(ctx.pluginRoot !== undefined
+      ? {
+          pluginRoot: ctx.pluginRoot,
+          pluginData: pluginDataDir(ctx.home, ctx.pluginRoot),
+        }
+      : {}),
+  };
+  if (type === 'command') {
+    const h = readHandler(ctx.file, raw, commandHandler, COMMAND_FIELDS, ctx.warnings);
+    if (h === undefined) return undefined;
+    const hook: AgentCommandHook = {
+      ...common,
+      kind: 'process',
+      name: h.args !== undefined ? [h.command, ...h.args].join(' ') : h.command,
+      command: h.command,
+      shell: '/bin/sh',
+      env: ctx.env,
+      cwd: ctx.projectDir,
+      timeoutMs: timeoutOf(h.timeout, warn),
+      failMode: h.failMode ?? 'open',
+      async: h.async === true,
+      // Plugin copies stay apart [C-RUN-2]: their key carries the plugin folder.
+      dedupeKey: `command\0${ctx.pluginRoot ?? ''}\0${h.command}\0${JSON.stringify(h.args ?? null)}`,
+    };
+    if (h.args !== undefined) {
+      const sub = (s: string) => substitutePlaceholders(s, ctx);
+      hook.exec = { program: sub(h.command), args: h.args.map(sub) };
+    }
+    if (h.if !== undefined) hook.ifRule = compileIfRule(h.if);
+    if (h.statusMessage !== undefined) hook.statusMessage = h.statusMessage;
+    if (h.keepChildren === true) hook.keepChildren = true;
+    return hook;
+  }
+  const h = readHandler(ctx.file, raw, httpHandler, HTTP_FIELDS, ctx.warnings);
+  if (h === undefined) return undefined;
+  const url = urlProblem(h.url);
+  if (url !== undefined) {
+    warn(`${url}; this handler is skipped`, [...raw.at, 'url']);
+    return undefined;
+  }
+  const allowed = new Set(h.allowedEnvVars ?? []);
+  const headers = h.headers ?? {};
+  const problems = headerProblems(headers, {
+    credentialFromEnv: (v) => namesIn(v).some((n) => allowed.has(n)),
+  });
+  if (problems.length > 0) {
+    warn(`${problems[0]}; this handler is skipped`, [...raw.at, 'headers']);
+    return undefined;
+  }
+  const hook: AgentHttpHook = {
+    ...common,
+    kind: 'http',
+    name: `POST ${h.url}`,
+    url: h.url,
+    headers: expandHeaders(headers, allowed, ctx.parentEnv),
+    timeoutMs: timeoutOf(h.timeout, warn),
+    failMode: h.failMode ?? 'open',
+    async: false,
+    dedupeKey: `http\0${ctx.pluginRoot ?? ''}\0${h.url}`,
+  };
+  if (h.if !== undefined) hook.ifRule = compileIfRule(h.if);
+  if (h.statusMessage !== undefined) hook.statusMessage = h.statusMessage;
+  return hook;
+}
+
+/** [C-MATCH-1, C-MATCH-2] A matcher on an event without a matched field is ignored. */
+function matcherFor(raw: RawHandler, ctx: HandlerContext) {
+  if (claudeMatchField(raw.event) === undefined) return compileMatcher(undefined);
+  const matcher = compileClaudeMatcher(raw.matcher);
+  if (matcher.error !== undefined) {
+    ctx.warnings.push({
+      file: ctx.file,
+      path: jsonPath([...raw.at.slice(0, -2), 'matcher']),
+      message: matcher.error,
+    });
+  }
+  return matcher;
+}
+
+/** [C-RUN-1] Seconds (fractions allowed), default 600; beyond an hour cut to an hour, with a warning. */
+function timeoutOf(value: number | undefined, warn: (message: string) => void): number {
+  const ms = Math.round((value ?? CLAUDE_DEFAULT_TIMEOUT_S) * 1000);
+  if (ms > MAX_TIMEOUT_MS) {
+    warn(`timeout ${value} s is over the 1 hour limit; 3600 s is used`);
+    return MAX_TIMEOUT_MS;
+  }
+  return Math.max(1, ms);
+}
+
+/** [C-RUN-1] Exec form: the placeholders are plain-string substitutions (no shell, no quoting). */
+function substitutePlaceholders(s: string, ctx: HandlerContext): string {
+  let out = s.replaceAll(placeholder('CLAUDE_PROJECT_DIR'), ctx.projectDir);
+  if (ctx.pluginRoot !== undefined) {
+    out = out
+      .replaceAll(placeholder('CLAUDE_PLUGIN_ROOT'), ctx.pluginRoot)
+      .replaceAll(placeholder('CLAUDE_PLUGIN_DATA'), pluginDataDir(ctx.home, ctx.pluginRoot));
+  }
+  return out;
+}
+
+/** `${NAME}` as written in a hook file (built, so it is not mistaken for a template placeholder). */
+function placeholder(name: string): string {
+  return `$\{${name}}`;
+}
+
+/** [C-RUN-3] `<home>/.hookwerk/plugin-data/<plugin folder name>`. */
+function pluginDataDir(home: string, pluginRoot: string): string {
+  return path.join(home, '.hookwerk', 'plugin-data', path.basename(pluginRoot));
+}
+
+/** `$NAME` and `${NAME}` references in a header value. */
+function namesIn(value: string): string[] {
+  return [...value.matchAll(/\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g)].map(
+    (m) => m[1] ?? m[2] ?? '',
+  );
+}
+
+/** [C-RUN-1] `$VAR` / `${VAR}` in header values, only for the names in `allowedEnvVars` (others become empty). */
+function expandHeaders(
+  headers: Readonly<Record<string, string>>,
+  allowed: ReadonlySet<string>,
+  env: NodeJS.ProcessEnv,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = value.replace(/\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g, (_m, a, b) => {
+      const key = String(a ?? b);
+      return allowed.has(key) ? (env[key] ?? '') : '';
+    });
+  }
+  return out;
+}

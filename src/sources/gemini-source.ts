@@ -1,0 +1,285 @@
+/**
+ * Gemini CLI's hook files [G-SRC-1]: system, user and project `settings.json`, read leniently as
+ * Claude Code's are [C-SRC-3]. Run order follows Gemini CLI's precedence (project, user, system);
+ * the same hook (name and command) in several files runs once, the project's copy. Project
+ * sources run under the project's approval [C-SRC-4].
+ */
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { type AdmittedFile, admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
+import { type ProjectRead, readProject } from '../consent/project-surface.ts';
+import { projectKey } from '../consent/trust-store.ts';
+import { CODE_INJECTING_ENV, inheritedEnv } from '../dialects/env-policy.ts';
+import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
+import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from '../events/gemini-events.ts';
+import type { AgentCommandHook, GateEntry, HookScope } from '../registry/hook-definition.ts';
+import { compileGeminiMatcher } from '../registry/matcher.ts';
+import {
+  type AgentConfig,
+  type AgentSource,
+  agentConfig,
+  readTrustedSource,
+  unapprovedEntries,
+} from './agent-config.ts';
+import { readHandler, walkAgentHooks } from './agent-settings.ts';
+import { type ConfigIssue, jsonPath } from './issues.ts';
+import { parseJsonText } from './json-text.ts';
+
+export const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
+const MAX_TIMEOUT_MS = 3_600_000;
+export const DEFAULT_SYSTEM_SETTINGS = '/etc/gemini-cli/settings.json';
+
+export interface GeminiOptions {
+  /** System settings file (default `/etc/gemini-cli/settings.json`). */
+  systemSettings?: string;
+  /** (beyond) `allowlist`: command hooks get the Lurus allowlist environment instead of the engine's. */
+  env?: 'inherit' | 'allowlist';
+}
+
+export interface LoadGeminiOptions {
+  projectDir: string;
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  gemini?: GeminiOptions;
+  consent?: ConsentPolicy;
+  project?: ProjectRead;
+}
+
+const commandHandler = z.object({
+  type: z.literal('command'),
+  command: z
+    .string()
+    .min(1, 'command must not be empty')
+    .refine((s) => !s.includes('\0'), 'command contains a NUL byte'),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  failMode: z.enum(['open', 'closed']).optional(),
+  keepChildren: z.boolean().optional(),
+});
+const COMMAND_FIELDS = new Set([
+  'type',
+  'command',
+  'name',
+  'description',
+  'timeout',
+  'env',
+  'failMode',
+  'keepChildren',
+]);
+/** Keys of the `hooks` object that are settings, not events. */
+const SETTING_KEYS: ReadonlySet<string> = new Set(GEMINI_HOOKS_SETTING_KEYS);
+
+interface SourceSpec {
+  scope: HookScope;
+  file: string;
+  label: string;
+  project: boolean;
+}
+
+/** [G-SRC-1] The sources, in Gemini CLI's run order (project first). */
+export function geminiSourceSpecs(projectDir: string, home: string, opts: GeminiOptions = {}): SourceSpec[] {
+  return [
+    {
+      scope: 'project',
+      file: path.join(projectDir, '.gemini', 'settings.json'),
+      label: 'project settings',
+      project: true,
+    },
+    {
+      scope: 'user',
+      file: path.join(home, '.gemini', 'settings.json'),
+      label: 'user settings',
+      project: false,
+    },
+    {
+      scope: 'system',
+      file: opts.systemSettings ?? DEFAULT_SYSTEM_SETTINGS,
+      label: 'system settings',
+      project: false,
+    },
+  ];
+}
+
+/** Reads every Gemini CLI source; see the file comment. */
+export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
+  const projectDir = projectKey(opts.projectDir);
+  const home = path.resolve(opts.home ?? process.env.HOME ?? '/');
+  const gemini = opts.gemini ?? {};
+  const specs = geminiSourceSpecs(projectDir, home, gemini);
+  const project = opts.project ?? readProject(projectDir, home);
+  const admission = admitProject(opts.consent, home, project.surface, project.reads);
+  const parent = opts.env ?? process.env;
+  const baseEnv = gemini.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent);
+  baseEnv.CLAUDE_PROJECT_DIR = projectDir;
+  baseEnv.GEMINI_PROJECT_DIR = projectDir;
+  const shell = bashOrSh();
+  const warnings: ConfigIssue[] = [];
+  const issues: ConfigIssue[] = [];
+  const sources: AgentSource[] = [];
+  const entries: GateEntry[] = [];
+  const seen = new Set<string>();
+  let allOff: string | undefined;
+  const disabledNames = new Set<string>();
+  let order = 0;
+
+  for (const spec of specs) {
+    const source: AgentSource = {
+      dialect: 'gemini',
+      scope: spec.scope,
+      file: spec.file,
+      label: spec.label,
+      exists: false,
+      state: 'absent',
+      ok: false,
+      hookCount: 0,
+    };
+    sources.push(source);
+    if (spec.project && admission.consent.pending.includes(spec.file)) source.newerVersionPending = true;
+    const admitted: AdmittedFile = spec.project ? admission.file(spec.file) : readTrustedSource(spec.file);
+    if (admitted.kind === 'absent') continue;
+    source.exists = true;
+    if (admitted.kind === 'error') {
+      issues.push(admitted.issue);
+      source.state = 'invalid';
+      continue;
+    }
+    const json = parseJsonText(spec.file, admitted.text);
+    if (!json.ok || typeof json.value !== 'object' || json.value === null || Array.isArray(json.value)) {
+      issues.push(json.ok ? { file: spec.file, path: '$', message: 'must be a JSON object' } : json.issue);
+      source.state = 'invalid';
+      continue;
+    }
+    const hooksValue: unknown = Reflect.get(json.value, 'hooks');
+    const raws = walkAgentHooks(spec.file, hooksValue, ['hooks'], warnings, SETTING_KEYS);
+    if (admitted.kind === 'unapproved') {
+      const listed = unapprovedEntries('gemini', spec.file, spec.scope, raws, admitted.reason);
+      source.state = 'unapproved';
+      source.hookCount = listed.length;
+      entries.push(...listed);
+      continue;
+    }
+    // Settings, not events: `hooksConfig.enabled`, `hooks.enabled`, `hooks.disabled` (names).
+    const config: unknown = Reflect.get(json.value, 'hooksConfig');
+    for (const [owner, at] of [
+      [config, 'hooksConfig'],
+      [hooksValue, 'hooks'],
+    ] as const) {
+      if (typeof owner !== 'object' || owner === null) continue;
+      if (Reflect.get(owner, 'enabled') === false) allOff ??= `${at}.enabled is false in ${spec.label}`;
+    }
+    const disabled: unknown =
+      typeof hooksValue === 'object' && hooksValue !== null ? Reflect.get(hooksValue, 'disabled') : undefined;
+    if (Array.isArray(disabled))
+      for (const name of disabled) if (typeof name === 'string') disabledNames.add(name);
+
+    let count = 0;
+    for (const raw of raws) {
+      const warn = (message: string, at: PropertyKey[] = raw.at) =>
+        warnings.push({ file: spec.file, path: jsonPath(at), message });
+      const type: unknown = Reflect.get(raw.handler, 'type');
+      if (type !== 'command') {
+        warn(
+          `handler type ${JSON.stringify(type ?? null)} is not supported (command is); this handler is skipped`,
+        );
+        continue;
+      }
+      const h = readHandler(spec.file, raw, commandHandler, COMMAND_FIELDS, warnings);
+      if (h === undefined) continue;
+      if (!isGeminiEvent(raw.event)) {
+        warnings.push({
+          file: spec.file,
+          path: jsonPath(['hooks', raw.event]),
+          message: `"${raw.event}" is not a Gemini CLI event: its hooks never run`,
+          level: 'warning',
+        });
+      }
+      // [G-SRC-1] The same name and command in several files runs once: the first in run order (project).
+      const key = `${h.name ?? ''}\0${h.command}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const tool = isGeminiEvent(raw.event) && geminiIsToolEvent(raw.event);
+      const matcher = compileGeminiMatcher(raw.matcher, tool ? 'tool' : 'trigger');
+      const env: Record<string, string> = { ...baseEnv };
+      for (const [name, value] of Object.entries(h.env ?? {})) {
+        if (CODE_INJECTING_ENV.has(name.toUpperCase()))
+          warn(`env ${name} cannot be set (it would choose code for a loader or interpreter); ignored`, [
+            ...raw.at,
+            'env',
+            name,
+          ]);
+        else env[name] = value;
+      }
+      const hook: AgentCommandHook = {
+        kind: 'process',
+        dialect: 'gemini',
+        name: h.name ?? h.command,
+        event: raw.event,
+        origin: {
+          source: `${spec.file}#/${raw.at.map(String).join('/')}`,
+          scope: spec.scope,
+          file: spec.file,
+          path: jsonPath(raw.at),
+        },
+        matcher,
+        timeoutMs: Math.min(MAX_TIMEOUT_MS, Math.max(1, Math.round(h.timeout ?? GEMINI_DEFAULT_TIMEOUT_MS))),
+        failMode: h.failMode ?? 'open',
+        enabled: true,
+        order: order++,
+        dedupeKey: `command\0${key}`,
+        async: false,
+        command: h.command,
+        shell,
+        env: Object.freeze(env),
+        cwd: projectDir,
+        ...(raw.sequential ? { sequential: true } : {}),
+        ...(h.keepChildren === true ? { keepChildren: true } : {}),
+        ...(spec.project && admission.consent.consent !== undefined
+          ? { consent: admission.consent.consent }
+          : {}),
+      };
+      entries.push(hook);
+      count++;
+    }
+    source.state = 'ok';
+    source.ok = true;
+    source.hookCount = count;
+  }
+
+  for (const entry of entries) {
+    if (entry.kind === 'unapproved') continue;
+    if (allOff !== undefined) {
+      entry.enabled = false;
+      entry.disabledReason = allOff;
+    } else if (disabledNames.has(entry.name)) {
+      entry.enabled = false;
+      entry.disabledReason = `listed in hooks.disabled`;
+    }
+  }
+  return agentConfig({
+    dialect: 'gemini',
+    projectDir,
+    home,
+    sources,
+    entries,
+    issues,
+    warnings,
+    consent: admission.consent,
+    project,
+  });
+}
+
+/** Gemini CLI runs commands with `bash -c` on Unix; `/bin/sh` where there is no bash. */
+function bashOrSh(): string {
+  for (const candidate of ['/bin/bash', '/usr/bin/bash']) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // next
+    }
+  }
+  return '/bin/sh';
+}
