@@ -8,6 +8,9 @@
 //   command      one command hook (sh -c 'cat >/dev/null; echo {"decision":"allow"}') vs a raw
 //                spawn('/bin/sh', ['-c', same]) with the same stdin and stdout, interleaved call by call
 //   http         one HTTP hook vs undici.request() (own keep-alive Agent) to the same loopback server
+//   claude       one Claude Code command hook (gateDialect 'claude': .claude/settings.json, the input
+//                object on stdin, a hookSpecificOutput answer) vs the same raw sh -c spawn with the
+//                same stdin and the same environment, interleaved call by call
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -87,13 +90,13 @@ async function interleaved(a, b, { n, rounds, warmup }) {
   return { a: median(means.a), b: median(means.b), ratios: means.a.map((x, i) => x / means.b[i]) };
 }
 
-function rawShell(cwd, input) {
+function rawShell(cwd, input, command = COMMAND, env = { PATH: process.env.PATH }) {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', COMMAND], {
+    const child = spawn('/bin/sh', ['-c', command], {
       cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
-      env: { PATH: process.env.PATH },
+      env,
     });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d) => {
@@ -101,10 +104,13 @@ function rawShell(cwd, input) {
     });
     child.stderr.resume();
     child.once('error', reject);
-    child.once('close', () => (JSON.parse(out).decision === 'allow' ? resolve() : reject(new Error(out))));
+    child.once('close', () => (out.includes('allow') ? resolve() : reject(new Error(out))));
     child.stdin.end(input);
   });
 }
+
+const CLAUDE_ALLOW = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}';
+const CLAUDE_COMMAND = `cat >/dev/null; echo '${CLAUDE_ALLOW}'`;
 
 export async function run() {
   const rows = [];
@@ -191,6 +197,55 @@ export async function run() {
     } finally {
       await engine.close();
       p.cleanup();
+    }
+  }
+
+  // [§5] One Claude Code command hook vs a raw sh -c spawn with the same stdin and environment.
+  {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hookwerk-bench-claude-'));
+    const home = mkdtempSync(path.join(tmpdir(), 'hookwerk-bench-home-'));
+    mkdirSync(path.join(dir, '.claude'));
+    const settings = {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: CLAUDE_COMMAND }] }] },
+    };
+    writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify(settings));
+    const engine = await createHookEngine({
+      projectDir: dir,
+      home,
+      gateDialect: 'claude',
+      sessionId: 'bench',
+      watch: false,
+      logger: quietLogger,
+      trust: trustAll,
+    });
+    try {
+      const given = { tool_name: 'Bash', tool_input: { command: 'ls -la' } };
+      const input = `${JSON.stringify({ ...given, hook_event_name: 'PreToolUse', session_id: 'bench', cwd: engine.gate.config.projectDir, permission_mode: 'default' })}\n`;
+      const hook = async () => {
+        const d = await engine.decide('PreToolUse', given);
+        if (d.runs[0]?.outcome !== 'ok') throw new Error(`claude hook: ${JSON.stringify(d.runs[0])}`);
+      };
+      // The same environment a Claude hook gets: the engine's, plus CLAUDE_PROJECT_DIR.
+      const env = { ...process.env, CLAUDE_PROJECT_DIR: engine.gate.config.projectDir };
+      const r = await interleaved(hook, () => rawShell(dir, input, CLAUDE_COMMAND, env), {
+        n: 25,
+        rounds: 10,
+        warmup: 10,
+      });
+      progress(`decide/claude: per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
+      rows.push({
+        benchmark:
+          'decide() with one Claude Code command hook (gateDialect claude; input JSON on stdin, hookSpecificOutput answer; 10 rounds × 25, interleaved)',
+        hookwerk: fmtUs(r.a),
+        baseline: `${fmtUs(r.b)} (raw spawn of sh -c, same stdin and env; paired ${fmtRatio(median(r.ratios))})`,
+        ratio: fmtRatio(r.a / r.b),
+        target: '≤ 1.1×',
+        verdict: verdict(r.a / r.b <= 1.1),
+      });
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
     }
   }
 

@@ -424,6 +424,31 @@ describe('§3 hookwerk demo', () => {
   });
 });
 
+describe('[C-LIB-1] hookwerk demo --dialect claude', () => {
+  it('[C-SRC-4] [C-ANS-2] [C-ANS-3] guards the bundled .claude/ project: skipped before consent, then each scripted decision', async () => {
+    const r = await cli(['demo', '--dialect', 'claude', '--no-keep']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const lineOf = (what: string) => r.stdout.split('\n').find((l) => l.includes(what)) ?? '';
+    expect(lineOf('Bash: ls')).toMatch(/allowed: project hooks are not approved/);
+    expect(lineOf('a prompt with a secret')).toMatch(
+      /BLOCKED \(exit 2\): The prompt seems to contain a secret/,
+    );
+    expect(lineOf('a normal prompt')).toMatch(/allowed: Project convention/);
+    expect(lineOf('Bash: npm test')).toMatch(/→ allowed$/);
+    expect(lineOf('Bash: rm -rf /')).toMatch(/BLOCKED \(exit 2\): Blocked: recursive force delete/);
+    expect(lineOf('Edit .env')).toMatch(/BLOCKED \(exit 2\): \.env holds secrets/);
+    expect(lineOf('Write a test')).toMatch(/→ allowed$/);
+    expect(lineOf('session opens')).toMatch(/env \{"DEMO_PROFILE":"strict"\}/);
+    expect(lineOf('the agent wants to stop')).toMatch(/BLOCKED \(exit 2\): TODO\.md still has 1 open item/);
+    expect(lineOf('it stops again after continuing')).toMatch(/→ allowed$/);
+    expect(r.stdout).toMatch(/async PostToolUse hook wrote 1 line/);
+    const project = /project (\S+)$/m.exec(r.stdout)?.[1];
+    expect(project).toBeDefined();
+    expect(existsSync(project!)).toBe(false);
+  });
+});
+
 describe('§3 usage errors and help', () => {
   it.each([
     { what: 'unknown command', args: ['frobnicate'], match: /unknown command/ },

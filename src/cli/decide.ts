@@ -1,5 +1,6 @@
 import { createHookEngine, type GateDialect } from '../engine.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
+import { errorMessage } from '../files/errno.ts';
 import { silentLogger } from '../records/logger.ts';
 import { formatIssue } from '../sources/issues.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
@@ -62,7 +63,7 @@ export async function decideCommand(
     out(JSON.stringify(decision));
     return decision.blocked ? 2 : 0;
   } catch (e) {
-    throw new CliError(e instanceof Error ? e.message : String(e));
+    throw new CliError(errorMessage(e));
   } finally {
     await engine.close();
   }

@@ -1,9 +1,10 @@
 import { Command, CommanderError } from 'commander';
-import { errorMessage } from '../files/errno.ts';
+import { errorCode, errorMessage } from '../files/errno.ts';
 import { CliError } from './cli-error.ts';
 import { createHookCommand } from './create-hook.ts';
 import { decideCommand } from './decide.ts';
 import { demoCommand } from './demo.ts';
+import { claudeDemoCommand } from './demo-claude.ts';
 import { emitCommand } from './emit.ts';
 import { explainCommand } from './explain.ts';
 import { askOnTerminal, trustCommand } from './trust.ts';
@@ -120,7 +121,17 @@ function buildProgram(setExit: (code: number) => void): Command {
     .command('demo')
     .description('run a scripted agent session against the bundled example workspace')
     .option('--no-keep', 'delete the demo workspace afterwards')
-    .action(async (opts) => setExit(await demoCommand(opts, out)));
+    .addOption(
+      new Command()
+        .createOption(
+          '--dialect <dialect>',
+          'prx (default) or claude: a .claude/ project guarded by hookwerk',
+        )
+        .choices(['prx', 'claude']),
+    )
+    .action(async (opts) =>
+      setExit(opts.dialect === 'claude' ? await claudeDemoCommand(opts, out) : await demoCommand(opts, out)),
+    );
 
   return program;
 }
@@ -141,6 +152,10 @@ function hidden(flags: string, description: string) {
 
 /** Runs the CLI; resolves with the exit code. Errors become one line on stderr, never a stack trace. */
 export async function main(argv: readonly string[]): Promise<number> {
+  // `hookwerk … | head`: a closed stdout ends the command quietly, never with a stack trace.
+  process.stdout.on('error', (e) => {
+    if (errorCode(e) === 'EPIPE') process.exit(0);
+  });
   let code = 0;
   const program = buildProgram((c) => {
     code = c;

@@ -223,7 +223,8 @@ function printReview(
           : 'exec' in hook && hook.exec !== undefined
             ? 'exec form, no shell'
             : `${hook.shell} -c`;
-      out(`     runs:  ${hook.name}  (${how})`);
+      const line = commandLineOf(hook);
+      out(`     runs:  ${line}  (${how})`);
       for (const [file, pin] of Object.entries(fingerprint)) {
         // Every word is pinned (a file created later voids the approval); only path-like ones are shown.
         if (!referencedBy(hook.name, root, file) || (pin === null && !rel(root, file).includes('/')))
@@ -264,6 +265,12 @@ function printReview(
       missing ? ' (missing ones as absent: creating one voids the approval)' : ''
     }; the approved text of each source runs until the next approval`,
   );
+}
+
+/** What a command hook runs, as written: the command, with exec-form arguments (never a display name). */
+function commandLineOf(hook: ReviewHook & { kind: 'process' }): string {
+  if (hook.dialect === 'lurus' || hook.exec === undefined) return hook.command;
+  return [hook.command, ...hook.exec.args].join(' ');
 }
 
 /** What a hook is sent: Lurus hooks the event context, Claude Code / Gemini CLI hooks their input object. */

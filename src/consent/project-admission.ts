@@ -12,7 +12,7 @@
 import type { ConfigIssue } from '../sources/issues.ts';
 import type { SourceRead } from '../sources/read-source.ts';
 import { pinOfText } from './pins.ts';
-import { ProjectConsent, type ProjectSurface } from './project-consent.ts';
+import { approvedSurface, ProjectConsent, type ProjectSurface } from './project-consent.ts';
 import { readTrustStore, type TrustEntry } from './trust-store.ts';
 
 /** How project sources are admitted. Without one (review mode) every source's current text is used. */
@@ -107,7 +107,7 @@ export function admitProject(
     trusted: true,
     reason: `approved ${entry.approvedAt}`,
     pending,
-    consent: new ProjectConsent(key, entry, surface),
+    consent: new ProjectConsent(key, entry, approvedSurface(surface, entry)),
   };
   return { consent, file: (file) => admitted.get(file) ?? current(file) };
 }

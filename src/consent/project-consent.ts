@@ -141,6 +141,20 @@ export interface ConsentStatus {
   problem?: string;
 }
 
+/**
+ * The surface as far as an approval covers it: a plugin folder whose `hooks/hooks.json` the
+ * approval does not know was never approved for this project — its hooks are listed as
+ * unapproved, and its files are not changes to the approved code.
+ */
+export function approvedSurface(surface: ProjectSurface, entry: TrustEntry): ProjectSurface {
+  const sources = new Set(surface.sourceFiles);
+  const hookFolders = surface.hookFolders.filter((folder) => {
+    const pluginHooks = path.join(folder, 'hooks', 'hooks.json');
+    return !sources.has(pluginHooks) || Object.hasOwn(entry.files, pluginHooks);
+  });
+  return { ...surface, hookFolders };
+}
+
 export function consentStatus(home: string, surface: ProjectSurface): ConsentStatus {
   const key = projectKey(surface.projectDir);
   const store = readTrustStore(home);
@@ -152,7 +166,11 @@ export function consentStatus(home: string, surface: ProjectSurface): ConsentSta
   if (approved === undefined) return status;
   status.approved = approved;
   const sources = new Set(surface.sourceFiles);
+  const covered = approvedSurface(surface, approved).hookFolders;
+  const unapprovedFolders = surface.hookFolders.filter((f) => !covered.includes(f));
   for (const file of fingerprintChanges(approved.files, fingerprint)) {
+    // Files of a plugin folder the approval does not cover are not changes: that plugin is unapproved.
+    if (unapprovedFolders.some((f) => file.startsWith(`${f}${path.sep}`))) continue;
     if (sources.has(file)) status.pending.push(file);
     // A path only the approval had (no longer referenced, and not in a hook folder) changes nothing that runs.
     else if (Object.hasOwn(fingerprint, file)) status.changed.push(file);

@@ -102,14 +102,15 @@ const GEMINI_VARIABLES = ['GEMINI_PROJECT_DIR', 'GEMINI_CWD', 'GEMINI_SESSION_ID
 
 /**
  * [G-RUN-1] As Gemini CLI does: `$NAME` and `${NAME}` of its variables are replaced in the command
- * string by their values, shell-escaped (a folder name cannot inject a command).
+ * string by their values, shell-escaped (a folder name cannot inject a command). A value of plain
+ * path characters stays bare, so the common `"$GEMINI_PROJECT_DIR/x.sh"` keeps working.
  */
 export function substituteGeminiVariables(command: string, env: Readonly<Record<string, string>>): string {
   let out = command;
   for (const name of GEMINI_VARIABLES) {
     const value = env[name];
     if (value === undefined) continue;
-    const quoted = `'${value.replace(/'/g, `'\\''`)}'`;
+    const quoted = /^[A-Za-z0-9_./@%+=:,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
     out = out
       .replaceAll(`\${${name}}`, quoted)
       .replace(new RegExp(`\\$${name}(?![A-Za-z0-9_])`, 'g'), quoted);

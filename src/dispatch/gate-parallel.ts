@@ -94,32 +94,36 @@ function isSequential(entry: GateEntry): boolean {
   return entry.kind !== 'unapproved' && entry.dialect !== 'lurus' && entry.sequential === true;
 }
 
-/** [C-RUN-1] `async: true`: runs, is recorded, never decides. */
+/**
+ * [C-RUN-1] `async: true`: runs, is recorded, never decides. Consent is checked right before it
+ * runs, as for every other hook [L-TRUST-6]: a changed pinned file means it does not run (it has
+ * no decision to close, so `failMode` does not matter).
+ */
 async function runInBackground(gate: AgentGate, hook: AgentHook): Promise<void> {
   const at = isoNow();
+  const check = hook.consent?.check();
+  const pending = check !== undefined && check.pending.length > 0;
+  const changed = check?.changed[0];
+  if (changed !== undefined) {
+    const record = skipped(gate, hook, at, `${changed} changed since approval: run \`hookwerk trust\``);
+    record.cause = 'changed_since_approval';
+    if (pending) record.consent = 'newer_version_pending';
+    gate.onRecord(record);
+    return;
+  }
   const { answer } = await gate.run(hook, gate.input);
   const record = recordOf(gate, hook, at, answer);
   record.cause ??= 'async';
+  if (pending) record.consent = 'newer_version_pending';
   gate.onRecord(record);
 }
 
 async function stepOf(gate: AgentGate, entry: GateEntry, input: Record<string, unknown>): Promise<Step> {
   const at = isoNow();
   if (entry.kind === 'unapproved') {
-    return {
-      kind: 'skip',
-      record: {
-        hook: entry.name,
-        source: entry.origin.source,
-        event: gate.event,
-        dialect: gate.dialect,
-        outcome: 'skipped_untrusted',
-        durationMs: 0,
-        at,
-        cause: 'untrusted',
-        reason: entry.reason,
-      },
-    };
+    const record = skipped(gate, entry, at, entry.reason);
+    record.cause = 'untrusted';
+    return { kind: 'skip', record };
   }
   if (entry.dialect === 'lurus') {
     // Lurus file hooks never reach an agent gate (the registry holds one gate dialect's files).
@@ -159,12 +163,7 @@ async function stepOf(gate: AgentGate, entry: GateEntry, input: Record<string, u
     : { kind: 'answer', answer: run.answer, record };
 }
 
-function skipped(
-  gate: AgentGate,
-  entry: AgentHook | InProcessGateHook,
-  at: string,
-  reason: string,
-): RunRecord {
+function skipped(gate: AgentGate, entry: GateEntry, at: string, reason: string): RunRecord {
   return {
     hook: entry.name,
     source: entry.origin.source,

@@ -1,12 +1,13 @@
 /** What the Claude Code and Gemini CLI loaders produce: sources, definitions, problems, consent. */
-import type { AdmittedFile, ConsentSummary } from '../consent/project-admission.ts';
+import type { Admission, AdmittedFile, ConsentSummary } from '../consent/project-admission.ts';
 import type { ProjectSurface } from '../consent/project-consent.ts';
 import type { ProjectRead } from '../consent/project-surface.ts';
 import { MAX_SOURCE_BYTES } from '../consent/project-surface.ts';
 import type { AgentHook, GateEntry, HookScope, UnapprovedHook } from '../registry/hook-definition.ts';
-import type { RawHandler } from './agent-settings.ts';
+import { type RawHandler, walkAgentHooks } from './agent-settings.ts';
 import type { ConfigIssue } from './issues.ts';
 import { jsonPath } from './issues.ts';
+import { parseJsonText } from './json-text.ts';
 import { readSourceFile } from './read-source.ts';
 
 /** What became of one source file. */
@@ -114,4 +115,80 @@ export function readTrustedSource(file: string): AdmittedFile {
   if (read.kind === 'refused')
     return { kind: 'error', issue: { file, path: '$', message: `file ${read.message}` } };
   return { kind: 'text', text: read.text };
+}
+
+/** One source file to read: where, whose, and whether it needs the project's consent. */
+export interface AgentSourceSpec {
+  scope: HookScope;
+  file: string;
+  label: string;
+  /** Project, local, plugin: admitted under consent. */
+  project: boolean;
+}
+
+/** A source file opened: its settings object and handlers, or nothing more to do with it. */
+export type OpenedSource = { kind: 'done' } | { kind: 'compile'; value: object; raws: RawHandler[] };
+
+/**
+ * The part of loading that is the same for Claude Code and Gemini CLI files: admit (or read) the
+ * file, parse it (invalid JSON or a non-object skips it whole [C-SRC-3]), walk its handlers
+ * leniently, and list an unapproved file's handlers without evaluating them [L-TRUST-3].
+ * Records what became of the file in `sources`, `issues` and `entries`.
+ */
+export function openAgentSource(
+  dialect: 'claude' | 'gemini',
+  spec: AgentSourceSpec,
+  admission: Admission,
+  out: { sources: AgentSource[]; issues: ConfigIssue[]; warnings: ConfigIssue[]; entries: GateEntry[] },
+  settingKeys?: ReadonlySet<string>,
+): OpenedSource {
+  const source: AgentSource = {
+    dialect,
+    scope: spec.scope,
+    file: spec.file,
+    label: spec.label,
+    exists: false,
+    state: 'absent',
+    ok: false,
+    hookCount: 0,
+  };
+  out.sources.push(source);
+  if (spec.project && admission.consent.pending.includes(spec.file)) source.newerVersionPending = true;
+  const admitted = spec.project ? admission.file(spec.file) : readTrustedSource(spec.file);
+  if (admitted.kind === 'absent') return { kind: 'done' };
+  source.exists = true;
+  const fail = (issue: ConfigIssue): OpenedSource => {
+    out.issues.push(issue);
+    source.state = 'invalid';
+    return { kind: 'done' };
+  };
+  if (admitted.kind === 'error') return fail(admitted.issue);
+  const json = parseJsonText(spec.file, admitted.text);
+  if (!json.ok) return fail(json.issue);
+  if (typeof json.value !== 'object' || json.value === null || Array.isArray(json.value))
+    return fail({ file: spec.file, path: '$', message: 'must be a JSON object' });
+  const raws = walkAgentHooks(
+    spec.file,
+    Reflect.get(json.value, 'hooks'),
+    ['hooks'],
+    out.warnings,
+    settingKeys,
+  );
+  if (admitted.kind === 'unapproved') {
+    const listed = unapprovedEntries(dialect, spec.file, spec.scope, raws, admitted.reason);
+    source.state = 'unapproved';
+    source.hookCount = listed.length;
+    out.entries.push(...listed);
+    return { kind: 'done' };
+  }
+  return { kind: 'compile', value: json.value, raws };
+}
+
+/** Marks a source whose handlers were compiled. */
+export function sourceCompiled(sources: readonly AgentSource[], file: string, hookCount: number): void {
+  const source = sources.find((s) => s.file === file);
+  if (source === undefined) return;
+  source.state = 'ok';
+  source.ok = true;
+  source.hookCount = hookCount;
 }

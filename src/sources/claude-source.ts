@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { type AdmittedFile, admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
+import { admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
 import type { ProjectConsent } from '../consent/project-consent.ts';
 import { type ProjectRead, pluginHooksFile, readProject } from '../consent/project-surface.ts';
 import { projectKey } from '../consent/trust-store.ts';
@@ -26,13 +26,13 @@ import { headerProblems, urlProblem } from '../runners/http-headers.ts';
 import {
   type AgentConfig,
   type AgentSource,
+  type AgentSourceSpec,
   agentConfig,
-  readTrustedSource,
-  unapprovedEntries,
+  openAgentSource,
+  sourceCompiled,
 } from './agent-config.ts';
-import { type RawHandler, readHandler, walkAgentHooks } from './agent-settings.ts';
+import { type RawHandler, readHandler } from './agent-settings.ts';
 import { type ConfigIssue, jsonPath } from './issues.ts';
-import { parseJsonText } from './json-text.ts';
 
 export const CLAUDE_DEFAULT_TIMEOUT_S = 600;
 /** A longer timeout is cut to this, with a warning: a gate that waits an hour is a hung gate. */
@@ -101,12 +101,7 @@ const COMMAND_FIELDS = new Set([
 const HTTP_FIELDS = new Set([...COMMON_FIELDS, 'url', 'headers', 'allowedEnvVars']);
 const UNSUPPORTED_TYPES = new Set(['prompt', 'agent', 'mcp_tool']);
 
-interface SourceSpec {
-  scope: HookScope;
-  file: string;
-  label: string;
-  /** Project, local, plugin: admitted under consent. */
-  project: boolean;
+interface SourceSpec extends AgentSourceSpec {
   pluginRoot?: string;
 }
 
@@ -167,50 +162,12 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): AgentConfig {
   const settings: Array<{ scope: HookScope; value: object }> = [];
   let order = 0;
 
+  const out = { sources, issues, warnings, entries };
   for (const spec of specs) {
-    const source: AgentSource = {
-      dialect: 'claude',
-      scope: spec.scope,
-      file: spec.file,
-      label: spec.label,
-      exists: false,
-      state: 'absent',
-      ok: false,
-      hookCount: 0,
-    };
-    sources.push(source);
-    if (spec.project && admission.consent.pending.includes(spec.file)) source.newerVersionPending = true;
-    const admitted: AdmittedFile = spec.project ? admission.file(spec.file) : readTrustedSource(spec.file);
-    if (admitted.kind === 'absent') continue;
-    source.exists = true;
-    if (admitted.kind === 'error') {
-      issues.push(admitted.issue);
-      source.state = 'invalid';
-      continue;
-    }
-    const json = parseJsonText(spec.file, admitted.text);
-    if (!json.ok) {
-      // [C-SRC-3] Invalid JSON skips the file (reported); every other problem skips less.
-      issues.push(json.issue);
-      source.state = 'invalid';
-      continue;
-    }
-    if (typeof json.value !== 'object' || json.value === null || Array.isArray(json.value)) {
-      issues.push({ file: spec.file, path: '$', message: 'must be a JSON object' });
-      source.state = 'invalid';
-      continue;
-    }
-    const map: unknown = Reflect.get(json.value, 'hooks');
-    const raws = walkAgentHooks(spec.file, map, ['hooks'], warnings);
-    if (admitted.kind === 'unapproved') {
-      // [L-TRUST-3] Listed from the bare JSON; nothing compiled.
-      const listed = unapprovedEntries('claude', spec.file, spec.scope, raws, admitted.reason);
-      source.state = 'unapproved';
-      source.hookCount = listed.length;
-      entries.push(...listed);
-      continue;
-    }
-    settings.push({ scope: spec.scope, value: json.value });
+    const opened = openAgentSource('claude', spec, admission, out);
+    if (opened.kind === 'done') continue;
+    const { value, raws } = opened;
+    settings.push({ scope: spec.scope, value });
     const ctx: HandlerContext = {
       file: spec.file,
       scope: spec.scope,
@@ -232,9 +189,7 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): AgentConfig {
       count++;
       entries.push(hook);
     }
-    source.state = 'ok';
-    source.ok = true;
-    source.hookCount = count;
+    sourceCompiled(sources, spec.file, count);
   }
 
   const disabled = switches(settings);

@@ -293,7 +293,7 @@ interface Scope {
   reassigned: ReadonlySet<string>;
 }
 
-const KNOWN_VARIABLES = new Set(['CLAUDE_PROJECT_DIR', 'PWD', 'CLAUDE_PLUGIN_ROOT']);
+const KNOWN_VARIABLES = new Set(['CLAUDE_PROJECT_DIR', 'GEMINI_PROJECT_DIR', 'PWD', 'CLAUDE_PLUGIN_ROOT']);
 
 function scopeFor(projectDir: string, opts: { pluginRoot?: string; home?: string }): Scope {
   const root = path.resolve(projectDir);
@@ -308,7 +308,8 @@ function scopeFor(projectDir: string, opts: { pluginRoot?: string; home?: string
 /** `$PWD` is the folder the shell is in when it expands the word: after a `cd`, that folder. */
 function variable(name: string, scope: Scope, cwd: string | undefined): string | undefined {
   if (scope.reassigned.has(name)) return undefined;
-  if (name === 'CLAUDE_PROJECT_DIR') return scope.projectDir;
+  // Both name the project folder: Claude Code's, and Gemini CLI's as hookwerk sets it [G-RUN-1].
+  if (name === 'CLAUDE_PROJECT_DIR' || name === 'GEMINI_PROJECT_DIR') return scope.projectDir;
   if (name === 'PWD') return cwd;
   if (name === 'CLAUDE_PLUGIN_ROOT') return scope.pluginRoot;
   return undefined;

@@ -7,24 +7,24 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { type AdmittedFile, admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
+import { admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
 import { type ProjectRead, readProject } from '../consent/project-surface.ts';
 import { projectKey } from '../consent/trust-store.ts';
 import { CODE_INJECTING_ENV, inheritedEnv } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from '../events/gemini-events.ts';
-import type { AgentCommandHook, GateEntry, HookScope } from '../registry/hook-definition.ts';
+import type { AgentCommandHook, GateEntry } from '../registry/hook-definition.ts';
 import { compileGeminiMatcher } from '../registry/matcher.ts';
 import {
   type AgentConfig,
   type AgentSource,
+  type AgentSourceSpec,
   agentConfig,
-  readTrustedSource,
-  unapprovedEntries,
+  openAgentSource,
+  sourceCompiled,
 } from './agent-config.ts';
-import { readHandler, walkAgentHooks } from './agent-settings.ts';
+import { readHandler } from './agent-settings.ts';
 import { type ConfigIssue, jsonPath } from './issues.ts';
-import { parseJsonText } from './json-text.ts';
 
 export const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
 const MAX_TIMEOUT_MS = 3_600_000;
@@ -72,12 +72,7 @@ const COMMAND_FIELDS = new Set([
 /** Keys of the `hooks` object that are settings, not events. */
 const SETTING_KEYS: ReadonlySet<string> = new Set(GEMINI_HOOKS_SETTING_KEYS);
 
-interface SourceSpec {
-  scope: HookScope;
-  file: string;
-  label: string;
-  project: boolean;
-}
+type SourceSpec = AgentSourceSpec;
 
 /** [G-SRC-1] The sources, in Gemini CLI's run order (project first). */
 export function geminiSourceSpecs(projectDir: string, home: string, opts: GeminiOptions = {}): SourceSpec[] {
@@ -120,49 +115,20 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
   const issues: ConfigIssue[] = [];
   const sources: AgentSource[] = [];
   const entries: GateEntry[] = [];
-  const seen = new Set<string>();
+  const badMatchers = new Set<string>();
   let allOff: string | undefined;
   const disabledNames = new Set<string>();
   let order = 0;
 
+  const out = { sources, issues, warnings, entries };
   for (const spec of specs) {
-    const source: AgentSource = {
-      dialect: 'gemini',
-      scope: spec.scope,
-      file: spec.file,
-      label: spec.label,
-      exists: false,
-      state: 'absent',
-      ok: false,
-      hookCount: 0,
-    };
-    sources.push(source);
-    if (spec.project && admission.consent.pending.includes(spec.file)) source.newerVersionPending = true;
-    const admitted: AdmittedFile = spec.project ? admission.file(spec.file) : readTrustedSource(spec.file);
-    if (admitted.kind === 'absent') continue;
-    source.exists = true;
-    if (admitted.kind === 'error') {
-      issues.push(admitted.issue);
-      source.state = 'invalid';
-      continue;
-    }
-    const json = parseJsonText(spec.file, admitted.text);
-    if (!json.ok || typeof json.value !== 'object' || json.value === null || Array.isArray(json.value)) {
-      issues.push(json.ok ? { file: spec.file, path: '$', message: 'must be a JSON object' } : json.issue);
-      source.state = 'invalid';
-      continue;
-    }
-    const hooksValue: unknown = Reflect.get(json.value, 'hooks');
-    const raws = walkAgentHooks(spec.file, hooksValue, ['hooks'], warnings, SETTING_KEYS);
-    if (admitted.kind === 'unapproved') {
-      const listed = unapprovedEntries('gemini', spec.file, spec.scope, raws, admitted.reason);
-      source.state = 'unapproved';
-      source.hookCount = listed.length;
-      entries.push(...listed);
-      continue;
-    }
-    // Settings, not events: `hooksConfig.enabled`, `hooks.enabled`, `hooks.disabled` (names).
-    const config: unknown = Reflect.get(json.value, 'hooksConfig');
+    const opened = openAgentSource('gemini', spec, admission, out, SETTING_KEYS);
+    if (opened.kind === 'done') continue;
+    const { value, raws } = opened;
+    const hooksValue: unknown = Reflect.get(value, 'hooks');
+    // Settings, not events: `hooksConfig.enabled`, `hooks.enabled`, `hooksConfig.disabled` and
+    // `hooks.disabled` (names).
+    const config: unknown = Reflect.get(value, 'hooksConfig');
     for (const [owner, at] of [
       [config, 'hooksConfig'],
       [hooksValue, 'hooks'],
@@ -170,10 +136,14 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
       if (typeof owner !== 'object' || owner === null) continue;
       if (Reflect.get(owner, 'enabled') === false) allOff ??= `${at}.enabled is false in ${spec.label}`;
     }
-    const disabled: unknown =
-      typeof hooksValue === 'object' && hooksValue !== null ? Reflect.get(hooksValue, 'disabled') : undefined;
-    if (Array.isArray(disabled))
-      for (const name of disabled) if (typeof name === 'string') disabledNames.add(name);
+    // Gemini CLI reads `hooksConfig.disabled` (where `/hooks disable` writes); `hooks.disabled` is
+    // its older place. Both are unions over every settings file.
+    for (const owner of [config, hooksValue]) {
+      const disabled: unknown =
+        typeof owner === 'object' && owner !== null ? Reflect.get(owner, 'disabled') : undefined;
+      if (Array.isArray(disabled))
+        for (const name of disabled) if (typeof name === 'string') disabledNames.add(name);
+    }
 
     let count = 0;
     for (const raw of raws) {
@@ -196,12 +166,19 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
           level: 'warning',
         });
       }
-      // [G-SRC-1] The same name and command in several files runs once: the first in run order (project).
+      // [G-SRC-1] The same name and command runs once per event: as Gemini CLI's planner, among the
+      // hooks whose matcher matched, the first in run order (the project's). The gate does that
+      // with `dedupeKey`; dropping copies here would lose a copy whose matcher differs, and the
+      // same hook configured for another event.
       const key = `${h.name ?? ''}\0${h.command}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
       const tool = isGeminiEvent(raw.event) && geminiIsToolEvent(raw.event);
       const matcher = compileGeminiMatcher(raw.matcher, tool ? 'tool' : 'trigger');
+      // [L-MATCH-3, L-MATCH-4] A regex that cannot run matches only exactly; validate says so.
+      const matcherAt = jsonPath([...raw.at.slice(0, -2), 'matcher']);
+      if (matcher.error !== undefined && !badMatchers.has(`${spec.file}\0${matcherAt}`)) {
+        badMatchers.add(`${spec.file}\0${matcherAt}`);
+        warnings.push({ file: spec.file, path: matcherAt, message: matcher.error });
+      }
       const env: Record<string, string> = { ...baseEnv };
       for (const [name, value] of Object.entries(h.env ?? {})) {
         if (CODE_INJECTING_ENV.has(name.toUpperCase()))
@@ -243,9 +220,7 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
       entries.push(hook);
       count++;
     }
-    source.state = 'ok';
-    source.ok = true;
-    source.hookCount = count;
+    sourceCompiled(sources, spec.file, count);
   }
 
   for (const entry of entries) {
