@@ -10,6 +10,12 @@
 //
 // Rows: 1 000 mixed vs 1 exact subscription (the target), and 1 000 mixed vs only its 5 matching
 // subscriptions (same deliveries, so it isolates what the 995 others cost).
+//
+// Fan-out row: 1 000 subscriptions that all match (the exact topic) vs an EventEmitter with 1 000
+// listeners: cost per message = (FANOUT_N publishes, then flush) ÷ FANOUT_N, against FANOUT_N
+// emit() calls ÷ FANOUT_N. Both sides call 1 000 no-op handlers per message; the bus also runs each
+// handler inside the message's depth context [P-BUS-3], which is what this row keeps in check.
+import { EventEmitter } from 'node:events';
 import { MemoryBus } from '../dist/bus/memory-bus.js';
 import { PRX_EVENT_NAMES } from '../dist/index.js';
 import { fmtRatio, fmtUs, median, nextImmediate, nowUs, progress, verdict } from './lib.js';
@@ -87,6 +93,78 @@ async function batch(bus) {
   return dt;
 }
 
+const FANOUT = 1000;
+const FANOUT_N = 50; // messages per timed batch: 50 000 handler calls
+const FANOUT_BATCHES = 61;
+
+function fanoutSides() {
+  let sink = 0;
+  const handler = (msg) => {
+    if (msg === undefined) sink++;
+  };
+  const bus = new MemoryBus();
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  for (let i = 0; i < FANOUT; i++) {
+    bus.subscribe(TOPIC, handler);
+    emitter.on(TOPIC, handler);
+  }
+  return { bus, emitter, sink: () => sink };
+}
+
+/** µs per message to 1 000 subscribers: FANOUT_N publishes, then flush. */
+async function fanoutBusBatch(bus) {
+  const t0 = nowUs();
+  for (let i = 0; i < FANOUT_N; i++) bus.publish(TOPIC, ENVELOPE, OPTS);
+  await bus.flush();
+  const dt = (nowUs() - t0) / FANOUT_N;
+  await nextImmediate();
+  return dt;
+}
+
+/** µs per message to 1 000 listeners: FANOUT_N emits. */
+async function fanoutEmitterBatch(emitter) {
+  const t0 = nowUs();
+  for (let i = 0; i < FANOUT_N; i++) emitter.emit(TOPIC, ENVELOPE);
+  const dt = (nowUs() - t0) / FANOUT_N;
+  await nextImmediate();
+  return dt;
+}
+
+/** The fan-out row: bus and EventEmitter batches interleaved, order flipped every batch. */
+async function fanoutRow() {
+  const s = fanoutSides();
+  const bus = [];
+  const ee = [];
+  const sides = [
+    async () => bus.push(await fanoutBusBatch(s.bus)),
+    async () => ee.push(await fanoutEmitterBatch(s.emitter)),
+  ];
+  for (let i = 0; i < WARMUP_BATCHES; i++) for (const side of sides) await side();
+  bus.length = 0;
+  ee.length = 0;
+  for (let i = 0; i < FANOUT_BATCHES; i++) {
+    if (i % 2 === 0) for (const side of sides) await side();
+    else for (const side of [...sides].reverse()) await side();
+  }
+  const st = s.bus.stats();
+  const expected = (WARMUP_BATCHES + FANOUT_BATCHES) * FANOUT_N * FANOUT;
+  if (st.delivered !== expected || st.handlerErrors !== 0 || s.sink() !== 0) {
+    throw new Error(`fan-out bus delivered ${st.delivered}, expected ${expected}: ${JSON.stringify(st)}`);
+  }
+  const b = median(bus);
+  const e = median(ee);
+  progress(`bus fan-out to ${FANOUT}: bus ${fmtUs(b)} · EventEmitter ${fmtUs(e)} per message`);
+  return {
+    benchmark: `bus publish to ${FANOUT} subscribers vs EventEmitter with ${FANOUT} listeners (per message; median of ${FANOUT_BATCHES} batches × ${FANOUT_N})`,
+    hookwerk: fmtUs(b),
+    baseline: `${fmtUs(e)} (EventEmitter, ${FANOUT} listeners)`,
+    ratio: fmtRatio(b / e),
+    target: `≤ ${TARGET_RATIO}×`,
+    verdict: verdict(b / e <= TARGET_RATIO),
+  };
+}
+
 export async function run() {
   const mixedPatterns = [...MATCHING, ...nonMatchingPatterns(1000 - MATCHING.length)];
   const sides = {
@@ -150,5 +228,6 @@ export async function run() {
       target: `≤ ${TARGET_RATIO}× (extra row)`,
       verdict: verdict(mixed / only <= TARGET_RATIO),
     },
+    await fanoutRow(),
   ];
 }

@@ -4,8 +4,7 @@
  * "Architecture" section for the data path of one `emit` and one `decide`.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { currentDepth, MAX_DEPTH } from './bus/depth.ts';
 import { MemoryBus } from './bus/memory-bus.ts';
@@ -34,14 +33,15 @@ import {
 } from './events/lurus-events.ts';
 import {
   assertPrxPayload,
-  isoNow,
   isPrxEvent,
   PRX_EVENT_NAMES,
   PrxEventInstance,
   type PrxEventName,
   type PrxPayload,
+  prxTopic,
 } from './events/prx-events.ts';
 import { errorMessage } from './files/errno.ts';
+import { makePrivateTempDir } from './files/private-temp-dir.ts';
 import { type Logger, stderrLogger } from './records/logger.ts';
 import { EngineMetrics } from './records/metrics.ts';
 import { RunLog } from './records/run-log.ts';
@@ -58,6 +58,7 @@ import type {
 } from './registry/hook-definition.ts';
 import { compileMatcher, matchTarget } from './registry/matcher.ts';
 import { Registry } from './registry/registry.ts';
+import type { LauncherChoice } from './runners/launcher/launcher-backend.ts';
 import { Runners } from './runners/runners.ts';
 import { PluginHost } from './runners/wasm/plugin-host.ts';
 import type { AgentConfig } from './sources/agent-config.ts';
@@ -104,6 +105,14 @@ export interface HookEngineOptions {
   plugins?: boolean;
   /** [X-PROC-3] How long `close()` lets running hooks finish before stopping them. Default 5000 ms. */
   shutdownGraceMs?: number;
+  /**
+   * [X-PROC-1] How hook processes are started: `auto` (default: the C launcher where it was built,
+   * else the Node launcher), `native`, `node`, or `direct` (`child_process.spawn` from this process).
+   * `HOOKWERK_LAUNCHER` in the environment overrides it.
+   */
+  launcher?: LauncherChoice;
+  /** [X-PROC-2] `auto` (default: a cgroup per run where the host allows) or `pgroup` (process groups only). */
+  containment?: 'auto' | 'pgroup';
   /**
    * Which gate dialect `decide()` speaks: `lurus` (default), `claude` (Claude Code's files and
    * protocol [§5]) or `gemini` (Gemini CLI's [§6]).
@@ -223,7 +232,7 @@ class Engine implements HookEngine {
   readonly #opts: HookEngineOptions;
   readonly #logger: Logger;
   readonly #scheduler: ObserveScheduler;
-  readonly #runners = new Runners();
+  readonly #runners: Runners;
   readonly #log: RunLog;
   readonly #sessionId: string;
   readonly #tmpDir: string;
@@ -257,6 +266,11 @@ class Engine implements HookEngine {
   constructor(opts: HookEngineOptions) {
     this.#opts = opts;
     this.#logger = opts.logger ?? stderrLogger;
+    this.#runners = new Runners({
+      ...(opts.launcher !== undefined ? { launcher: opts.launcher } : {}),
+      ...(opts.containment !== undefined ? { containment: opts.containment } : {}),
+      logger: this.#logger,
+    });
     this.workspace = opts.workspace !== undefined ? path.resolve(opts.workspace) : undefined;
     if (this.workspace !== undefined) assertDirectory(this.workspace);
     this.#projectDir = opts.projectDir ?? process.cwd();
@@ -279,7 +293,7 @@ class Engine implements HookEngine {
     this.#log = new RunLog(opts.runLogSize ?? 1000);
     this.#sessionId = opts.sessionId ?? `sess_${randomBytes(6).toString('hex')}`;
     // A private 0700 folder for payload files: no other user can pre-create or read them.
-    this.#tmpDir = mkdtempSync(path.join(tmpdir(), 'hookwerk-'));
+    this.#tmpDir = makePrivateTempDir('hookwerk-');
     const payloads = payloadFiles(this.#tmpDir);
     const runners = this.#runners;
     // Made once: decide() is µs-scale and allocates no closures of its own.
@@ -344,13 +358,11 @@ class Engine implements HookEngine {
       this.metrics.dropped('depth');
       return;
     }
-    const ev = new PrxEventInstance(
-      { event, timestamp: opts?.timestamp ?? isoNow(), session_id: sessionId, payload },
-      depth,
-    );
+    // The clock is read now; the ISO string and the envelope are built when first needed [P-EV-2].
+    const ev = new PrxEventInstance(event, sessionId, payload, depth, opts?.timestamp);
     this.metrics.emitted(event);
-    // [P-BUS-1] Published whether or not hooks are configured.
-    this.bus.publish(`prx.lifecycle.${event}`, ev.envelope, { depth, lazyJson: () => ev.json });
+    // [P-BUS-1] Published whether or not hooks are configured; the envelope only if someone listens.
+    this.bus.publishLazy(prxTopic(event), ev, depth);
     const hooks = this.#registry.select(event);
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i];
@@ -657,11 +669,14 @@ class Engine implements HookEngine {
   }
 }
 
-/** Payload file names in the engine's private folder, unique per engine. */
+/**
+ * Payload file names in the engine's private folder, unique per engine. The folder part is
+ * joined once: a run only appends its number (no path normalization per run).
+ */
 function payloadFiles(dir: string): PayloadFiles {
-  const tag = randomBytes(4).toString('hex');
+  const prefix = path.join(dir, `payload-${randomBytes(4).toString('hex')}-`);
   let counter = 0;
-  return { next: () => path.join(dir, `payload-${tag}-${++counter}.json`) };
+  return { next: () => `${prefix}${++counter}.json` };
 }
 
 function assertDirectory(dir: string): void {

@@ -368,6 +368,47 @@ describe('MemoryBus delivery', () => {
     expect(bus.stats()).toMatchObject({ published: 5, delivered: 4, droppedOversize: 1, droppedInvalid: 1 });
   });
 
+  it('[P-BUS-1] publishLazy builds the payload only for a matched message, once, and a failing one is invalid', async () => {
+    const drops: BusDropReason[] = [];
+    const bus = new MemoryBus({ maxPayloadBytes: 40, onDrop: (reason) => drops.push(reason) });
+    const got: BusMessage[] = [];
+    bus.subscribe('t.*', (m) => {
+      got.push(m);
+    });
+    bus.subscribe('t.*', () => {});
+    const reads = { value: 0, json: 0 };
+    const lazy = (payload: object, json: string) => ({
+      get value() {
+        reads.value++;
+        return payload;
+      },
+      get json() {
+        reads.json++;
+        return json;
+      },
+    });
+    const envelope = { event: 'tool_call' };
+    bus.publishLazy('u', lazy(envelope, '{}')); // no match: never built
+    bus.publishLazy('t.a', lazy(envelope, JSON.stringify(envelope)), 3);
+    bus.publishLazy('t.b', lazy({}, 'x'.repeat(41)));
+    bus.publishLazy('t.c', {
+      get value() {
+        return {};
+      },
+      get json(): string {
+        throw new Error('no json');
+      },
+    });
+    await bus.flush();
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatchObject({ topic: 't.a', depth: 3, json: '{"event":"tool_call"}' });
+    expect(got[0]!.payload).toBe(envelope);
+    // Two matched messages read once each (t.a delivered, t.b measured and dropped); u never.
+    expect(reads).toEqual({ value: 2, json: 2 });
+    expect(drops).toEqual(['oversize', 'invalid']);
+    expect(bus.stats()).toMatchObject({ published: 4, delivered: 2, droppedOversize: 1, droppedInvalid: 1 });
+  });
+
   it('[P-BUS-3] unserializable payloads are dropped as invalid and counted', async () => {
     const drops: BusDropReason[] = [];
     const bus = new MemoryBus({ onDrop: (reason) => drops.push(reason) });
@@ -451,6 +492,52 @@ describe('MemoryBus depth', () => {
     await bus.flush();
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((d) => [d, d]));
     expect(bus.stats()).toMatchObject({ published: 8, delivered: 8, droppedDepth: 1 });
+  });
+
+  it('[P-BUS-3] one batch of mixed depths: every handler sees its own message depth, also after awaits', async () => {
+    const errors: unknown[] = [];
+    const bus = new MemoryBus({ onHandlerError: (err) => errors.push(err) });
+    const seen: Array<[string, number, number]> = [];
+    const later: Array<Promise<void>> = [];
+    bus.subscribe('in.*', (m) => {
+      seen.push([`sync ${m.topic}`, m.depth, currentDepth()]);
+      bus.publish(`out.${m.topic.slice(3)}`, null);
+    });
+    // A handler that nests its own depth context, and one that throws, change nothing for the next.
+    bus.subscribe('in.*', (m) => {
+      runAtDepth(7, () => seen.push([`nested ${m.topic}`, m.depth, currentDepth()]));
+    });
+    bus.subscribe('in.*', () => {
+      throw new Error('boom');
+    });
+    bus.subscribe('in.*', async (m) => {
+      const done = (async () => {
+        await sleep(1);
+        seen.push([`async ${m.topic}`, m.depth, currentDepth()]);
+      })();
+      later.push(done);
+      await done;
+    });
+    bus.subscribe('out.*', (m) => {
+      seen.push([m.topic, m.depth, currentDepth()]);
+    });
+    // Published in one tick: one drain batch with runs of depth 1, 3, 3 and 2.
+    bus.publish('in.a', null, { depth: 1 });
+    bus.publish('in.b', null, { depth: 3 });
+    bus.publish('in.c', null, { depth: 3 });
+    bus.publish('in.d', null, { depth: 2 });
+    await bus.flush();
+    await Promise.all(later);
+    const depthOf = { a: 1, b: 3, c: 3, d: 2 };
+    for (const [name, d] of Object.entries(depthOf)) {
+      expect(seen).toContainEqual([`sync in.${name}`, d, d]);
+      expect(seen).toContainEqual([`nested in.${name}`, d, 7]);
+      expect(seen).toContainEqual([`async in.${name}`, d, d]);
+      expect(seen).toContainEqual([`out.${name}`, d + 1, d + 1]);
+    }
+    expect(seen).toHaveLength(16);
+    expect(errors).toHaveLength(4);
+    expect(currentDepth()).toBe(0);
   });
 
   it('[P-BUS-4] an explicit depth overrides the ambient one', async () => {
@@ -604,6 +691,45 @@ describe('MemoryBus isolation and limits', () => {
     for (const t of topics) bus.publish(t, { t });
     await bus.flush();
     expect(counts).toEqual(expected.map((e, i) => (i % 2 === 0 ? e : 2 * e)));
+  });
+
+  it('[P-BUS-2] subscribe and unsubscribe between publishes of one topic take effect at once', async () => {
+    const bus = new MemoryBus();
+    const got: string[] = [];
+    const offA = bus.subscribe('prx.lifecycle.tool_call', (m) => {
+      got.push(`a${String(m.payload)}`);
+    });
+    bus.publish('prx.lifecycle.tool_call', 1);
+    await bus.flush();
+    const offB = bus.subscribe('prx.*', (m) => {
+      got.push(`b${String(m.payload)}`);
+    });
+    bus.publish('prx.lifecycle.tool_call', 2);
+    await bus.flush();
+    offA();
+    bus.publish('prx.lifecycle.tool_call', 3);
+    await bus.flush();
+    offB();
+    bus.publish('prx.lifecycle.tool_call', 4);
+    await bus.flush();
+    expect(got).toEqual(['a1', 'b2', 'a2', 'b3']);
+    expect(bus.stats()).toMatchObject({ published: 4, delivered: 4 });
+  });
+
+  it('[P-BUS-2] many distinct topics (more than any cache holds) each reach exactly their subscribers', async () => {
+    const bus = new MemoryBus();
+    const got = new Map<string, number>();
+    const count = (key: string): void => {
+      got.set(key, (got.get(key) ?? 0) + 1);
+    };
+    bus.subscribe('*', () => count('*'));
+    bus.subscribe('t.*', () => count('t.*'));
+    bus.subscribe('t.x500', () => count('t.x500'));
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 3000; i++) bus.publish(`t.x${i}`, i);
+      await bus.flush();
+    }
+    expect(Object.fromEntries(got)).toEqual({ '*': 6000, 't.*': 6000, 't.x500': 2 });
   });
 
   it('flush resolves at once when idle', async () => {

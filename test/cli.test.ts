@@ -1,4 +1,12 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, type CliResult, REPO, runCli, STACK } from './cli-runner.ts';
@@ -254,6 +262,103 @@ describe('§3 hookwerk emit (background)', () => {
 
     await waitFor(() => existsSync(marker), 'the background hook', 10_000);
     expect(readFileSync(marker, 'utf8')).toBe('tool_call bg-1 1\n');
+  });
+});
+
+/** Every live process whose argv contains all of `parts`: pid and argv, read from /proc. */
+function processesWith(...parts: string[]): Array<{ pid: number; argv: string[] }> {
+  const found: Array<{ pid: number; argv: string[] }> = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // exited meanwhile
+    }
+    if (parts.every((p) => argv.includes(p))) found.push({ pid: Number(entry), argv });
+  }
+  return found;
+}
+
+/** True when some live process has `text` anywhere in its argv. */
+function anyArgvContains(text: string): boolean {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) return true;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return false;
+}
+
+describe('§3 hookwerk emit (background): the payload never goes through argv', () => {
+  it('[P-PAY-2] [P-FF-1] a 200 KB payload works without --wait; the runner gets it on stdin, not in its argv', async () => {
+    const dir = tempDir('hw-cli-');
+    const release = path.join(dir, 'release');
+    // The hook keeps its runner alive until the test has looked at the runner's argv.
+    writeScript(
+      dir,
+      'big.sh',
+      `cp "$ZERO_HOOK_PAYLOAD_FILE" seen.tmp && mv seen.tmp seen.json\nwhile [ ! -e "${release}" ]; do sleep 0.05; done`,
+    );
+    writeHooks(dir, { tool_call: [{ command: './big.sh', timeout_ms: 20_000 }] });
+    const marker = `payload-marker-${process.pid}-${Date.now()}`;
+    const output = `${marker}${'x'.repeat(200 * 1024)}`;
+    const payload = JSON.stringify({ tool: 'shell', success: true, output });
+
+    // 200 KB is more than one argument may hold (128 KiB): the test hands it over on stdin too.
+    const r = await runCli(
+      ['emit', 'tool_call', '--workspace', dir, '--payload', '-', '--session', 'big-1'],
+      {
+        stdin: { text: payload },
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    try {
+      const seen = await waitFor(
+        () =>
+          existsSync(path.join(dir, 'seen.json')) ? readFileSync(path.join(dir, 'seen.json'), 'utf8') : '',
+        'the background hook',
+        15_000,
+      );
+      const envelope = JSON.parse(seen);
+      expect(envelope).toMatchObject({ event: 'tool_call', session_id: 'big-1' });
+      expect(envelope.payload.output).toBe(output);
+
+      // The runner is alive (its hook waits): its argv names the event, not the payload.
+      const runners = processesWith(BIN, 'emit', 'tool_call', dir, '--wait');
+      expect(runners).toHaveLength(1);
+      const runner = runners[0]!;
+      expect(runner.argv).toEqual(expect.arrayContaining(['--payload', '-']));
+      expect(runner.argv.join(' ')).not.toContain(marker);
+      expect(anyArgvContains(marker)).toBe(false);
+      // Its stdin is the payload file, already removed from disk.
+      expect(readlinkSync(`/proc/${runner.pid}/fd/0`)).toMatch(/payload\.json \(deleted\)$/);
+    } finally {
+      writeFileSync(release, '');
+    }
+  });
+
+  it('[P-EV-3] --payload - with --wait reads the payload from stdin', async () => {
+    const dir = tempDir('hw-cli-');
+    writeScript(dir, 'ok.sh', 'cat "$ZERO_HOOK_PAYLOAD_FILE" > seen.json');
+    writeHooks(dir, { tool_call: [{ command: './ok.sh' }] });
+    const r = await runCli(['emit', 'tool_call', '--workspace', dir, '--payload', '-', '--wait'], {
+      stdin: { text: TOOL_CALL },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(dir, 'seen.json'), 'utf8')).payload).toEqual(
+      JSON.parse(TOOL_CALL),
+    );
+    const bad = await runCli(['emit', 'tool_call', '--workspace', dir, '--payload', '-', '--wait'], {
+      stdin: { text: '{"tool": 1' },
+    });
+    expectCleanFailure(bad);
+    expect(bad.stderr).toMatch(/--payload on stdin is not valid JSON/);
   });
 });
 

@@ -2,11 +2,24 @@
  * The PRX envelope and its three delivery channels, end to end through the engine:
  * real hooks.json files, real hook processes, real temp files [P-EV-*, P-PAY-*, P-SEC-1, P-CFG-2].
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { BusMessage } from '../src/bus/memory-bus.ts';
+import { makePrivateTempDir } from '../src/files/private-temp-dir.ts';
 import { makeEngine, ZERO_HOOK_VARS } from './engine-harness.ts';
-import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
+import { sleep, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -85,6 +98,54 @@ describe('[P-EV-2] the envelope a hook receives', () => {
     expect(typeof envB.session_id).toBe('string');
     expect(envB.session_id.length).toBeGreaterThan(0);
     expect(envB.timestamp).toMatch(ISO_MS_Z);
+  });
+});
+
+describe('[P-EV-2] the timestamp is taken at emit time', () => {
+  it('[P-EV-2] [P-PAY-4] a run that starts later still gets the emit time; hook and record share one string', async () => {
+    const { ws, out } = captureWorkspace('tool_call');
+    const started = path.join(ws, 'gate-started');
+    const release = path.join(ws, 'gate-release');
+    writeScript(ws, 'gate.sh', `: > "${started}"\nwhile [ ! -e "${release}" ]; do sleep 0.02; done`);
+    writeHooks(ws, {
+      agent_start: [{ id: 'gate', command: './gate.sh' }],
+      tool_call: [{ id: 'capture', command: './capture.sh', args: [out] }],
+    });
+    // One slot: the tool_call run waits behind the gate until the test releases it. No
+    // prx.lifecycle subscriber: nothing needs the envelope before that run starts.
+    const engine = await makeEngine(ws, { maxConcurrent: 1 });
+    engine.emit('agent_start', { agent: 'a', session: 's' });
+    await waitFor(() => existsSync(started), 'the gate hook to start');
+    const before = Date.now();
+    engine.emit('tool_call', { tool: 'shell', success: true, output: 'late' });
+    const after = Date.now();
+    await sleep(5); // the clock moves on before the run can start
+    writeFileSync(release, '');
+    await engine.drain();
+
+    const envelope = JSON.parse(read(path.join(out, 'file.json')));
+    expect(envelope.timestamp).toMatch(ISO_MS_Z);
+    expect(Date.parse(envelope.timestamp)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(envelope.timestamp)).toBeLessThanOrEqual(after);
+    const [, , timestamp] = read(path.join(out, 'vars')).split('\n');
+    expect(timestamp).toBe(envelope.timestamp);
+    expect(engine.runs({ event: 'tool_call' })[0]).toMatchObject({ outcome: 'ok', at: envelope.timestamp });
+  });
+
+  it('[P-EV-2] [P-BUS-1] a bus subscriber gets the envelope the hook gets, and the same JSON', async () => {
+    const { ws, out } = captureWorkspace('tool_call');
+    const engine = await makeEngine(ws);
+    const messages: BusMessage[] = [];
+    engine.bus.subscribe('prx.lifecycle.tool_call', (m) => {
+      messages.push(m);
+    });
+    engine.emit('tool_call', { tool: 'shell', success: true, output: 'seen' }, { sessionId: 'sess-bus' });
+    await engine.drain();
+    const json = read(path.join(out, 'file.json'));
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.payload).toEqual(JSON.parse(json));
+    expect(messages[0]!.json).toBe(json);
+    expect(JSON.parse(json).timestamp).toMatch(ISO_MS_Z);
   });
 });
 
@@ -371,6 +432,64 @@ describe('[P-PAY-2] ZERO_HOOK_PAYLOAD_FILE', () => {
     await engine.drain();
     expect(engine.runs({ outcome: 'spawn_error' })).toHaveLength(6);
     expect(readdirSync(folder)).toEqual([]);
+  });
+});
+
+describe('[P-PAY-2] the private payload folder', () => {
+  const saved = process.env.XDG_RUNTIME_DIR;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.XDG_RUNTIME_DIR;
+    else process.env.XDG_RUNTIME_DIR = saved;
+  });
+
+  it('[P-PAY-2] is a 0700 folder under $XDG_RUNTIME_DIR (tmpfs) when usable, and close() removes it', async () => {
+    const runtime = tempDir('hw-xdg-');
+    chmodSync(runtime, 0o700);
+    const { ws, out } = captureWorkspace('error');
+    process.env.XDG_RUNTIME_DIR = runtime;
+    const engine = await makeEngine(ws);
+    engine.emit('error', { component: 'c', message: 'm' });
+    await engine.drain();
+    const file = read(path.join(out, 'path'));
+    const folder = path.dirname(file);
+    expect(path.dirname(folder)).toBe(runtime);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(read(path.join(out, 'mode')).trim()).toBe('600');
+    expect(existsSync(file)).toBe(false);
+    await engine.close();
+    expect(existsSync(folder)).toBe(false);
+  });
+
+  it('[P-PAY-2] makePrivateTempDir: $XDG_RUNTIME_DIR, then the shared memory folder, then the temp folder; always 0700', () => {
+    const made: string[] = [];
+    const make = (opts: Parameters<typeof makePrivateTempDir>[1]) => {
+      const dir = makePrivateTempDir('hw-priv-', opts);
+      made.push(dir);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      return path.dirname(dir);
+    };
+    try {
+      const xdg = tempDir('hw-xdg-');
+      const shm = tempDir('hw-shm-');
+      const fallback = tempDir('hw-tmp-');
+      chmodSync(xdg, 0o700);
+      chmodSync(shm, 0o1777);
+      const missing = path.join(fallback, 'missing');
+      const aFile = path.join(fallback, 'a-file');
+      writeFileSync(aFile, '');
+      expect(make({ env: { XDG_RUNTIME_DIR: xdg }, shm, fallback })).toBe(xdg);
+      expect(make({ env: {}, shm, fallback })).toBe(shm);
+      // Not usable: relative, missing, not a folder, writable by others without the sticky bit.
+      expect(make({ env: { XDG_RUNTIME_DIR: 'relative/dir' }, shm, fallback })).toBe(shm);
+      expect(make({ env: { XDG_RUNTIME_DIR: missing }, shm: aFile, fallback })).toBe(fallback);
+      const open = tempDir('hw-open-');
+      chmodSync(open, 0o777);
+      expect(make({ env: { XDG_RUNTIME_DIR: open }, shm: missing, fallback })).toBe(fallback);
+      // The defaults: /dev/shm where this host has a usable one, else the OS temp folder.
+      expect(['/dev/shm', tmpdir()]).toContain(make({ env: {} }));
+    } finally {
+      for (const dir of made) rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

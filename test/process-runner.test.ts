@@ -210,12 +210,21 @@ describe('runProcess: timeout and process groups', () => {
     expect(liveGroupMembers(result.pid!)).toEqual([]);
   });
 
-  it('[P-SEC-5] a background process left by a normally-exiting hook does not hold the run', async () => {
+  it('[P-SEC-5] [X-PROC-2] a background process left by a normally-exiting hook does not hold the run: it is killed', async () => {
     const result = await runProcess(spec('/bin/sh', ['-c', 'sleep 5 & echo hi']));
     leftovers.push(result.pid!);
     expect(result).toMatchObject({ reason: 'exit', exitCode: 0, stdout: 'hi\n' });
     expect(result.durationMs).toBeLessThan(5000);
-    // Not killed either: it is no longer the runner's business.
+    // The run ends once the main process exited and what it started is gone.
+    expect(liveGroupMembers(result.pid!)).toEqual([]);
+    expect(runner.running).toBe(0);
+  });
+
+  it('[X-PROC-2] keepChildren: the background process is neither killed nor waited for', async () => {
+    const result = await runProcess({ ...spec('/bin/sh', ['-c', 'sleep 5 & echo hi']), keepChildren: true });
+    leftovers.push(result.pid!);
+    expect(result).toMatchObject({ reason: 'exit', exitCode: 0, stdout: 'hi\n' });
+    expect(result.durationMs).toBeLessThan(5000);
     expect(liveGroupMembers(result.pid!).length).toBe(1);
     expect(runner.running).toBe(0);
   });

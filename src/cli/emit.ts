@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
+import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_DEPTH } from '../bus/depth.ts';
 import { createHookEngine } from '../engine.ts';
 import { assertPrxPayload } from '../events/prx-events.ts';
 import { errorMessage } from '../files/errno.ts';
+import { makePrivateTempDir } from '../files/private-temp-dir.ts';
 import { silentLogger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { formatIssue } from '../sources/issues.ts';
@@ -21,6 +24,11 @@ export interface EmitCliOptions {
   depth?: string;
 }
 
+/** `--payload -` reads the payload from stdin; it is how the background runner gets it. */
+const FROM_STDIN = '-';
+/** Bound on a payload read from stdin (memory, not a protocol limit: the payload file has none). */
+const MAX_STDIN_PAYLOAD_BYTES = 64 * 1024 * 1024;
+
 /**
  * `hookwerk emit`: validates in the foreground (so mistakes exit 1 at once), then either
  * hands the runs to a detached background process, or with --wait runs them and prints records.
@@ -31,7 +39,7 @@ export async function emitCommand(
   out: (line: string) => void,
 ): Promise<number> {
   const workspace = resolveWorkspace(opts.workspace);
-  const payload = opts.payload === undefined ? {} : parseJsonOption('--payload', opts.payload);
+  const payload = await payloadOption(opts.payload);
   try {
     assertPrxPayload(event, payload);
   } catch (err) {
@@ -45,27 +53,9 @@ export async function emitCommand(
   const session = opts.session ?? process.env.ZERO_HOOK_SESSION ?? `sess_cli_${process.pid}`;
 
   if (!opts.wait) {
-    const bin = fileURLToPath(new URL('../../bin/hookwerk.js', import.meta.url));
-    const args = [
-      bin,
-      'emit',
-      event,
-      '--workspace',
-      workspace,
-      '--session',
-      session,
-      '--payload',
-      JSON.stringify(payload),
-    ];
+    const args = ['emit', event, '--workspace', workspace, '--session', session, '--payload', FROM_STDIN];
     args.push('--timestamp', timestamp, '--depth', String(depth), '--wait');
-    const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', cwd: workspace });
-    // A failed spawn must be one line and exit 1, not an unhandled 'error' event.
-    const failed = await new Promise<Error | undefined>((resolve) => {
-      child.once('error', resolve);
-      child.once('spawn', () => resolve(undefined));
-    });
-    if (failed) throw new CliError(`cannot start the background runner: ${failed.message}`);
-    child.unref();
+    await startRunner(args, workspace, JSON.stringify(payload));
     return 0;
   }
 
@@ -85,6 +75,74 @@ export async function emitCommand(
   for (const r of records) out(opts.json ? JSON.stringify(r) : formatRecord(r));
   if (records.length === 0 && !opts.json) out(`no enabled hooks for ${event} in ${loaded.file}`);
   return 0;
+}
+
+/** The `--payload` JSON, or the text on stdin for `--payload -` (nothing on a terminal: `{}`). */
+async function payloadOption(given: string | undefined): Promise<unknown> {
+  if (given === undefined) return {};
+  if (given !== FROM_STDIN) return parseJsonOption('--payload', given);
+  const text = await readStdin(MAX_STDIN_PAYLOAD_BYTES);
+  return parseJsonOption('--payload on stdin', text.trim() === '' ? '{}' : text);
+}
+
+async function readStdin(max: number): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buf.length;
+    if (size > max) throw new CliError(`the payload on stdin is larger than ${max} bytes`);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Starts the detached background runner (`hookwerk emit … --payload - --wait`) with the payload
+ * on its stdin, never in argv: argv is readable by every user (`ps`, /proc/<pid>/cmdline), and
+ * one argument is capped at 128 KiB (a bigger payload failed with E2BIG).
+ */
+async function startRunner(args: string[], cwd: string, payloadJson: string): Promise<void> {
+  const bin = fileURLToPath(new URL('../../bin/hookwerk.js', import.meta.url));
+  const stdin = unlinkedPayloadFile(payloadJson);
+  try {
+    const child = spawn(process.execPath, [bin, ...args], {
+      detached: true,
+      stdio: [stdin, 'ignore', 'ignore'],
+      cwd,
+    });
+    // A failed spawn must be one line and exit 1, not an unhandled 'error' event.
+    const failed = await new Promise<Error | undefined>((resolve) => {
+      child.once('error', resolve);
+      child.once('spawn', () => resolve(undefined));
+    });
+    if (failed) throw new CliError(`cannot start the background runner: ${failed.message}`);
+    child.unref();
+  } finally {
+    // The runner holds its own copy of the descriptor.
+    closeSync(stdin);
+  }
+}
+
+/**
+ * A read descriptor (at offset 0) of a file holding `text`, written 0600 in a private 0700
+ * folder and removed before anyone reads it: the runner inherits the open file as its stdin, so
+ * this process exits at once (a pipe would wait for the runner to read a big payload) and no
+ * payload stays on disk, whatever happens to the runner.
+ */
+function unlinkedPayloadFile(text: string): number {
+  let dir: string | undefined;
+  try {
+    dir = makePrivateTempDir('hookwerk-emit-');
+    const file = path.join(dir, 'payload.json');
+    writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
+    return openSync(file, 'r');
+  } catch (err) {
+    throw new CliError(`cannot hand the payload to the background runner: ${errorMessage(err)}`);
+  } finally {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** [P-BUS-4] Inside a hook, ZERO_HOOK_DEPTH is the depth being handled: an emit from there is one deeper. */

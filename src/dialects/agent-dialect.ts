@@ -95,6 +95,7 @@ export function processSpec(
       ? { command: hook.exec.program, args: hook.exec.args, env, cwd, timeoutMs: hook.timeoutMs }
       : { command: hook.shell, args: ['-c', command], env, cwd, timeoutMs: hook.timeoutMs };
   spec.stdin = `${JSON.stringify(input)}\n`;
+  if (hook.keepChildren === true) spec.keepChildren = true;
   return spec;
 }
 

@@ -180,6 +180,7 @@ export function runGateHook(
           cwd: hook.cwd,
           stdin: `${json()}\n`,
           timeoutMs: hook.timeoutMs,
+          ...(hook.keepChildren === true ? { keepChildren: true } : {}),
         })
         .then(read);
     case 'http':

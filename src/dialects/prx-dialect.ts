@@ -66,6 +66,7 @@ export function prxProcessSpec(hook: PrxShellHook, ev: PrxEventInstance, payload
     payloadFile: { path: payloadFile, text: ev.json },
   };
   if (hook.stdinJson) spec.stdin = `${ev.json}\n`;
+  if (hook.keepChildren === true) spec.keepChildren = true;
   return spec;
 }
 

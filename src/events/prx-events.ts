@@ -33,14 +33,28 @@ export type PrxPayload<E extends PrxEventName> = {
     : never;
 } & Record<string, unknown>;
 
-export function isPrxEvent(name: string): name is PrxEventName {
-  return Object.hasOwn(PRX_EVENTS, name);
+/**
+ * One event's fields as two parallel arrays. emit() is a hot path, often run with cold caches
+ * (right after hook processes were started): an indexed loop of typeof tests is the least code
+ * to run there, where iterating [name, type] pairs ran the iterator protocol per field.
+ */
+interface FieldChecks {
+  readonly names: readonly string[];
+  readonly types: readonly FieldType[];
 }
 
-// Pre-split field tables: emit() is a hot path, so checks are plain typeof tests.
-const FIELD_TABLE: Record<string, ReadonlyArray<readonly [string, FieldType]>> = Object.fromEntries(
-  Object.entries(PRX_EVENTS).map(([name, fields]) => [name, Object.entries(fields) as [string, FieldType][]]),
+function fieldChecks(fields: Readonly<Record<string, FieldType>>): FieldChecks {
+  return { names: Object.keys(fields), types: Object.values(fields) };
+}
+
+/** A Map, not an object: `constructor` or `toString` are no event names. */
+const FIELD_CHECKS = new Map<string, FieldChecks>(
+  Object.entries(PRX_EVENTS).map(([name, fields]) => [name, fieldChecks(fields)]),
 );
+
+export function isPrxEvent(name: string): name is PrxEventName {
+  return FIELD_CHECKS.has(name);
+}
 
 function matchesType(value: unknown, type: FieldType): boolean {
   if (type === 'object') return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -56,7 +70,7 @@ export function assertPrxPayload(
   event: string,
   payload: unknown,
 ): asserts payload is Record<string, unknown> {
-  const fields = FIELD_TABLE[event];
+  const fields = FIELD_CHECKS.get(event);
   if (fields === undefined) {
     throw new HookInputError(
       'event',
@@ -66,13 +80,16 @@ export function assertPrxPayload(
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     throw new HookInputError('payload', `payload of "${event}" must be an object`);
   }
-  for (const [field, type] of fields) {
-    const value: unknown = Reflect.get(payload, field);
-    if (!matchesType(value, type)) {
-      const what = value === undefined ? 'is missing' : `must be a ${type}, got ${describe(value)}`;
-      throw new HookInputError(`payload.${field}`, `payload of "${event}": field "${field}" ${what}`);
-    }
+  const { names, types } = fields;
+  for (let i = 0; i < names.length; i++) {
+    const value: unknown = Reflect.get(payload, names[i]!);
+    if (!matchesType(value, types[i]!)) fieldError(event, names[i]!, types[i]!, value);
   }
+}
+
+function fieldError(event: string, field: string, type: FieldType, value: unknown): never {
+  const what = value === undefined ? 'is missing' : `must be a ${type}, got ${describe(value)}`;
+  throw new HookInputError(`payload.${field}`, `payload of "${event}": field "${field}" ${what}`);
 }
 
 function describe(value: unknown): string {
@@ -89,15 +106,65 @@ export interface PrxEnvelope {
   payload: Record<string, unknown>;
 }
 
-/** An emitted event as the engine carries it: the envelope plus its depth and lazily built JSON. */
+/** [P-BUS-1] The bus topic of each event, built once: emit() must not build a string per call. */
+const PRX_TOPICS: Readonly<Record<string, string>> = Object.fromEntries(
+  PRX_EVENT_NAMES.map((name) => [name, `prx.lifecycle.${name}`]),
+);
+
+/** `prx.lifecycle.<event>`, the same string object every time (its hash is computed once). */
+export function prxTopic(event: PrxEventName): string {
+  return PRX_TOPICS[event] ?? `prx.lifecycle.${event}`;
+}
+
+/**
+ * An emitted event as the engine carries it: what emit() was given, its depth, and the envelope
+ * and its JSON built on first use. Construction (at emit time) only reads the clock; formatting
+ * the ISO timestamp and building the envelope wait until a bus subscriber, a hook run or a record
+ * needs them, which is not on the caller's time. That time matters most right after hooks ran,
+ * when the caller's caches are cold and formatting a date alone cost more than a whole
+ * EventEmitter.emit.
+ */
 export class PrxEventInstance {
-  readonly envelope: PrxEnvelope;
   readonly depth: number;
+  readonly #event: PrxEventName;
+  readonly #sessionId: string;
+  readonly #payload: Record<string, unknown>;
+  /** The caller's timestamp, passed through as given. */
+  readonly #timestamp: string | undefined;
+  /** Without one: the clock at emit time (epoch ms), formatted on first use. */
+  readonly #ms: number;
+  #envelope: PrxEnvelope | undefined;
   #json: string | undefined;
 
-  constructor(envelope: PrxEnvelope, depth: number) {
-    this.envelope = envelope;
+  constructor(
+    event: PrxEventName,
+    sessionId: string,
+    payload: Record<string, unknown>,
+    depth: number,
+    timestamp?: string,
+  ) {
+    this.#event = event;
+    this.#sessionId = sessionId;
+    this.#payload = payload;
     this.depth = depth;
+    this.#timestamp = timestamp;
+    this.#ms = timestamp === undefined ? Date.now() : 0;
+  }
+
+  /** The envelope [P-EV-2], built once: every hook, subscriber and record sees the same object. */
+  get envelope(): PrxEnvelope {
+    this.#envelope ??= {
+      event: this.#event,
+      timestamp: this.#timestamp ?? isoAt(this.#ms),
+      session_id: this.#sessionId,
+      payload: this.#payload,
+    };
+    return this.#envelope;
+  }
+
+  /** The bus's name for the message payload ([P-BUS-2]: for `prx.lifecycle.*` it is the envelope). */
+  get value(): PrxEnvelope {
+    return this.envelope;
   }
 
   /** Compact JSON of the envelope, built once and shared by the bus and every hook. */
@@ -107,15 +174,22 @@ export class PrxEventInstance {
   }
 }
 
-let lastMs = 0;
+let lastMs = Number.NaN;
 let lastIso = '';
 
-/** `new Date().toISOString()`, formatted once per millisecond: emit() is a hot path. */
-export function isoNow(): string {
-  const now = Date.now();
-  if (now !== lastMs) {
-    lastMs = now;
-    lastIso = new Date(now).toISOString();
+/**
+ * `new Date(ms).toISOString()`, remembered for the last millisecond formatted: events emitted in
+ * the same millisecond (a burst, or every hook of one event) share one string.
+ */
+export function isoAt(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
   }
   return lastIso;
+}
+
+/** `new Date().toISOString()`, formatted once per millisecond: records are made on hot paths. */
+export function isoNow(): string {
+  return isoAt(Date.now());
 }

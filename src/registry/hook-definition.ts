@@ -73,6 +73,8 @@ export interface PrxShellHook extends HookCommon {
   env: Readonly<Record<string, string>>;
   cwd: string;
   stdinJson: boolean;
+  /** [X-PROC-2] `keep_children: true`: processes it starts outlive its run. */
+  keepChildren?: boolean;
   sandbox?: BwrapSandbox;
   /** The action as validated (defaults filled in), for the API. */
   config: PrxActionConfig;
@@ -95,6 +97,8 @@ export interface LurusCommandHook extends GateCommon {
   cwd: string;
   /** The script the command runs, when it names one: a missing one fails before running. */
   script?: string;
+  /** [X-PROC-2] `"keepChildren": true`: processes it starts outlive its run. */
+  keepChildren?: boolean;
 }
 
 /** [L-RUN-5] An HTTP hook: the event JSON as the body. */

@@ -1,22 +1,25 @@
 /**
- * The process runner shared by every dialect ([P-SEC-5], [L-RUN-2..4]).
+ * The process runner shared by every dialect ([P-SEC-5], [L-RUN-2..4], [X-PROC-1..3]).
  *
- * Each run spawns its command as the leader of a new process group, so a timeout can reach
- * every descendant with one signal. A run always resolves, exactly once, with the reason it
- * ended; it never throws.
+ * A backend starts each process (a launcher, so the agent never forks [X-PROC-1]); the process
+ * leads a new process group and, where the host allows, sits in a cgroup of its own. The runner
+ * decides when a run ends: once its main process has exited and every other process it started
+ * is gone — killed, unless the hook keeps its children [X-PROC-2] — or at its timeout, by SIGTERM
+ * to everything, SIGKILL after the grace [P-SEC-5]. A run always resolves, exactly once, with the
+ * reason it ended; it never throws.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import type { Readable } from 'node:stream';
-import { errorCode, errorMessage } from '../files/errno.ts';
+import { unlinkSync, writeFileSync } from 'node:fs';
+import { errorMessage } from '../files/errno.ts';
 import { CappedBuffer } from './capped-buffer.ts';
+import { type Containment, detectContainment, type RunContainer } from './containment.ts';
 import type { ProcessEndReason, ProcessResult, ProcessSpec } from './process-types.ts';
+import { DirectBackend, type SpawnBackend, type SpawnedProcess } from './spawn-backend.ts';
 
 const DEFAULT_KILL_GRACE_MS = 5000;
 const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
-/** After the leader exits, how long leftover background processes may hold our pipes open. */
+/** After the leader exits, how long processes it left may hold our pipes open before we stop reading. */
 const CLOSE_WAIT_MS = 50;
-/** How often a group being terminated is checked for survivors. */
+/** How often a run being terminated is checked for survivors. */
 const GROUP_POLL_MS = 25;
 /** A process stuck in uninterruptible sleep can outlive SIGKILL for a while; don't hang on it forever. */
 const KILL_SETTLE_MS = 2000;
@@ -24,8 +27,15 @@ const KILL_SETTLE_MS = 2000;
 const MAX_TIMER_MS = 2_147_483_647;
 
 export interface RunProcessOptions {
-  /** Aborting ends the run like a timeout: SIGTERM to the group, SIGKILL after the grace. */
+  /** Aborting ends the run like a timeout: SIGTERM to everything, SIGKILL after the grace. */
   signal?: AbortSignal;
+}
+
+export interface ProcessRunnerOptions {
+  /** How processes are started; default `child_process.spawn` (engines pass their launcher). */
+  backend?: SpawnBackend;
+  /** What contains a run's processes; default: detected (a cgroup per run where possible). */
+  containment?: Containment;
 }
 
 interface LiveRun {
@@ -38,20 +48,27 @@ interface LiveRun {
  * so an engine stops exactly its own processes on shutdown.
  */
 export class ProcessRunner {
-  /** Runs in progress, by process group id (= the leader's pid). */
-  readonly #live = new Map<number, LiveRun>();
+  readonly backend: SpawnBackend;
+  readonly containment: Containment;
+  /** Runs in progress. */
+  readonly #live = new Set<LiveRun>();
 
-  /** Runs whose process group this runner is still responsible for. */
+  constructor(opts: ProcessRunnerOptions = {}) {
+    this.backend = opts.backend ?? new DirectBackend();
+    this.containment = opts.containment ?? detectContainment();
+  }
+
+  /** Runs whose processes this runner is still responsible for. */
   get running(): number {
     return this.#live.size;
   }
 
   run(spec: ProcessSpec, opts: RunProcessOptions = {}): Promise<ProcessResult> {
-    if (spec.payloadFile === undefined) return startRun(spec, opts, this.#live);
+    if (spec.payloadFile === undefined) return this.#start(spec, opts);
     const file = spec.payloadFile.path;
     try {
       // Synchronous on purpose: a few µs for a small file, where the async API costs several
-      // thread-pool round trips; the spawn that follows blocks the loop for longer anyway.
+      // thread-pool round trips.
       writeFileSync(file, spec.payloadFile.text, { mode: 0o600, flag: 'wx' });
     } catch (err) {
       const result = notStarted(
@@ -62,17 +79,30 @@ export class ProcessRunner {
       result.cause = 'payload_file';
       return Promise.resolve(result);
     }
-    return startRun(spec, opts, this.#live).finally(() => removeFile(file));
+    return this.#start(spec, opts).finally(() => removeFile(file));
   }
 
   /**
-   * Terminates every run in progress (SIGTERM → grace → SIGKILL to each group) and resolves when
-   * all of them have ended; they resolve with reason `timeout`.
+   * Terminates every run in progress (SIGTERM → grace → SIGKILL) and resolves when all of them
+   * have ended; they resolve with reason `timeout`.
    */
   async terminateAll(): Promise<void> {
-    const runs = [...this.#live.values()];
+    const runs = [...this.#live];
     for (const run of runs) run.terminate();
     await Promise.all(runs.map((run) => run.done));
+  }
+
+  /** Stops the launcher and removes the engine's cgroup folder (after terminateAll). */
+  async close(): Promise<void> {
+    await this.backend.close();
+    this.containment.close();
+  }
+
+  #start(spec: ProcessSpec, opts: RunProcessOptions): Promise<ProcessResult> {
+    const run = startRun(spec, opts, this.backend, this.containment.create(spec.keepChildren === true));
+    this.#live.add(run);
+    run.done.then(() => this.#live.delete(run));
+    return run.done;
   }
 }
 
@@ -84,50 +114,37 @@ function removeFile(file: string): void {
   }
 }
 
+/** One run's state machine: started → (output)* → exited → its other processes gone → ended. */
 function startRun(
   spec: ProcessSpec,
   opts: RunProcessOptions,
-  liveRuns: Map<number, LiveRun>,
-): Promise<ProcessResult> {
+  backend: SpawnBackend,
+  container: RunContainer,
+): LiveRun {
   const start = performance.now();
   const abortSignal = opts.signal;
-  if (abortSignal?.aborted) return Promise.resolve(notStarted(start, 'timeout'));
-
-  let child: ChildProcess;
-  try {
-    child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      detached: true,
-      stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-  } catch (err) {
-    // Invalid arguments (e.g. a NUL byte) and some errno values throw synchronously.
-    return Promise.resolve(notStarted(start, 'spawn_error', errorMessage(err)));
+  let resolveRun!: (result: ProcessResult) => void;
+  const done = new Promise<ProcessResult>((resolve) => {
+    resolveRun = resolve;
+  });
+  if (abortSignal?.aborted) {
+    container.release();
+    resolveRun(notStarted(start, 'timeout'));
+    return { terminate() {}, done };
   }
 
-  const pid = child.pid;
-  if (pid === undefined) {
-    // ENOENT, EACCES, a bad cwd…: Node reports these through one 'error' event on the next tick.
-    return new Promise((resolve) => {
-      child.once('error', (err) => {
-        resolve(notStarted(start, 'spawn_error', describeSpawnError(err, spec.cwd)));
-      });
-      destroyStdio(child);
-    });
-  }
-
-  const stdoutStream = child.stdout!;
-  const stderrStream = child.stderr!;
   const stdout = new CappedBuffer(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   const stderr = new CappedBuffer(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   const killGraceMs = spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const keepChildren = spec.keepChildren === true;
 
+  let pid: number | undefined;
+  let spawned: SpawnedProcess | undefined;
   let finished = false;
   let exited = false;
   let closed = false;
   let capped = false;
-  let groupEmpty = false;
+  let gone = false;
   let exitCode: number | null = null;
   let exitSignal: NodeJS.Signals | null = null;
   let killReason: ProcessEndReason | undefined;
@@ -136,25 +153,27 @@ function startRun(
   let timeoutTimer: NodeJS.Timeout | undefined;
   let closeWaitTimer: NodeJS.Timeout | undefined;
   let pollTimer: NodeJS.Timeout | undefined;
-  let resolveRun!: (result: ProcessResult) => void;
-  const done = new Promise<ProcessResult>((resolve) => {
-    resolveRun = resolve;
-  });
 
-  const finish = (): void => {
+  const finish = (failure?: { message: string; cause?: string }): void => {
     if (finished) return;
     finished = true;
     clearTimeout(timeoutTimer);
     clearTimeout(closeWaitTimer);
     clearInterval(pollTimer);
     abortSignal?.removeEventListener('abort', onAbort);
-    liveRuns.delete(pid);
-    // Leftover processes may still hold the pipes; we stop listening rather than wait for them.
-    if (!closed) destroyStdio(child);
-    else child.stdin?.destroy();
+    // Processes left behind may still hold the pipes; we stop listening rather than wait for them.
+    spawned?.detach();
+    container.release();
+    if (failure !== undefined) {
+      const result = notStarted(start, 'spawn_error', failure.message);
+      if (failure.cause !== undefined) result.cause = failure.cause;
+      if (pid !== undefined) result.pid = pid;
+      resolveRun(result);
+      return;
+    }
     const reason: ProcessEndReason =
       killReason ?? (capped ? 'output_limit' : exitSignal !== null ? 'signal' : 'exit');
-    resolveRun({
+    const result: ProcessResult = {
       kind: 'process',
       reason,
       exitCode,
@@ -162,33 +181,34 @@ function startRun(
       stdout: stdout.text(),
       stderr: stderr.text(),
       durationMs: performance.now() - start,
-      pid,
-    });
+    };
+    if (pid !== undefined) result.pid = pid;
+    resolveRun(result);
   };
 
-  const groupGone = (): boolean => {
-    if (!groupEmpty) groupEmpty = !groupHasLiveMember(pid);
-    return groupEmpty;
+  const allGone = (): boolean => {
+    if (!gone && pid !== undefined) gone = container.empty(pid);
+    return gone;
   };
 
-  /** Ends the run once its conditions hold: leader exited, group empty (when we kill), pipes closed. */
+  /** Ends the run once its conditions hold: leader exited, its other processes gone (unless kept), pipes closed. */
   const settle = (): void => {
     if (finished || !exited) return;
-    if (killReason !== undefined && !groupGone()) return;
-    if (closed) finish();
+    if (!keepChildren && !allGone()) return;
+    if (closed || keepChildren) finish();
     else closeWaitTimer ??= setTimeout(finish, CLOSE_WAIT_MS);
   };
 
-  const pollGroup = (): void => {
+  const poll = (): void => {
     if (finished) return;
-    if (exited && groupGone()) {
+    if (exited && allGone()) {
       settle();
       return;
     }
     const now = performance.now();
     if (killSentAt === undefined) {
       if (now - termSentAt >= killGraceMs) {
-        signalGroup(pid, 'SIGKILL');
+        if (pid !== undefined) container.signal(pid, 'SIGKILL');
         killSentAt = now;
       }
     } else if (now - killSentAt >= KILL_SETTLE_MS) {
@@ -197,108 +217,76 @@ function startRun(
   };
 
   const startKill = (reason: ProcessEndReason): void => {
-    // A leader that already exited by itself ended the run normally: its leftovers are not ours to kill.
-    if (finished || exited || killReason !== undefined) return;
+    if (finished || killReason !== undefined || pid === undefined) return;
+    // A leader that exited by itself ended the run normally; what it left is reaped below.
+    if (exited) return;
     killReason = reason;
     clearTimeout(timeoutTimer);
     termSentAt = performance.now();
-    signalGroup(pid, 'SIGTERM');
-    pollTimer = setInterval(pollGroup, GROUP_POLL_MS);
+    container.signal(pid, 'SIGTERM');
+    pollTimer = setInterval(poll, GROUP_POLL_MS);
   };
 
   function onAbort(): void {
     startKill('timeout');
   }
 
-  const onOverflow = (stream: Readable): void => {
+  const onOverflow = (): void => {
     capped = true;
     // Closing our end makes a writer that ignores SIGTERM fail with EPIPE instead of spinning.
-    stream.destroy();
+    spawned?.stopOutput();
+    closed = true;
     startKill('output_limit');
   };
 
-  stdoutStream.on('data', (chunk: Buffer) => {
-    if (!stdout.push(chunk)) onOverflow(stdoutStream);
-  });
-  stderrStream.on('data', (chunk: Buffer) => {
-    if (!stderr.push(chunk)) onOverflow(stderrStream);
-  });
-  stdoutStream.on('error', ignore);
-  stderrStream.on('error', ignore);
-  child.on('error', ignore); // only spawn failures matter, handled above; we never use child.kill()
-  child.on('exit', (code, signal) => {
-    exited = true;
-    exitCode = code;
-    exitSignal = signal;
-    if (killReason === undefined) clearTimeout(timeoutTimer);
-    settle();
-  });
-  child.on('close', () => {
-    closed = true;
-    settle();
-  });
-
-  if (spec.stdin !== undefined) {
-    const stdin = child.stdin!;
-    // A hook may exit without reading its input (EPIPE/ECONNRESET); that is not a failure of the run.
-    stdin.on('error', ignore);
-    stdin.end(spec.stdin);
-  }
-
-  if (spec.timeoutMs < MAX_TIMER_MS) {
-    timeoutTimer = setTimeout(() => startKill('timeout'), Math.max(0, spec.timeoutMs));
-  }
-  abortSignal?.addEventListener('abort', onAbort, { once: true });
-  liveRuns.set(pid, { terminate: () => startKill('timeout'), done });
-  return done;
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // ESRCH: the group is already gone. EPERM: nothing more we are allowed to do.
-  }
-}
-
-/**
- * True while some process of the group is alive. Zombies do not count: where PID 1 does not reap
- * orphans (containers), `kill(-pgid, 0)` keeps succeeding for them forever.
- */
-function groupHasLiveMember(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-  } catch (err) {
-    if (errorCode(err) === 'ESRCH') return false;
-  }
-  if (process.platform !== 'linux') return true;
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return true; // no /proc to tell zombies apart: trust kill(0)
-  }
-  for (const entry of entries) {
-    const first = entry.charCodeAt(0);
-    if (first < 48 || first > 57) continue; // not a pid directory
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-    } catch {
-      continue; // exited while we scanned
-    }
-    // `pid (comm) state ppid pgrp …`; comm may contain spaces and parens, so split after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 3);
-    const state = fields[0];
-    if (Number(fields[2]) === pgid && state !== 'Z' && state !== 'X') return true;
-  }
-  return false;
-}
-
-function destroyStdio(child: ChildProcess): void {
-  child.stdin?.destroy();
-  child.stdout?.destroy();
-  child.stderr?.destroy();
+  spawned = backend.spawn(
+    {
+      command: spec.command,
+      args: spec.args,
+      env: spec.env,
+      cwd: spec.cwd,
+      ...(spec.stdin !== undefined ? { stdin: spec.stdin } : {}),
+      ...(container.procs !== undefined ? { cgroupProcs: container.procs } : {}),
+    },
+    {
+      started(p) {
+        pid = p;
+        if (spec.timeoutMs < MAX_TIMER_MS) {
+          timeoutTimer = setTimeout(() => startKill('timeout'), Math.max(0, spec.timeoutMs));
+        }
+        abortSignal?.addEventListener('abort', onAbort, { once: true });
+      },
+      failed(message, cause) {
+        // The launcher died: whatever the run had started goes with it [X-PROC-2].
+        if (cause === 'launcher_died') container.signal(pid, 'SIGKILL');
+        finish(cause !== undefined ? { message, cause } : { message });
+      },
+      stdout(chunk) {
+        if (!capped && !stdout.push(chunk)) onOverflow();
+      },
+      stderr(chunk) {
+        if (!capped && !stderr.push(chunk)) onOverflow();
+      },
+      exited(code, signal) {
+        exited = true;
+        exitCode = code;
+        exitSignal = signal;
+        if (killReason === undefined) clearTimeout(timeoutTimer);
+        // [X-PROC-2] What the hook started goes with it, unless it asked to keep it.
+        if (!keepChildren && killReason === undefined && pid !== undefined && !allGone()) {
+          container.signal(pid, 'SIGKILL');
+          killSentAt = performance.now();
+          pollTimer ??= setInterval(poll, GROUP_POLL_MS);
+        }
+        settle();
+      },
+      closed() {
+        closed = true;
+        settle();
+      },
+    },
+  );
+  return { terminate: () => startKill('timeout'), done };
 }
 
 function notStarted(start: number, reason: ProcessEndReason, error?: string): ProcessResult {
@@ -314,16 +302,3 @@ function notStarted(start: number, reason: ProcessEndReason, error?: string): Pr
   if (error !== undefined) result.error = error;
   return result;
 }
-
-/** Node reports a missing cwd as `spawn <command> ENOENT`, which blames the command; say which it was. */
-function describeSpawnError(err: Error, cwd: string): string {
-  if (errorCode(err) !== 'ENOENT') return err.message;
-  try {
-    if (statSync(cwd).isDirectory()) return err.message;
-  } catch {
-    // cwd missing: fall through
-  }
-  return `${err.message} (cwd ${cwd} is not a directory)`;
-}
-
-function ignore(): void {}

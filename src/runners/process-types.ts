@@ -20,6 +20,11 @@ export interface ProcessSpec {
   killGraceMs?: number;
   /** Cap per stream (stdout, stderr). Default 1 MiB. Reaching it ends the run: reason `output_limit`. */
   maxOutputBytes?: number;
+  /**
+   * [X-PROC-2] Leave the processes the hook starts running: they are neither killed nor waited
+   * for (nor read) once the main process has exited. Default: they are killed.
+   */
+  keepChildren?: boolean;
 }
 
 export interface ProcessResult {

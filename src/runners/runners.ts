@@ -2,12 +2,30 @@
  * The runners one engine owns: one per hook kind that needs shared state (process groups in
  * flight, an HTTP pool). In-process hooks need none; each WASM plugin has its own runner.
  */
+import type { Logger } from '../records/logger.ts';
+import { detectContainment } from './containment.ts';
 import { HttpRunner } from './http-runner.ts';
+import { type LauncherChoice, selectBackend } from './launcher/launcher-backend.ts';
 import { ProcessRunner } from './process-runner.ts';
 
+export interface RunnersOptions {
+  /** [X-PROC-1] How hook processes are started: a launcher (default) or `direct`. */
+  launcher?: LauncherChoice;
+  /** [X-PROC-2] `pgroup` to use process groups only (no cgroups). */
+  containment?: 'auto' | 'pgroup';
+  logger?: Logger;
+}
+
 export class Runners {
-  readonly process = new ProcessRunner();
+  readonly process: ProcessRunner;
   readonly http = new HttpRunner();
+
+  constructor(opts: RunnersOptions = {}) {
+    this.process = new ProcessRunner({
+      backend: selectBackend(opts.launcher ?? 'auto', opts.logger),
+      containment: detectContainment(opts.containment ?? 'auto'),
+    });
+  }
 
   /**
    * Gives running processes `graceMs` to end by themselves, then terminates the rest
@@ -22,6 +40,7 @@ export class Runners {
     clearTimeout(timer);
     await this.process.terminateAll();
     await settled;
+    await this.process.close();
     await this.http.close();
   }
 }

@@ -397,6 +397,7 @@ export function toHook(a: PrxAction): Hook {
       stdin_json: c.stdin_json,
       ...(c.sandbox !== undefined ? { sandbox: c.sandbox } : {}),
       ...(c.sandbox_workspace !== undefined ? { sandbox_workspace: c.sandbox_workspace } : {}),
+      ...(c.keep_children !== undefined ? { keep_children: c.keep_children } : {}),
     },
     enabled: c.enabled,
     created_at: c.created_at ?? '',

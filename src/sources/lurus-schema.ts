@@ -32,6 +32,12 @@ export const lurusCommandHookSchema = z
       .describe('Run through /bin/sh -c in the project folder; the event JSON arrives on stdin.'),
     timeout,
     failMode,
+    keepChildren: z
+      .boolean()
+      .optional()
+      .describe(
+        'Leave processes the command starts running after it exits (default: they are killed with it).',
+      ),
   })
   .meta({ id: 'LurusCommandHook' });
 

@@ -408,7 +408,11 @@ function compileSource(
         };
         hooks.push(
           hook.type === 'command'
-            ? commandHook(hook.command, common, ctx)
+            ? commandHook(
+                hook.command,
+                hook.keepChildren === true ? { ...common, keepChildren: true } : common,
+                ctx,
+              )
             : {
                 ...common,
                 kind: 'http',

@@ -93,6 +93,12 @@ export const prxActionSchema = z
       .default(PRX_LIMITS.defaultTimeoutMs)
       .describe('After this many ms the whole process group gets SIGTERM, SIGKILL 5 s later.'),
     stdin_json: z.boolean().default(false).describe('Also write the envelope to stdin as one line of JSON.'),
+    keep_children: z
+      .boolean()
+      .optional()
+      .describe(
+        'Leave processes the hook starts running after it exits (default: they are killed with it). They survive close().',
+      ),
     sandbox: sandboxSetting // [P-SEC-7]
       .optional()
       .describe(`Sandbox for this action, overriding the file-level one: ${SANDBOX_HELP}`),

@@ -131,6 +131,7 @@ function compilePrxActions(
         stdinJson: config.stdin_json,
         enabled: config.enabled,
         config,
+        ...(config.keep_children === true ? { keepChildren: true } : {}),
         ...(sandbox !== undefined ? { sandbox } : {}),
       });
     });

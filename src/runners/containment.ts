@@ -1,0 +1,282 @@
+/**
+ * What a run's processes are contained in, so that none outlives the run [X-PROC-2]: a cgroup per
+ * run where the host lets us create one, else the process group.
+ *
+ * Detected once per engine, in this order:
+ * - cgroup v2 with `cgroup.kill` (also at `/sys/fs/cgroup/unified` on hybrid hosts): the whole
+ *   cgroup is killed in one write;
+ * - cgroup v2 without it: frozen, every process killed, thawed;
+ * - cgroup v1 `freezer`: the same, through `freezer.state`;
+ * - otherwise the process group: a process that calls `setsid` (or double-forks into a new
+ *   group) escapes it — the README says so.
+ * The child joins its cgroup before exec (the C launcher) or right after it starts (the Node
+ * launcher, the direct fallback: a process it forks in that first instant can escape).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { errorCode } from '../files/errno.ts';
+
+export type ContainmentKind = 'cgroup2' | 'cgroup2-freeze' | 'freezer' | 'pgroup';
+
+/** The container of one run. */
+export interface RunContainer {
+  /** `cgroup.procs` (or v1 `cgroup.procs`) the child joins; undefined for the process group. */
+  readonly procs: string | undefined;
+  /** Sends `signal` to every process of the run: its group (when its pid is known), and all of its cgroup. */
+  signal(pgid: number | undefined, signal: 'SIGTERM' | 'SIGKILL'): void;
+  /** No live process of the run remains. */
+  empty(pgid: number): boolean;
+  /** Removes the cgroup once empty (no-op otherwise). */
+  release(): void;
+}
+
+export interface Containment {
+  readonly kind: ContainmentKind;
+  /** A container for a new run; `keepChildren` runs get only their process group. */
+  create(keepChildren: boolean): RunContainer;
+  /** Removes the engine's cgroup folder (its runs' folders must be gone). */
+  close(): void;
+}
+
+const CGROUP_ROOT = '/sys/fs/cgroup';
+
+/** Finds what the host offers; `pgroup` when no cgroup can be created here. */
+export function detectContainment(mode: 'auto' | 'pgroup' = 'auto'): Containment {
+  if (mode === 'pgroup' || process.platform !== 'linux') return new GroupContainment();
+  return tryCgroup2() ?? tryFreezer() ?? new GroupContainment();
+}
+
+/** This process's cgroup path in a hierarchy, from /proc/self/cgroup (`0::/x` for v2, `N:freezer:/x` for v1). */
+function ownCgroup(hierarchy: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync('/proc/self/cgroup', 'utf8');
+  } catch {
+    return undefined;
+  }
+  for (const line of text.split('\n')) {
+    const m = /^(\d+):([^:]*):(.*)$/.exec(line);
+    const controllers = m?.[2];
+    const rel = m?.[3];
+    if (controllers === undefined || rel === undefined) continue;
+    if (hierarchy === '' ? controllers === '' : controllers.split(',').includes(hierarchy)) return rel;
+  }
+  return undefined;
+}
+
+function makeParent(mount: string, own: string): string | undefined {
+  const parent = path.join(mount, own, `hookwerk-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    mkdirSync(parent);
+    return parent;
+  } catch {
+    return undefined;
+  }
+}
+
+function tryCgroup2(): Containment | undefined {
+  const mount = existsSync(path.join(CGROUP_ROOT, 'cgroup.controllers'))
+    ? CGROUP_ROOT
+    : existsSync(path.join(CGROUP_ROOT, 'unified', 'cgroup.procs'))
+      ? path.join(CGROUP_ROOT, 'unified')
+      : undefined;
+  const own = ownCgroup('');
+  if (mount === undefined || own === undefined) return undefined;
+  const parent = makeParent(mount, own);
+  if (parent === undefined) return undefined;
+  const kill = existsSync(path.join(parent, 'cgroup.kill'));
+  return new CgroupContainment(kill ? 'cgroup2' : 'cgroup2-freeze', parent);
+}
+
+function tryFreezer(): Containment | undefined {
+  const mount = path.join(CGROUP_ROOT, 'freezer');
+  const own = ownCgroup('freezer');
+  if (!existsSync(path.join(mount, 'tasks')) || own === undefined) return undefined;
+  const parent = makeParent(mount, own);
+  return parent === undefined ? undefined : new CgroupContainment('freezer', parent);
+}
+
+class GroupContainment implements Containment {
+  readonly kind = 'pgroup';
+
+  create(): RunContainer {
+    return {
+      procs: undefined,
+      signal: (pgid, signal) => {
+        if (pgid !== undefined) signalGroup(pgid, signal);
+      },
+      empty: (pgid) => !groupHasLiveMember(pgid),
+      release() {},
+    };
+  }
+
+  close(): void {}
+}
+
+class CgroupContainment implements Containment {
+  readonly kind: ContainmentKind;
+  readonly #parent: string;
+  #next = 0;
+
+  constructor(kind: ContainmentKind, parent: string) {
+    this.kind = kind;
+    this.#parent = parent;
+  }
+
+  create(keepChildren: boolean): RunContainer {
+    // A process that must outlive its run cannot live in the run's cgroup (it is removed).
+    if (keepChildren) return new GroupContainment().create();
+    const dir = path.join(this.#parent, `run-${++this.#next}`);
+    try {
+      mkdirSync(dir);
+    } catch {
+      return new GroupContainment().create();
+    }
+    return new CgroupRun(this.kind, dir);
+  }
+
+  close(): void {
+    // Runs whose folder could not be removed yet (a process in uninterruptible sleep): last try.
+    try {
+      for (const entry of readdirSync(this.#parent, { withFileTypes: true })) {
+        if (entry.isDirectory()) removeCgroup(path.join(this.#parent, entry.name));
+      }
+    } catch {
+      // gone already
+    }
+    removeCgroup(this.#parent);
+  }
+}
+
+class CgroupRun implements RunContainer {
+  readonly procs: string;
+  readonly #kind: ContainmentKind;
+  readonly #dir: string;
+  #released = false;
+
+  constructor(kind: ContainmentKind, dir: string) {
+    this.#kind = kind;
+    this.#dir = dir;
+    this.procs = path.join(dir, 'cgroup.procs');
+  }
+
+  signal(pgid: number | undefined, signal: 'SIGTERM' | 'SIGKILL'): void {
+    if (pgid !== undefined) signalGroup(pgid, signal);
+    if (signal === 'SIGKILL' && this.#kind === 'cgroup2') {
+      write(path.join(this.#dir, 'cgroup.kill'), '1');
+      return;
+    }
+    if (signal === 'SIGKILL') {
+      // Frozen first, so that nothing forks between reading the list and killing it.
+      this.#freeze(true);
+      for (const pid of this.#pids()) signalPid(pid, 'SIGKILL');
+      this.#freeze(false);
+      return;
+    }
+    for (const pid of this.#pids()) signalPid(pid, signal);
+  }
+
+  /** Empty cgroup and empty group: a process that forked before it joined the cgroup is still in the group. */
+  empty(pgid: number): boolean {
+    return this.#cgroupEmpty() && !groupHasLiveMember(pgid);
+  }
+
+  #cgroupEmpty(): boolean {
+    if (this.#kind === 'freezer') return this.#pids().length === 0;
+    try {
+      return /^populated 0$/m.test(readFileSync(path.join(this.#dir, 'cgroup.events'), 'utf8'));
+    } catch {
+      return true; // the cgroup is gone, and its processes with it
+    }
+  }
+
+  release(): void {
+    if (this.#released) return;
+    this.#released = removeCgroup(this.#dir);
+  }
+
+  #pids(): number[] {
+    try {
+      return readFileSync(this.procs, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map(Number);
+    } catch {
+      return [];
+    }
+  }
+
+  #freeze(on: boolean): void {
+    if (this.#kind === 'freezer') write(path.join(this.#dir, 'freezer.state'), on ? 'FROZEN' : 'THAWED');
+    else write(path.join(this.#dir, 'cgroup.freeze'), on ? '1' : '0');
+  }
+}
+
+function write(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch {
+    // The cgroup is gone (its processes too).
+  }
+}
+
+/** rmdir of a cgroup folder; false while it still holds processes. */
+function removeCgroup(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch (err) {
+    return errorCode(err) === 'ENOENT';
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: the group is already gone. EPERM: nothing more we are allowed to do.
+  }
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // gone
+  }
+}
+
+/**
+ * True while some process of the group is alive. Zombies do not count: where PID 1 does not reap
+ * orphans (containers), `kill(-pgid, 0)` keeps succeeding for them forever.
+ */
+export function groupHasLiveMember(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch (err) {
+    if (errorCode(err) === 'ESRCH') return false;
+  }
+  if (process.platform !== 'linux') return true;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true; // no /proc to tell zombies apart: trust kill(0)
+  }
+  for (const entry of entries) {
+    const first = entry.charCodeAt(0);
+    if (first < 48 || first > 57) continue; // not a pid directory
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+    } catch {
+      continue; // exited while we scanned
+    }
+    // `pid (comm) state ppid pgrp …`; comm may contain spaces and parens, so split after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 3);
+    const state = fields[0];
+    if (Number(fields[2]) === pgid && state !== 'Z' && state !== 'X') return true;
+  }
+  return false;
+}

@@ -1,0 +1,134 @@
+/**
+ * How a hook process is started. The process runner decides when a run ends and what is killed;
+ * a backend only starts the process and reports what happens to it. Two kinds:
+ * - a launcher (runners/launcher/): a small separate process starts hooks, so the agent's own
+ *   process never forks [X-PROC-1];
+ * - `direct`: `child_process.spawn` from the agent's process, the fallback when no launcher can run.
+ */
+import { spawn } from 'node:child_process';
+import { statSync, writeFileSync } from 'node:fs';
+import { errorCode, errorMessage } from '../files/errno.ts';
+
+export interface SpawnRequest {
+  command: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+  cwd: string;
+  stdin?: string | Buffer;
+  /** `cgroup.procs` of the run's cgroup: the process joins it (before exec where the backend can). */
+  cgroupProcs?: string;
+}
+
+/** What a backend reports about one process; every run gets `started` or `failed` first. */
+export interface SpawnEvents {
+  started(pid: number): void;
+  /** It could not be started; `message` reads like Node's (`spawn x ENOENT`). */
+  failed(message: string, cause?: string): void;
+  stdout(chunk: Buffer): void;
+  stderr(chunk: Buffer): void;
+  exited(code: number | null, signal: NodeJS.Signals | null): void;
+  /** Both output streams reached their end. */
+  closed(): void;
+}
+
+export interface SpawnedProcess {
+  /** Stop reading its output (over the cap): its exit is still reported. */
+  stopOutput(): void;
+  /** Stop reading its output (processes left behind may hold the pipes) and let go of it. */
+  detach(): void;
+}
+
+export interface SpawnBackend {
+  /** `posix_spawn launcher`, `node launcher` or `direct`. */
+  readonly kind: string;
+  spawn(req: SpawnRequest, events: SpawnEvents): SpawnedProcess;
+  /** Stops the launcher, if any (its remaining processes are killed). */
+  close(): Promise<void>;
+}
+
+const NOTHING: SpawnedProcess = { stopOutput() {}, detach() {} };
+
+/** `child_process.spawn` in the agent's process: the fallback [X-PROC-1]. */
+export class DirectBackend implements SpawnBackend {
+  readonly kind = 'direct';
+
+  spawn(req: SpawnRequest, events: SpawnEvents): SpawnedProcess {
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(req.command, req.args, {
+        cwd: req.cwd,
+        env: req.env,
+        detached: true,
+        stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      // Invalid arguments (e.g. a NUL byte) and some errno values throw synchronously.
+      queueMicrotask(() => events.failed(errorMessage(err)));
+      return NOTHING;
+    }
+    const destroy = () => {
+      child.stdin?.destroy();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    };
+    if (child.pid === undefined) {
+      // ENOENT, EACCES, a bad cwd…: Node reports these through one 'error' event on the next tick.
+      child.once('error', (err) => events.failed(describeSpawnError(err, req.cwd)));
+      destroy();
+      return NOTHING;
+    }
+    const pid = child.pid;
+    if (req.cgroupProcs !== undefined) joinCgroup(req.cgroupProcs, pid);
+    events.started(pid);
+    let open = 2;
+    const eof = () => {
+      if (--open === 0) events.closed();
+    };
+    child.stdout
+      ?.on('data', (c: Buffer) => events.stdout(c))
+      .on('end', eof)
+      .on('error', ignore);
+    child.stderr
+      ?.on('data', (c: Buffer) => events.stderr(c))
+      .on('end', eof)
+      .on('error', ignore);
+    child.on('error', ignore); // spawn failures are handled above; we never use child.kill()
+    child.on('exit', (code, signal) => events.exited(code, signal));
+    if (req.stdin !== undefined && child.stdin) {
+      // A hook may exit without reading its input (EPIPE): not a failure of the run.
+      child.stdin.on('error', ignore);
+      child.stdin.end(req.stdin);
+    }
+    return {
+      stopOutput() {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      },
+      detach: destroy,
+    };
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** After the fact (the process is already running): a small window for it to fork first. */
+function joinCgroup(procs: string, pid: number): void {
+  try {
+    writeFileSync(procs, String(pid));
+  } catch {
+    // Gone already, or the cgroup went away: the process group still contains it.
+  }
+}
+
+/** Node reports a missing cwd as `spawn <command> ENOENT`, which blames the command; say which it was. */
+export function describeSpawnError(err: Error, cwd: string): string {
+  if (errorCode(err) !== 'ENOENT') return err.message;
+  try {
+    if (statSync(cwd).isDirectory()) return err.message;
+  } catch {
+    // cwd missing: fall through
+  }
+  return `${err.message} (cwd ${cwd} is not a directory)`;
+}
+
+function ignore(): void {}

@@ -1,0 +1,253 @@
+/**
+ * Hook processes off the agent's process [§7 X-PROC-1..4]: started by a launcher (the C one, the
+ * Node one, and the direct fallback), contained so that nothing outlives its run, stopped within
+ * the shutdown grace. Real processes, checked in /proc.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunRecord } from '../src/records/run-record.ts';
+import { detectContainment } from '../src/runners/containment.ts';
+import { nativeLauncherPath } from '../src/runners/launcher/launcher-backend.ts';
+import { makeEngine } from './engine-harness.ts';
+import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
+
+const LAUNCHERS = ['native', 'node', 'direct'] as const;
+type Launcher = (typeof LAUNCHERS)[number];
+
+/** Pids to kill after a test, whatever happened (only keep_children tests leave any on purpose). */
+const leftovers: number[] = [];
+afterEach(() => {
+  for (const pid of leftovers.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+});
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+function pidsIn(file: string): number[] {
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split(/\s+/)
+        .filter((s) => s !== '')
+        .map(Number)
+    : [];
+}
+
+const PAYLOAD = { tool: 'shell', success: true, output: 'ok' };
+
+/** A workspace whose tool_call hook runs `script` (sh); returns the engine and the workspace. */
+async function engineWith(
+  launcher: Launcher,
+  script: string,
+  action: Record<string, unknown> = {},
+  extra = {},
+) {
+  const ws = tempDir('hw-launch-');
+  writeScript(ws, 'hook.sh', script);
+  writeHooks(ws, { tool_call: [{ command: './hook.sh', timeout_ms: 60_000, ...action }] });
+  const engine = await makeEngine(ws, { launcher, ...extra });
+  return { ws, engine };
+}
+
+async function oneRun(engine: Awaited<ReturnType<typeof makeEngine>>): Promise<RunRecord> {
+  engine.emit('tool_call', PAYLOAD);
+  await engine.drain();
+  const [run] = engine.runs({ limit: 1 });
+  if (run === undefined) throw new Error('no run record');
+  return run;
+}
+
+describe('[X-PROC-1] the launcher', () => {
+  it('the C launcher is built by `npm run build` where cc exists (and not otherwise)', () => {
+    const cc = spawnSync(process.env.CC || 'cc', ['--version']).status === 0;
+    const simulatedAbsent = process.env.HOOKWERK_NO_NATIVE === '1';
+    expect(existsSync(nativeLauncherPath())).toBe(cc && !simulatedAbsent);
+  });
+
+  it.each(LAUNCHERS)(
+    '[X-PROC-1] [X-PROC-4] %s: the hook is not a child of the agent; its parent has an empty environment',
+    async (launcher) => {
+      const { ws, engine } = await engineWith(
+        launcher,
+        'echo $PPID > ppid.txt; tr "\\0" "\\n" < /proc/$PPID/environ | grep -c . > parent-env-count.txt || true',
+      );
+      const run = await oneRun(engine);
+      expect(run).toMatchObject({ outcome: 'ok', exitCode: 0 });
+      const ppid = Number(readFileSync(path.join(ws, 'ppid.txt'), 'utf8'));
+      const count = Number(readFileSync(path.join(ws, 'parent-env-count.txt'), 'utf8'));
+      if (launcher === 'direct') {
+        // The fallback: the agent itself forks, and the hook can read its environment.
+        expect(ppid).toBe(process.pid);
+        expect(count).toBeGreaterThan(0);
+      } else {
+        expect(ppid).not.toBe(process.pid);
+        expect(count).toBe(0);
+      }
+    },
+  );
+
+  it.each(['native', 'node'] as const)(
+    '[X-PROC-1] %s: a launcher killed mid-run: the run is recorded (launcher_died), its processes die, the next emit works',
+    async (launcher) => {
+      const { ws, engine } = await engineWith(
+        launcher,
+        'echo $PPID > ppid.txt; echo $$ > pid.txt; exec sleep 60',
+      );
+      engine.emit('tool_call', PAYLOAD);
+      const pidFile = path.join(ws, 'pid.txt');
+      await waitFor(
+        () => pidsIn(path.join(ws, 'ppid.txt')).length > 0 && pidsIn(pidFile).length > 0,
+        'the hook to start',
+      );
+      const [launcherPid] = pidsIn(path.join(ws, 'ppid.txt'));
+      const [hookPid] = pidsIn(pidFile);
+      process.kill(launcherPid!, 'SIGKILL');
+      await engine.drain();
+      expect(engine.runs({ limit: 1 })[0]).toMatchObject({ outcome: 'spawn_error', cause: 'launcher_died' });
+      await waitFor(() => !alive(hookPid!), 'the orphaned hook to be killed');
+
+      writeScript(ws, 'hook.sh', 'echo again > again.txt');
+      expect(await oneRun(engine)).toMatchObject({ outcome: 'ok' });
+      expect(readFileSync(path.join(ws, 'again.txt'), 'utf8')).toBe('again\n');
+    },
+  );
+
+  it.each(LAUNCHERS)(
+    '[X-PROC-1] %s: a missing command, a bad cwd and a big stdin behave as with spawn()',
+    async (launcher) => {
+      const ws = tempDir('hw-launch-');
+      writeScript(ws, 'cat.sh', 'wc -c > stdin-bytes.txt');
+      writeHooks(ws, {
+        tool_call: [
+          { id: 'missing', command: 'hw-no-such-command' },
+          { id: 'bad-cwd', command: '/bin/true', cwd: '/nonexistent-hw-dir' },
+          { id: 'stdin', command: './cat.sh', stdin_json: true },
+        ],
+      });
+      const engine = await makeEngine(ws, { launcher });
+      engine.emit('tool_call', { ...PAYLOAD, output: 'x'.repeat(300_000) });
+      await engine.drain();
+      const runs = Object.fromEntries(engine.runs().map((r) => [r.hook, r]));
+      expect(runs.missing).toMatchObject({ outcome: 'spawn_error' });
+      expect(runs.missing?.reason).toMatch(/ENOENT/);
+      expect(runs['bad-cwd']).toMatchObject({ outcome: 'spawn_error' });
+      expect(runs['bad-cwd']?.reason).toMatch(/cwd \/nonexistent-hw-dir is not a directory/);
+      expect(runs.stdin).toMatchObject({ outcome: 'ok' });
+      expect(Number(readFileSync(path.join(ws, 'stdin-bytes.txt'), 'utf8'))).toBeGreaterThan(300_000);
+    },
+  );
+});
+
+describe('[X-PROC-2] no process outlives its run', () => {
+  const LEAVERS = {
+    background: 'sleep 60 & echo $! >> kids.txt; exit 0',
+    'double fork': '( sleep 61 & echo $! >> kids.txt ) ; exit 0',
+    setsid: 'setsid sleep 62 & echo $! >> kids.txt; sleep 0.2; exit 0',
+  };
+
+  // A setsid child leaves the process group: only a cgroup joined before exec (the C launcher)
+  // catches it for sure; the others join right after the start, and a child forked in that first
+  // instant can escape (the README says so).
+  const CASES = LAUNCHERS.flatMap((l) =>
+    Object.keys(LEAVERS)
+      .filter((k) => k !== 'setsid' || (l === 'native' && detectContainment().kind !== 'pgroup'))
+      .map((k) => [l, k] as const),
+  );
+  it.each(CASES)('[X-PROC-2] %s launcher, %s child: killed once the hook exits', async (launcher, kind) => {
+    const { ws, engine } = await engineWith(launcher, LEAVERS[kind as keyof typeof LEAVERS]);
+    const run = await oneRun(engine);
+    expect(run).toMatchObject({ outcome: 'ok', exitCode: 0 });
+    const kids = pidsIn(path.join(ws, 'kids.txt'));
+    expect(kids).toHaveLength(1);
+    leftovers.push(...kids);
+    await waitFor(() => !alive(kids[0]!), `the ${kind} child to be gone`);
+  });
+
+  it.each(LAUNCHERS)(
+    '[X-PROC-2] %s: keep_children: true leaves them running, even past close()',
+    async (launcher) => {
+      const { ws, engine } = await engineWith(launcher, 'sleep 60 & echo $! >> kids.txt; exit 0', {
+        keep_children: true,
+      });
+      const run = await oneRun(engine);
+      expect(run).toMatchObject({ outcome: 'ok', exitCode: 0 });
+      const kids = pidsIn(path.join(ws, 'kids.txt'));
+      leftovers.push(...kids);
+      await engine.close();
+      expect(alive(kids[0]!)).toBe(true);
+    },
+  );
+
+  it('[X-PROC-2] a timed-out hook that ignores SIGTERM and started a setsid child: everything is killed', async () => {
+    const { ws, engine } = await engineWith(
+      'native',
+      'trap "" TERM; setsid sh -c \'trap "" TERM; sleep 60\' & echo $! >> kids.txt; echo $$ >> kids.txt; sleep 60',
+      { timeout_ms: 300 },
+    );
+    const run = await oneRun(engine);
+    expect(run).toMatchObject({ outcome: 'timeout' });
+    const kids = pidsIn(path.join(ws, 'kids.txt'));
+    leftovers.push(...kids);
+    if (detectContainment().kind === 'pgroup') return;
+    for (const pid of kids) expect(alive(pid), `pid ${pid}`).toBe(false);
+  });
+});
+
+describe('[X-PROC-3] bounded shutdown', () => {
+  it.each(LAUNCHERS)(
+    '[X-PROC-3] %s: close() with a 10-minute hook returns after the grace and leaves nothing',
+    async (launcher) => {
+      const { ws, engine } = await engineWith(
+        launcher,
+        'echo "$ZERO_HOOK_PAYLOAD_FILE" > payload-path.txt; echo $$ > pid.txt; sleep 600',
+        { timeout_ms: 600_000 },
+        { shutdownGraceMs: 200 },
+      );
+      engine.emit('tool_call', PAYLOAD);
+      await waitFor(() => pidsIn(path.join(ws, 'pid.txt')).length > 0, 'the hook to start');
+      const [pid] = pidsIn(path.join(ws, 'pid.txt'));
+      const t0 = performance.now();
+      await engine.close();
+      const took = performance.now() - t0;
+      // Grace, then SIGTERM (sleep dies at once); generous upper bound for a loaded machine.
+      expect(took).toBeGreaterThanOrEqual(150);
+      expect(took).toBeLessThan(200 + 5000);
+      expect(alive(pid!)).toBe(false);
+      const [run] = engine.runs({ limit: 1 });
+      expect(run).toMatchObject({ outcome: 'timeout' });
+      // No payload file left, nor the engine's private folder it was in.
+      const payload = readFileSync(path.join(ws, 'payload-path.txt'), 'utf8').trim();
+      expect(payload).not.toBe('');
+      expect(existsSync(payload)).toBe(false);
+      expect(existsSync(path.dirname(payload))).toBe(false);
+    },
+  );
+});
+
+describe('[X-PROC-2] containment on this host', () => {
+  it('detects a cgroup (v2 with cgroup.kill here) and removes its folder on close', async () => {
+    const c = detectContainment();
+    expect(['cgroup2', 'cgroup2-freeze', 'freezer', 'pgroup']).toContain(c.kind);
+    const run = c.create(false);
+    if (run.procs !== undefined) {
+      expect(existsSync(run.procs)).toBe(true);
+      run.release();
+      expect(existsSync(path.dirname(run.procs))).toBe(false);
+    }
+    c.close();
+  });
+});
