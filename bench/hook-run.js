@@ -4,7 +4,7 @@
 // (A/B/C/A/B/C…, order rotated every round) so drift of this shared 2-vCPU machine hits all alike:
 //   raw     spawn('/bin/true', [], {stdio: ['ignore','pipe','pipe'], detached, env: {PATH}}) until 'close'
 //   runner  ProcessRunner.run() from dist/runners/process-runner.js (the process runner alone)
-//   engine  engine.emit('tool_call') then await engine.drain() (payload file, env, spawn, record)
+//   engine  engine.emit('tool_call') then await engine.drain() (payload file, env, the launcher, record)
 // The figure per side is the median of the per-round means; the ratio is engine (or runner) ÷ raw.
 import { spawn } from 'node:child_process';
 import { createHookEngine, ProcessRunner } from '../dist/index.js';
@@ -22,15 +22,14 @@ import {
   verdict,
 } from './lib.js';
 
-const runner = new ProcessRunner();
-
 const ROUNDS = 12;
 const WARMUP = 30;
 /** n per round: as many as fit this budget for all rounds of all sides, within [N_MIN, N_MAX]. */
 const BUDGET_MS = 25_000;
 const N_MIN = 20;
 const N_MAX = 100;
-const TARGET_RATIO = 1.15;
+/** [X-PROC-1] A launcher that forks a small process beats Node forking the whole agent. */
+const TARGET_RATIO = 0.8;
 
 // All three run in the workspace folder, the default cwd of a PRX action.
 function rawSpawn(cwd) {
@@ -48,7 +47,7 @@ function rawSpawn(cwd) {
   });
 }
 
-async function runnerOnce(cwd) {
+async function runnerOnce(runner, cwd) {
   const r = await runner.run({
     command: '/bin/true',
     args: [],
@@ -75,10 +74,12 @@ async function round(fn, n) {
 export async function run() {
   const ws = tempWorkspace(hooksWith('tool_call', 1));
   const engine = await createHookEngine({ workspace: ws.dir, watch: false, logger: quietLogger });
+  // The runner alone, with its default backend: child_process.spawn (the engine's fallback).
+  const runner = new ProcessRunner({ containment: undefined });
   try {
     const sides = {
       raw: () => rawSpawn(ws.dir),
-      runner: () => runnerOnce(ws.dir),
+      runner: () => runnerOnce(runner, ws.dir),
       engine: () => engineOnce(engine),
     };
     const warmUs = [];
@@ -110,7 +111,7 @@ export async function run() {
     const notOk = engine.runs({ limit: 1_000_000 }).filter((x) => x.outcome !== 'ok');
     if (notOk.length > 0) throw new Error(`engine runs not ok: ${JSON.stringify(notOk[0])}`);
     const raw = median(means.raw);
-    const runner = median(means.runner);
+    const runnerUs = median(means.runner);
     const eng = median(means.engine);
     // Per-round ratios as a drift-free cross-check of the ratio of medians.
     const engRatios = means.engine.map((m, i) => m / means.raw[i]);
@@ -134,16 +135,17 @@ export async function run() {
         verdict: verdict(eng / raw <= TARGET_RATIO),
       },
       {
-        benchmark: `process runner alone: ProcessRunner.run(/bin/true) (median of ${ROUNDS} round means, n=${N})`,
-        hookwerk: fmtUs(runner),
+        benchmark: `process runner alone, direct spawn (the fallback): ProcessRunner.run(/bin/true) (median of ${ROUNDS} round means, n=${N})`,
+        hookwerk: fmtUs(runnerUs),
         baseline: `${fmtUs(raw)} (raw spawn → close; paired per-round ratio ${fmtRatio(median(runRatios))})`,
-        ratio: fmtRatio(runner / raw),
-        target: `≤ ${TARGET_RATIO}× (extra row)`,
-        verdict: verdict(runner / raw <= TARGET_RATIO),
+        ratio: fmtRatio(runnerUs / raw),
+        target: '≤ 1.15× (extra row)',
+        verdict: verdict(runnerUs / raw <= 1.15),
       },
     ];
   } finally {
     await engine.close();
+    await runner.close();
     ws.cleanup();
   }
 }

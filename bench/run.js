@@ -1,5 +1,5 @@
 // Runs the benchmarks in sequence and prints one markdown table (also written to
-// bench/results/latest.md). `node bench/run.js [emit] [hook-run] [bus] [storm]` runs a subset.
+// bench/results/latest.md). `node bench/run.js [emit] [hook-run] [launcher] [bus] [storm] [decide] [wasm]` runs a subset.
 // Run through `npm run bench`, which builds dist/ first.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -10,6 +10,7 @@ import { envLine, markdownTable } from './lib.js';
 const BENCHMARKS = {
   emit: () => import('./emit.js'),
   'hook-run': () => import('./hook-run.js'),
+  launcher: () => import('./launcher.js'),
   bus: () => import('./bus.js'),
   storm: () => import('./storm.js'),
   decide: () => import('./decide.js'),

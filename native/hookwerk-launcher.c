@@ -7,14 +7,18 @@
  * Strings are u32 length + bytes.
  *
  * Requests:
- *   1 SPAWN  u32 id, u32 flags (1: stdin bytes follow), str cgroup_procs (may be empty),
- *            str cwd, u32 argc, argc * str, u32 envc, envc * str, [str stdin]
+ *   1 SPAWN  u32 id, u32 flags (1: stdin bytes follow, 2: a payload file follows),
+ *            str cgroup_procs (may be empty), str cwd, u32 argc, argc * str, u32 envc, envc * str,
+ *            [str stdin], [str payload_path, str payload_bytes]
+ *            The payload file is created (0600, never over an existing file) before the fork and
+ *            removed once the process has exited [P-PAY-2].
  *   2 DETACH u32 id: stop reading this run's output (leftover processes may hold the pipes)
  * Events:
  *   101 STARTED u32 id, i32 pid
  *   102 FAILED  u32 id, i32 errno, str stage
  *   103 STDOUT  u32 id, bytes          104 STDERR u32 id, bytes
- *   105 EXIT    u32 id, i32 code (-1 when killed), i32 signal (0 when it exited)
+ *   105 EXIT    u32 id, i32 code (-1 when killed), i32 signal (0 when it exited),
+ *               i32 group_alive (1 when some process of its group is still there)
  *   106 EOF     u32 id, u8 stream (1 stdout, 2 stderr)
  *
  * The child joins its process group (and cgroup, when one is given) before exec, so nothing it
@@ -48,6 +52,7 @@ struct run {
   char *stdin_buf;
   size_t stdin_len, stdin_off;
   int exited;
+  char *payload_path;    /* removed once the process has exited */
 };
 
 static struct run runs[MAX_RUNS];
@@ -88,11 +93,11 @@ static uint32_t get_u32(const char *p) {
   return (uint32_t)u[0] | ((uint32_t)u[1] << 8) | ((uint32_t)u[2] << 16) | ((uint32_t)u[3] << 24);
 }
 
-/* One event frame: type, id, then up to two extra i32 and/or a byte string. */
+/* One event frame: type, id, then up to three extra i32 and/or a byte string. */
 static void emit(uint8_t type, uint32_t id, const int32_t *ints, int nints, const char *bytes, size_t nbytes,
                  int bytes_with_len) {
   size_t len = 1 + 4 + 4 * (size_t)nints + (bytes_with_len ? 4 : 0) + nbytes;
-  char head[4 + 1 + 4 + 8 + 4];
+  char head[4 + 1 + 4 + 12 + 4];
   size_t h = 0;
   put_u32(head, (uint32_t)len);
   h += 4;
@@ -133,8 +138,37 @@ static struct run *find_run(uint32_t id) {
 static void release_if_done(struct run *r) {
   if (r->exited && r->out < 0 && r->err < 0 && r->in < 0) {
     free(r->stdin_buf);
+    free(r->payload_path);
     memset(r, 0, sizeof *r);
   }
+}
+
+static void remove_payload(struct run *r) {
+  if (r->payload_path != NULL) {
+    unlink(r->payload_path);
+    free(r->payload_path);
+    r->payload_path = NULL;
+  }
+}
+
+/* Writes the whole payload file; 0 on success, else errno. */
+static int write_payload(const char *path, const char *bytes, size_t len) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return errno;
+  size_t off = 0;
+  while (off < len) {
+    ssize_t n = write(fd, bytes + off, len - off);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      close(fd);
+      unlink(path);
+      return e;
+    }
+    off += (size_t)n;
+  }
+  close(fd);
+  return 0;
 }
 
 static void close_fd(int *fd) {
@@ -233,6 +267,9 @@ static void do_spawn(struct reader *rq) {
   for (uint32_t i = 0; i < envc && !rq->bad; i++) envp[i] = rd_str(rq, NULL);
   size_t stdin_len = 0;
   char *stdin_buf = (flags & 1) ? rd_str(rq, &stdin_len) : NULL;
+  size_t payload_len = 0;
+  char *payload_path = (flags & 2) ? rd_str(rq, NULL) : NULL;
+  char *payload = (flags & 2) ? rd_str(rq, &payload_len) : NULL;
 
   struct run *r = NULL;
   for (int i = 0; i < MAX_RUNS; i++)
@@ -254,11 +291,22 @@ static void do_spawn(struct reader *rq) {
     emit(102, id, e, 1, stage, strlen(stage), 1);
     goto cleanup;
   }
+  if (payload_path != NULL) {
+    int perr = write_payload(payload_path, payload, payload_len);
+    if (perr != 0) {
+      int32_t e[1] = {perr};
+      emit(102, id, e, 1, "payload_file", 12, 1);
+      free(payload_path);
+      payload_path = NULL;
+      goto cleanup;
+    }
+  }
 
   pid_t pid = fork();
   if (pid < 0) {
     int32_t e[1] = {errno};
     emit(102, id, e, 1, "fork", 4, 1);
+    if (payload_path != NULL) unlink(payload_path);
     goto cleanup;
   }
   if (pid == 0) {
@@ -307,6 +355,7 @@ static void do_spawn(struct reader *rq) {
     const char *st = strchr(ebuf, ' ');
     st = st ? st + 1 : "exec";
     waitpid(pid, NULL, 0);
+    if (payload_path != NULL) unlink(payload_path);
     int32_t e[1] = {err};
     emit(102, id, e, 1, st, strlen(st), 1);
     close(out_p[0]);
@@ -321,6 +370,8 @@ static void do_spawn(struct reader *rq) {
   r->out = out_p[0];
   r->err = err_p[0];
   r->in = in_p[1];
+  r->payload_path = payload_path;
+  payload_path = NULL;
   set_nonblock(r->out);
   set_nonblock(r->err);
   if (r->in >= 0) {
@@ -348,6 +399,8 @@ cleanup_strings:
   free(cgroup);
   free(cwd);
   free(stdin_buf);
+  free(payload_path);
+  free(payload);
 }
 
 static void reap(void) {
@@ -359,7 +412,8 @@ static void reap(void) {
       struct run *r = &runs[i];
       if (!r->used || r->pid != pid || r->exited) continue;
       r->exited = 1;
-      int32_t v[2];
+      remove_payload(r);
+      int32_t v[3];
       if (WIFSIGNALED(status)) {
         v[0] = -1;
         v[1] = WTERMSIG(status);
@@ -367,7 +421,9 @@ static void reap(void) {
         v[0] = WEXITSTATUS(status);
         v[1] = 0;
       }
-      emit(105, r->id, v, 2, NULL, 0, 0);
+      /* Cheap here, an exception in the engine: is anything of its group left? */
+      v[2] = kill(-pid, 0) == 0 ? 1 : 0;
+      emit(105, r->id, v, 3, NULL, 0, 0);
       release_if_done(r);
       break;
     }
@@ -408,8 +464,10 @@ static void pump_stdin(struct run *r) {
 }
 
 static void kill_all_and_exit(void) {
-  for (int i = 0; i < MAX_RUNS; i++)
+  for (int i = 0; i < MAX_RUNS; i++) {
     if (runs[i].used && !runs[i].exited) kill(-runs[i].pid, SIGKILL);
+    if (runs[i].used) remove_payload(&runs[i]);
+  }
   exit(0);
 }
 

@@ -239,14 +239,20 @@ describe('[X-PROC-3] bounded shutdown', () => {
 });
 
 describe('[X-PROC-2] containment on this host', () => {
-  it('detects a cgroup (v2 with cgroup.kill here) and removes its folder on close', async () => {
+  it('detects a cgroup (v2 with cgroup.kill here), reuses emptied run cgroups, and removes its folder on close', async () => {
     const c = detectContainment();
     expect(['cgroup2', 'cgroup2-freeze', 'freezer', 'pgroup']).toContain(c.kind);
     const run = c.create(false);
     if (run.procs !== undefined) {
       expect(existsSync(run.procs)).toBe(true);
       run.release();
+      // Kept for the next run (a pool), removed with the engine's folder on close.
+      const again = c.create(false);
+      expect(again.procs).toBe(run.procs);
+      again.release();
+      c.close();
       expect(existsSync(path.dirname(run.procs))).toBe(false);
+      expect(existsSync(path.dirname(path.dirname(run.procs)))).toBe(false);
     }
     c.close();
   });

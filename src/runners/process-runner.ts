@@ -64,7 +64,8 @@ export class ProcessRunner {
   }
 
   run(spec: ProcessSpec, opts: RunProcessOptions = {}): Promise<ProcessResult> {
-    if (spec.payloadFile === undefined) return this.#start(spec, opts);
+    // A launcher writes (and removes) the payload file itself, off the agent's event loop.
+    if (spec.payloadFile === undefined || this.backend.writesPayloadFiles) return this.#start(spec, opts);
     const file = spec.payloadFile.path;
     try {
       // Synchronous on purpose: a few µs for a small file, where the async API costs several
@@ -163,7 +164,7 @@ function startRun(
     abortSignal?.removeEventListener('abort', onAbort);
     // Processes left behind may still hold the pipes; we stop listening rather than wait for them.
     spawned?.detach();
-    container.release();
+    container.release(gone ? true : undefined);
     if (failure !== undefined) {
       const result = notStarted(start, 'spawn_error', failure.message);
       if (failure.cause !== undefined) result.cause = failure.cause;
@@ -186,8 +187,10 @@ function startRun(
     resolveRun(result);
   };
 
+  /** What the launcher told at exit: its group was already empty. */
+  let groupGoneAtExit = false;
   const allGone = (): boolean => {
-    if (!gone && pid !== undefined) gone = container.empty(pid);
+    if (!gone && pid !== undefined) gone = container.empty(pid, groupGoneAtExit);
     return gone;
   };
 
@@ -247,6 +250,9 @@ function startRun(
       cwd: spec.cwd,
       ...(spec.stdin !== undefined ? { stdin: spec.stdin } : {}),
       ...(container.procs !== undefined ? { cgroupProcs: container.procs } : {}),
+      ...(spec.payloadFile !== undefined && backend.writesPayloadFiles
+        ? { payloadFile: spec.payloadFile }
+        : {}),
     },
     {
       started(p) {
@@ -267,8 +273,10 @@ function startRun(
       stderr(chunk) {
         if (!capped && !stderr.push(chunk)) onOverflow();
       },
-      exited(code, signal) {
+      exited(code, signal, groupAlive) {
         exited = true;
+        // The launcher already looked: nothing of the group is left (a cgroup may still hold a setsid child).
+        groupGoneAtExit = groupAlive === false;
         exitCode = code;
         exitSignal = signal;
         if (killReason === undefined) clearTimeout(timeoutTimer);

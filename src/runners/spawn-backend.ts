@@ -17,6 +17,8 @@ export interface SpawnRequest {
   stdin?: string | Buffer;
   /** `cgroup.procs` of the run's cgroup: the process joins it (before exec where the backend can). */
   cgroupProcs?: string;
+  /** [P-PAY-2] Only to backends that `writesPayloadFiles`: written before the start, removed at exit. */
+  payloadFile?: { path: string; text: string };
 }
 
 /** What a backend reports about one process; every run gets `started` or `failed` first. */
@@ -26,7 +28,8 @@ export interface SpawnEvents {
   failed(message: string, cause?: string): void;
   stdout(chunk: Buffer): void;
   stderr(chunk: Buffer): void;
-  exited(code: number | null, signal: NodeJS.Signals | null): void;
+  /** `groupAlive`: whether some process of its group is left, when the backend knows (saves a probe). */
+  exited(code: number | null, signal: NodeJS.Signals | null, groupAlive?: boolean): void;
   /** Both output streams reached their end. */
   closed(): void;
 }
@@ -41,6 +44,8 @@ export interface SpawnedProcess {
 export interface SpawnBackend {
   /** `posix_spawn launcher`, `node launcher` or `direct`. */
   readonly kind: string;
+  /** The backend writes and removes payload files itself (off the agent's event loop). */
+  readonly writesPayloadFiles: boolean;
   spawn(req: SpawnRequest, events: SpawnEvents): SpawnedProcess;
   /** Stops the launcher, if any (its remaining processes are killed). */
   close(): Promise<void>;
@@ -51,6 +56,7 @@ const NOTHING: SpawnedProcess = { stopOutput() {}, detach() {} };
 /** `child_process.spawn` in the agent's process: the fallback [X-PROC-1]. */
 export class DirectBackend implements SpawnBackend {
   readonly kind = 'direct';
+  readonly writesPayloadFiles = false;
 
   spawn(req: SpawnRequest, events: SpawnEvents): SpawnedProcess {
     let child: ReturnType<typeof spawn>;

@@ -106,6 +106,10 @@ function isSignal(name: string): name is NodeJS.Signals {
 
 export class LauncherBackend implements SpawnBackend {
   readonly kind: string;
+  /** Until the launcher is found unusable (then the direct fallback writes them in the runner). */
+  get writesPayloadFiles(): boolean {
+    return this.#fallback === undefined;
+  }
   readonly #opts: LauncherOptions;
   #child: ChildProcess | undefined;
   #reader = new FrameReader();
@@ -152,6 +156,9 @@ export class LauncherBackend implements SpawnBackend {
       argv: [req.command, ...req.args],
       env: Object.entries(req.env).map(([k, v]) => `${k}=${v}`),
       ...(req.stdin !== undefined ? { stdin: Buffer.from(req.stdin) } : {}),
+      ...(req.payloadFile !== undefined
+        ? { payloadFile: { path: req.payloadFile.path, bytes: Buffer.from(req.payloadFile.text) } }
+        : {}),
     });
     child.stdin?.write(frame);
     this.#refState();
@@ -271,7 +278,12 @@ export class LauncherBackend implements SpawnBackend {
         return;
       case 'failed':
         this.#runs.delete(ev.id);
-        run.events.failed(failureMessage(ev.errno, ev.stage, run));
+        if (ev.stage === 'payload_file')
+          run.events.failed(
+            `cannot write payload file: ${ERRNO_NAMES.get(ev.errno) ?? ev.errno}`,
+            'payload_file',
+          );
+        else run.events.failed(failureMessage(ev.errno, ev.stage, run));
         return;
       case 'stdout':
         if (!run.outputStopped) run.events.stdout(ev.data);
@@ -281,7 +293,11 @@ export class LauncherBackend implements SpawnBackend {
         return;
       case 'exit':
         run.exited = true;
-        run.events.exited(ev.code, ev.signal === null ? null : (SIGNAL_NAMES.get(ev.signal) ?? 'SIGKILL'));
+        run.events.exited(
+          ev.code,
+          ev.signal === null ? null : (SIGNAL_NAMES.get(ev.signal) ?? 'SIGKILL'),
+          ev.groupAlive,
+        );
         break;
       case 'eof':
         if (++run.eofs === 2) run.events.closed();

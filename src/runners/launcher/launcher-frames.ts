@@ -26,13 +26,15 @@ export interface SpawnFrame {
   argv: readonly string[];
   env: readonly string[];
   stdin?: Buffer;
+  /** [P-PAY-2] Written by the launcher before the start, removed once the process has exited. */
+  payloadFile?: { path: string; bytes: Buffer };
 }
 
 export type LauncherEvent =
   | { type: 'started'; id: number; pid: number }
   | { type: 'failed'; id: number; errno: number; stage: string }
   | { type: 'stdout' | 'stderr'; id: number; data: Buffer }
-  | { type: 'exit'; id: number; code: number | null; signal: number | null }
+  | { type: 'exit'; id: number; code: number | null; signal: number | null; groupAlive: boolean }
   | { type: 'eof'; id: number; stream: 'stdout' | 'stderr' };
 
 /** Encodes a spawn request. */
@@ -49,7 +51,7 @@ export function encodeSpawn(req: SpawnFrame): Buffer {
     parts.push(b);
   };
   u32(req.id);
-  u32(req.stdin !== undefined ? 1 : 0);
+  u32((req.stdin !== undefined ? 1 : 0) | (req.payloadFile !== undefined ? 2 : 0));
   str(req.cgroupProcs);
   str(req.cwd);
   u32(req.argv.length);
@@ -57,6 +59,10 @@ export function encodeSpawn(req: SpawnFrame): Buffer {
   u32(req.env.length);
   for (const e of req.env) str(e);
   if (req.stdin !== undefined) str(req.stdin);
+  if (req.payloadFile !== undefined) {
+    str(req.payloadFile.path);
+    str(req.payloadFile.bytes);
+  }
   return frame(REQ_SPAWN, Buffer.concat(parts));
 }
 
@@ -86,7 +92,10 @@ export function encodeEvent(ev: LauncherEvent): Buffer {
     case 'stderr':
       return frame(ev.type === 'stdout' ? EVT_STDOUT : EVT_STDERR, Buffer.concat([id, ev.data]));
     case 'exit':
-      return frame(EVT_EXIT, Buffer.concat([id, i32(ev.code ?? -1), i32(ev.signal ?? 0)]));
+      return frame(
+        EVT_EXIT,
+        Buffer.concat([id, i32(ev.code ?? -1), i32(ev.signal ?? 0), i32(ev.groupAlive ? 1 : 0)]),
+      );
     case 'eof':
       return frame(EVT_EOF, Buffer.concat([id, Buffer.from([ev.stream === 'stdout' ? 1 : 2])]));
   }
@@ -136,7 +145,14 @@ export function decodeEvent(type: number, p: Buffer): LauncherEvent {
     case EVT_EXIT: {
       const code = p.readInt32LE(4);
       const signal = p.readInt32LE(8);
-      return { type: 'exit', id, code: code < 0 ? null : code, signal: signal === 0 ? null : signal };
+      const groupAlive = p.length >= 16 ? p.readInt32LE(12) !== 0 : true;
+      return {
+        type: 'exit',
+        id,
+        code: code < 0 ? null : code,
+        signal: signal === 0 ? null : signal,
+        groupAlive,
+      };
     }
     case EVT_EOF:
       return { type: 'eof', id, stream: p.readUInt8(4) === 1 ? 'stdout' : 'stderr' };
@@ -168,5 +184,9 @@ export function decodeSpawn(p: Buffer): SpawnFrame {
   const env = Array.from({ length: u32() }, () => bytes().toString('utf8'));
   const req: SpawnFrame = { id, cgroupProcs, cwd, argv, env };
   if ((flags & 1) !== 0) req.stdin = Buffer.from(bytes());
+  if ((flags & 2) !== 0) {
+    const file = bytes().toString('utf8');
+    req.payloadFile = { path: file, bytes: Buffer.from(bytes()) };
+  }
   return req;
 }

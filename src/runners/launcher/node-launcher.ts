@@ -7,7 +7,7 @@
  * Run as `node node-launcher.js`; it exits (killing what it started) when its stdin closes.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { statSync, writeFileSync, writeSync } from 'node:fs';
+import { statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import {
   decodeSpawn,
@@ -39,8 +39,8 @@ function errnoOf(err: unknown): number {
   return typeof code === 'number' ? Math.abs(code) : constants.errno.EINVAL;
 }
 
-function start(payload: Buffer): void {
-  const req = decodeSpawn(payload);
+function start(frame: Buffer): void {
+  const req = decodeSpawn(frame);
   const env: Record<string, string> = {};
   for (const pair of req.env) {
     const eq = pair.indexOf('=');
@@ -51,6 +51,23 @@ function start(payload: Buffer): void {
     send({ type: 'failed', id: req.id, errno: constants.errno.EINVAL, stage: 'request' });
     return;
   }
+  const payload = req.payloadFile;
+  if (payload !== undefined) {
+    try {
+      writeFileSync(payload.path, payload.bytes, { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      send({ type: 'failed', id: req.id, errno: errnoOf(err), stage: 'payload_file' });
+      return;
+    }
+  }
+  const removePayload = () => {
+    if (payload === undefined) return;
+    try {
+      unlinkSync(payload.path);
+    } catch {
+      // gone already
+    }
+  };
   let child: ChildProcess;
   try {
     child = spawn(command, args, {
@@ -60,11 +77,13 @@ function start(payload: Buffer): void {
       stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
   } catch (err) {
+    removePayload();
     send({ type: 'failed', id: req.id, errno: errnoOf(err), stage: 'exec' });
     return;
   }
   if (child.pid === undefined) {
     child.once('error', (err) => {
+      removePayload();
       // Node blames the command for a missing cwd too: tell them apart.
       send({
         type: 'failed',
@@ -91,12 +110,28 @@ function start(payload: Buffer): void {
   child.stderr?.on('end', () => send({ type: 'eof', id: req.id, stream: 'stderr' }));
   child.on('error', () => {});
   child.on('exit', (code, signal) => {
-    send({ type: 'exit', id: req.id, code, signal: signal === null ? null : constants.signals[signal] });
+    removePayload();
+    send({
+      type: 'exit',
+      id: req.id,
+      code,
+      signal: signal === null ? null : constants.signals[signal],
+      groupAlive: groupAlive(pid),
+    });
   });
   child.on('close', () => children.delete(req.id));
   if (req.stdin !== undefined && child.stdin) {
     child.stdin.on('error', () => {});
     child.stdin.end(req.stdin);
+  }
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 

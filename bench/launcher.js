@@ -1,0 +1,139 @@
+// 9. What a hook run costs the agent's event loop, and how many runs per second it sustains
+//    [X-PROC-1]: hooks started by the launcher (the C one where it was built) vs a raw
+//    child_process.spawn of the same command from the agent's process.
+//
+//   blocked     event-loop active time per run (performance.eventLoopUtilization over n sequential
+//               runs of /bin/true: emit + drain, vs spawn → close), interleaved in rounds
+//   throughput  runs completed per second with 4 in flight (4 hooks on one event, emit + drain, vs
+//               4 raw spawns at a time), interleaved in rounds
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { createHookEngine } from '../dist/index.js';
+import {
+  fmtRatio,
+  fmtUs,
+  hooksWith,
+  median,
+  nowUs,
+  progress,
+  quietLogger,
+  SAFE_PATH,
+  TOOL_CALL_PAYLOAD,
+  tempWorkspace,
+  verdict,
+} from './lib.js';
+
+const ROUNDS = 8;
+const N = 40;
+
+function rawSpawn(cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/true', [], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      env: { PATH: SAFE_PATH },
+    });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.once('error', reject);
+    child.once('close', () => resolve());
+  });
+}
+
+/** Event-loop active µs per call, over n sequential calls. */
+async function activePerCall(fn, n) {
+  const before = performance.eventLoopUtilization();
+  for (let i = 0; i < n; i++) await fn();
+  const d = performance.eventLoopUtilization(before);
+  return (d.active * 1000) / n;
+}
+
+/** Runs per second with `width` in flight, over `batches` batches. */
+async function throughput(batch, width, batches) {
+  const t0 = nowUs();
+  for (let i = 0; i < batches; i++) await batch();
+  return (width * batches) / ((nowUs() - t0) / 1e6);
+}
+
+export async function run() {
+  const one = tempWorkspace(hooksWith('tool_call', 1));
+  const four = tempWorkspace(hooksWith('tool_call', 4));
+  const e1 = await createHookEngine({
+    workspace: one.dir,
+    watch: false,
+    plugins: false,
+    logger: quietLogger,
+  });
+  const e4 = await createHookEngine({
+    workspace: four.dir,
+    watch: false,
+    plugins: false,
+    logger: quietLogger,
+  });
+  try {
+    const engineRun = async () => {
+      e1.emit('tool_call', TOOL_CALL_PAYLOAD);
+      await e1.drain();
+    };
+    const raw = () => rawSpawn(one.dir);
+    for (let i = 0; i < 20; i++) {
+      await engineRun();
+      await raw();
+    }
+    const blocked = { engine: [], raw: [] };
+    const tput = { engine: [], raw: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 === 0 ? ['engine', 'raw'] : ['raw', 'engine'];
+      for (const side of order)
+        blocked[side].push(await activePerCall(side === 'engine' ? engineRun : raw, N));
+      for (const side of order) {
+        const batch =
+          side === 'engine'
+            ? async () => {
+                e4.emit('tool_call', TOOL_CALL_PAYLOAD);
+                await e4.drain();
+              }
+            : () => Promise.all([raw(), raw(), raw(), raw()]);
+        tput[side].push(await throughput(batch, 4, N / 2));
+      }
+    }
+    const bad = [...e1.runs({ limit: 100000 }), ...e4.runs({ limit: 100000 })].filter(
+      (x) => x.outcome !== 'ok',
+    );
+    if (bad.length > 0) throw new Error(`runs not ok: ${JSON.stringify(bad[0])}`);
+    const be = median(blocked.engine);
+    const br = median(blocked.raw);
+    const te = median(tput.engine);
+    const tr = median(tput.raw);
+    progress(
+      `launcher: blocked µs/run engine ${blocked.engine.map((x) => x.toFixed(0)).join('/')} · raw ${blocked.raw.map((x) => x.toFixed(0)).join('/')}`,
+    );
+    progress(
+      `launcher: runs/s (4 in flight) engine ${tput.engine.map((x) => x.toFixed(0)).join('/')} · raw ${tput.raw.map((x) => x.toFixed(0)).join('/')}`,
+    );
+    return [
+      {
+        benchmark: `event-loop time blocked per shell hook run (emit + drain of /bin/true; ELU active time, median of ${ROUNDS} rounds × ${N})`,
+        hookwerk: fmtUs(be),
+        baseline: `${fmtUs(br)} (raw spawn → close from the agent's process)`,
+        ratio: fmtRatio(be / br),
+        target: '≤ 100 µs',
+        verdict: verdict(be <= 100),
+      },
+      {
+        benchmark: `shell hook throughput, 4 in flight (one event, 4 hooks of /bin/true; median of ${ROUNDS} rounds × ${N / 2} batches)`,
+        hookwerk: `${te.toFixed(0)} runs/s`,
+        baseline: `${tr.toFixed(0)} runs/s (4 raw spawns at a time)`,
+        ratio: fmtRatio(te / tr),
+        target: '≥ 2×',
+        verdict: verdict(te / tr >= 2),
+      },
+    ];
+  } finally {
+    await e1.close();
+    await e4.close();
+    one.cleanup();
+    four.cleanup();
+  }
+}
