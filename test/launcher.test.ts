@@ -3,13 +3,14 @@
  * Node one, and the direct fallback), contained so that nothing outlives its run, stopped within
  * the shutdown grace. Real processes, checked in /proc.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { detectContainment } from '../src/runners/containment.ts';
 import { nativeLauncherPath } from '../src/runners/launcher/launcher-backend.ts';
+import { BIN, cleanEnv } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
 import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 
@@ -236,6 +237,74 @@ describe('[X-PROC-3] bounded shutdown', () => {
       expect(existsSync(path.dirname(payload))).toBe(false);
     },
   );
+});
+
+describe('[X-PROC-3] the CLI on SIGTERM: the grace, then everything stopped, nothing left', () => {
+  /** Starts the CLI, waits for the hook's pid file, sends SIGTERM, resolves with the exit code. */
+  async function stopMidRun(args: string[], cwd: string, home: string, pidFile: string) {
+    const child = spawn(process.execPath, [BIN, ...args, '--shutdown-grace-ms', '100'], {
+      cwd,
+      env: { ...cleanEnv(), HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    let early: number | null | undefined;
+    exited.then((code) => {
+      early = code;
+    });
+    await waitFor(() => pidsIn(pidFile).length > 0 || early !== undefined, 'the hook to start', 10_000);
+    expect(early, `the command ended before the hook started: ${stderr}`).toBeUndefined();
+    child.kill('SIGTERM');
+    return { code: await exited, stderr };
+  }
+
+  it('[X-PROC-3] `decide` with a 10-minute hook: exit 143, the hook is gone', async () => {
+    const project = tempDir('hw-proj-');
+    const home = tempDir('hw-home-');
+    const lurus = path.join(home, '.lurus');
+    writeScript(lurus, 'slow.sh', `echo $$ > ${path.join(project, 'pid.txt')}; sleep 600`);
+    writeFileSync(
+      path.join(lurus, 'hooks.json'),
+      JSON.stringify({
+        PreToolUse: [
+          { hooks: [{ type: 'command', command: `sh ${path.join(lurus, 'slow.sh')}`, timeout: 600_000 }] },
+        ],
+      }),
+    );
+    const pidFile = path.join(project, 'pid.txt');
+    const r = await stopMidRun(['decide', 'PreToolUse', '--project', project], project, home, pidFile);
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stderr).toMatch(/SIGTERM: stopping running hooks/);
+    expect(alive(pidsIn(pidFile)[0]!)).toBe(false);
+  });
+
+  it('[X-PROC-3] `emit --wait` with a 10-minute hook: exit 143, the hook is gone, and so is its payload file', async () => {
+    const ws = tempDir('hw-launch-');
+    writeScript(
+      ws,
+      'hook.sh',
+      'echo "$ZERO_HOOK_PAYLOAD_FILE" > payload-path.txt; echo $$ > pid.txt; sleep 600',
+    );
+    writeHooks(ws, { tool_call: [{ command: './hook.sh', timeout_ms: 600_000 }] });
+    const pidFile = path.join(ws, 'pid.txt');
+    const payload = JSON.stringify(PAYLOAD);
+    const r = await stopMidRun(
+      ['emit', 'tool_call', '--workspace', ws, '--payload', payload, '--wait'],
+      ws,
+      tempDir(),
+      pidFile,
+    );
+    expect(r.code, r.stderr).toBe(143);
+    expect(alive(pidsIn(pidFile)[0]!)).toBe(false);
+    const file = readFileSync(path.join(ws, 'payload-path.txt'), 'utf8').trim();
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(path.dirname(file))).toBe(false);
+  });
 });
 
 describe('[X-PROC-2] containment on this host', () => {

@@ -4,6 +4,7 @@ import { errorMessage } from '../files/errno.ts';
 import { silentLogger } from '../records/logger.ts';
 import { formatIssue } from '../sources/issues.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
+import { closeOnStopSignal, graceOption } from './shutdown.ts';
 
 /** The input object is at most this big on stdin (a tool input can be large; a gate input is not a file). */
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
@@ -14,6 +15,8 @@ export interface DecideOptions {
   dialect?: GateDialect;
   input?: string;
   pluginDir?: string[];
+  /** [X-PROC-3] How long running hooks get on SIGINT/SIGTERM before they are stopped. */
+  shutdownGraceMs?: string;
 }
 
 /**
@@ -52,7 +55,9 @@ export async function decideCommand(
     watch: false,
     plugins: false,
     logger: silentLogger,
+    ...graceOption(opts.shutdownGraceMs),
   });
+  const stopOnSignal = closeOnStopSignal(engine, err);
   const { config } = engine.gate;
   for (const issue of config.issues) err(`hookwerk: skipped source: ${formatIssue(issue)}`);
   if (config.consent.problem !== undefined) err(`hookwerk: ${config.consent.problem}`);
@@ -65,6 +70,7 @@ export async function decideCommand(
   } catch (e) {
     throw new CliError(errorMessage(e));
   } finally {
+    stopOnSignal();
     await engine.close();
   }
 }

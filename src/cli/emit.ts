@@ -13,6 +13,7 @@ import { formatIssue } from '../sources/issues.ts';
 import { loadPrxConfig } from '../sources/prx-source.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 import { formatRecord } from './format.ts';
+import { closeOnStopSignal, graceOption } from './shutdown.ts';
 
 export interface EmitCliOptions {
   workspace?: string;
@@ -22,6 +23,8 @@ export interface EmitCliOptions {
   json?: boolean;
   timestamp?: string;
   depth?: string;
+  /** [X-PROC-3] With --wait: how long running hooks get on SIGINT/SIGTERM before they are stopped. */
+  shutdownGraceMs?: string;
 }
 
 /** `--payload -` reads the payload from stdin; it is how the background runner gets it. */
@@ -37,6 +40,7 @@ export async function emitCommand(
   event: string,
   opts: EmitCliOptions,
   out: (line: string) => void,
+  err: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<number> {
   const workspace = resolveWorkspace(opts.workspace);
   const payload = await payloadOption(opts.payload);
@@ -54,6 +58,7 @@ export async function emitCommand(
 
   if (!opts.wait) {
     const args = ['emit', event, '--workspace', workspace, '--session', session, '--payload', FROM_STDIN];
+    if (opts.shutdownGraceMs !== undefined) args.push('--shutdown-grace-ms', opts.shutdownGraceMs);
     args.push('--timestamp', timestamp, '--depth', String(depth), '--wait');
     await startRunner(args, workspace, JSON.stringify(payload));
     return 0;
@@ -63,13 +68,20 @@ export async function emitCommand(
     if (!opts.json) out(`dropped: depth ${depth} is over the limit of ${MAX_DEPTH} [P-BUS-3]`);
     return 0;
   }
-  const engine = await createHookEngine({ workspace, watch: false, logger: silentLogger });
+  const engine = await createHookEngine({
+    workspace,
+    watch: false,
+    logger: silentLogger,
+    ...graceOption(opts.shutdownGraceMs),
+  });
+  const stopOnSignal = closeOnStopSignal(engine, err);
   let records: RunRecord[];
   try {
     engine.emit(event, payload, { sessionId: session, depth, timestamp });
     await engine.drain();
     records = engine.runs().reverse();
   } finally {
+    stopOnSignal();
     await engine.close();
   }
   for (const r of records) out(opts.json ? JSON.stringify(r) : formatRecord(r));

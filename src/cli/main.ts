@@ -31,9 +31,13 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--payload <json>', 'event payload as a JSON object', '{}')
     .option('--wait', 'run the hooks now, wait, and print one line per run')
     .option('--json', 'with --wait: print run records as JSON lines')
+    .option(
+      '--shutdown-grace-ms <ms>',
+      'on SIGINT/SIGTERM: how long running hooks may finish before they are stopped (default 5000)',
+    )
     .addOption(hidden('--timestamp <iso>', 'envelope timestamp (used by the background runner)'))
     .addOption(hidden('--depth <n>', 'event depth (used by the background runner)'))
-    .action(async (event: string, opts) => setExit(await emitCommand(event, opts, out)));
+    .action(async (event: string, opts) => setExit(await emitCommand(event, opts, out, err)));
 
   program
     .command('decide')
@@ -48,6 +52,10 @@ function buildProgram(setExit: (code: number) => void): Command {
       'claude: a plugin folder whose hooks/hooks.json is read (repeatable)',
       collect,
       [],
+    )
+    .option(
+      '--shutdown-grace-ms <ms>',
+      'on SIGINT/SIGTERM: how long running hooks may finish before they are stopped (default 5000)',
     )
     .action(async (event: string, opts) => setExit(await decideCommand(event, opts, out, err)));
 
@@ -111,6 +119,10 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--project <dir>', 'Lurus project folder (for /api/decide)', '.')
     .option('--host <host>', 'address to bind (only loopback unless you say otherwise)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: any free port)', '7070')
+    .option(
+      '--shutdown-grace-ms <ms>',
+      'on SIGINT/SIGTERM: how long running hooks may finish before they are stopped (default 5000)',
+    )
     .action(async (opts) => {
       // Loaded on use: the HTTP stack stays out of every other command's start-up.
       const { serveCommand } = await import('./serve.ts');

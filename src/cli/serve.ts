@@ -9,12 +9,15 @@ import { errorMessage, isErrno } from '../files/errno.ts';
 import { createApp } from '../server/app.ts';
 import { STATE_DIR } from '../server/hooks-store.ts';
 import { CliError, resolveWorkspace } from './cli-error.ts';
+import { graceOption } from './shutdown.ts';
 
 export interface ServeCliOptions {
   workspace?: string;
   project?: string;
   host?: string;
   port?: string;
+  /** [X-PROC-3] How long running hooks get on SIGINT/SIGTERM before they are stopped. */
+  shutdownGraceMs?: string;
 }
 
 export interface ServeHooks {
@@ -49,6 +52,7 @@ export async function serveCommand(
   const stop = hooks.stopSignal ?? firstSignal(err);
 
   const engine = await createHookEngine({
+    ...graceOption(opts.shutdownGraceMs),
     workspace,
     projectDir: path.resolve(opts.project ?? '.'),
     watch: true,
