@@ -4,7 +4,7 @@
  * "Architecture" section for the data path of one `emit` and one `decide`.
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { currentDepth, MAX_DEPTH } from './bus/depth.ts';
 import { MemoryBus } from './bus/memory-bus.ts';
@@ -41,7 +41,7 @@ import {
   prxTopic,
 } from './events/prx-events.ts';
 import { errorMessage } from './files/errno.ts';
-import { makePrivateTempDir } from './files/private-temp-dir.ts';
+import { LazyPrivateTempDir } from './files/private-temp-dir.ts';
 import { type Logger, stderrLogger } from './records/logger.ts';
 import { EngineMetrics } from './records/metrics.ts';
 import { RunLog } from './records/run-log.ts';
@@ -235,7 +235,7 @@ class Engine implements HookEngine {
   readonly #runners: Runners;
   readonly #log: RunLog;
   readonly #sessionId: string;
-  readonly #tmpDir: string;
+  readonly #tmpDir: LazyPrivateTempDir;
   readonly #jobs: JobContext;
   readonly #projectDir: string;
   readonly #home: string | undefined;
@@ -293,7 +293,7 @@ class Engine implements HookEngine {
     this.#log = new RunLog(opts.runLogSize ?? 1000);
     this.#sessionId = opts.sessionId ?? `sess_${randomBytes(6).toString('hex')}`;
     // A private 0700 folder for payload files: no other user can pre-create or read them.
-    this.#tmpDir = makePrivateTempDir('hookwerk-');
+    this.#tmpDir = new LazyPrivateTempDir('hookwerk-');
     const payloads = payloadFiles(this.#tmpDir);
     const runners = this.#runners;
     // Made once: decide() is µs-scale and allocates no closures of its own.
@@ -665,7 +665,7 @@ class Engine implements HookEngine {
     await this.#runners.close(this.#opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS, settled);
     await plugins;
     await this.bus.flush();
-    rmSync(this.#tmpDir, { recursive: true, force: true });
+    this.#tmpDir.remove();
   }
 }
 
@@ -673,10 +673,10 @@ class Engine implements HookEngine {
  * Payload file names in the engine's private folder, unique per engine. The folder part is
  * joined once: a run only appends its number (no path normalization per run).
  */
-function payloadFiles(dir: string): PayloadFiles {
-  const prefix = path.join(dir, `payload-${randomBytes(4).toString('hex')}-`);
+function payloadFiles(dir: LazyPrivateTempDir): PayloadFiles {
+  const name = `payload-${randomBytes(4).toString('hex')}-`;
   let counter = 0;
-  return { next: () => `${prefix}${++counter}.json` };
+  return { next: () => path.join(dir.path(), `${name}${++counter}.json`) };
 }
 
 function assertDirectory(dir: string): void {

@@ -460,6 +460,21 @@ describe('[P-PAY-2] the private payload folder', () => {
     expect(existsSync(folder)).toBe(false);
   });
 
+  it('[P-PAY-2] is made at the first payload file: an engine that wrote none leaves no folder, even unclosed', async () => {
+    const runtime = tempDir('hw-xdg-');
+    chmodSync(runtime, 0o700);
+    const { ws, out } = captureWorkspace('error');
+    process.env.XDG_RUNTIME_DIR = runtime;
+    const engine = await makeEngine(ws);
+    engine.emit('agent_start', { agent: 'a', session: 's' });
+    await engine.drain();
+    expect(readdirSync(runtime)).toEqual([]);
+    engine.emit('error', { component: 'c', message: 'm' });
+    await engine.drain();
+    expect(path.dirname(path.dirname(read(path.join(out, 'path'))))).toBe(runtime);
+    expect(readdirSync(runtime)).toHaveLength(1);
+  });
+
   it('[P-PAY-2] makePrivateTempDir: $XDG_RUNTIME_DIR, then the shared memory folder, then the temp folder; always 0700', () => {
     const made: string[] = [];
     const make = (opts: Parameters<typeof makePrivateTempDir>[1]) => {

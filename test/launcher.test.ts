@@ -4,7 +4,7 @@
  * the shutdown grace. Real processes, checked in /proc.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../src/records/run-record.ts';
@@ -15,6 +15,12 @@ import { makeEngine } from './engine-harness.ts';
 import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 
 const LAUNCHERS = ['native', 'node', 'direct'] as const;
+/** What this machine offers to hold a hook's processes; probed once, nothing left behind. */
+const CONTAINMENT_KIND = (() => {
+  const c = detectContainment();
+  c.close();
+  return c.kind;
+})();
 type Launcher = (typeof LAUNCHERS)[number];
 
 /** Pids to kill after a test, whatever happened (only keep_children tests leave any on purpose). */
@@ -165,7 +171,7 @@ describe('[X-PROC-2] no process outlives its run', () => {
   // instant can escape (the README says so).
   const CASES = LAUNCHERS.flatMap((l) =>
     Object.keys(LEAVERS)
-      .filter((k) => k !== 'setsid' || (l === 'native' && detectContainment().kind !== 'pgroup'))
+      .filter((k) => k !== 'setsid' || (l === 'native' && CONTAINMENT_KIND !== 'pgroup'))
       .map((k) => [l, k] as const),
   );
   it.each(CASES)('[X-PROC-2] %s launcher, %s child: killed once the hook exits', async (launcher, kind) => {
@@ -203,7 +209,7 @@ describe('[X-PROC-2] no process outlives its run', () => {
     expect(run).toMatchObject({ outcome: 'timeout' });
     const kids = pidsIn(path.join(ws, 'kids.txt'));
     leftovers.push(...kids);
-    if (detectContainment().kind === 'pgroup') return;
+    if (CONTAINMENT_KIND === 'pgroup') return;
     for (const pid of kids) expect(alive(pid), `pid ${pid}`).toBe(false);
   });
 });
@@ -324,5 +330,28 @@ describe('[X-PROC-2] containment on this host', () => {
       expect(existsSync(path.dirname(path.dirname(run.procs)))).toBe(false);
     }
     c.close();
+  });
+
+  it('sweeps the folders of engines whose process died without closing them', async () => {
+    const c = detectContainment();
+    const run = c.create(false);
+    run.release();
+    c.close();
+    if (run.procs === undefined) return;
+    // Where this process's engines put their folders: two levels above a run's cgroup.procs.
+    const base = path.dirname(path.dirname(path.dirname(run.procs)));
+    const dead = spawnSync('true').pid;
+    const stale = path.join(base, `hookwerk-${dead}-0badc0de`);
+    // A hook that ran hookwerk itself nests an engine folder inside its run cgroup.
+    mkdirSync(path.join(stale, 'run-1', `hookwerk-${dead}-0badc0de`, 'run-1'), { recursive: true });
+    const live = path.join(base, `hookwerk-${process.pid}-0badc0de`);
+    mkdirSync(live);
+    try {
+      detectContainment().close();
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(live)).toBe(true);
+    } finally {
+      rmdirSync(live);
+    }
   });
 });

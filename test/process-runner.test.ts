@@ -2,11 +2,12 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProcessRunner } from '../src/runners/process-runner.ts';
 
 const runner = new ProcessRunner();
 const runProcess: ProcessRunner['run'] = (spec, opts) => runner.run(spec, opts);
+afterAll(() => runner.close());
 
 import type { ProcessSpec } from '../src/runners/process-types.ts';
 

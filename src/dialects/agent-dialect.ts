@@ -10,6 +10,7 @@ import path from 'node:path';
 import { claudeGetsEnvFile } from '../events/claude-events.ts';
 import type { GeminiEventName } from '../events/gemini-events.ts';
 import type { LurusContext } from '../events/lurus-events.ts';
+import type { LazyPrivateTempDir } from '../files/private-temp-dir.ts';
 import type { AgentCommandHook, AgentHook, InProcessGateHook } from '../registry/hook-definition.ts';
 import { HookCallInfo, runInProcess } from '../runners/in-process-runner.ts';
 import type { ProcessSpec } from '../runners/process-types.ts';
@@ -24,7 +25,7 @@ import { readAnswer } from './lurus-dialect.ts';
 export interface AgentRunContext {
   runners: Runners;
   /** The engine's private folder: `CLAUDE_ENV_FILE`s are made there. */
-  tmpDir: string;
+  tmpDir: LazyPrivateTempDir;
 }
 
 /** One hook's answer, and what it wrote to `CLAUDE_ENV_FILE` [C-RUN-3]. */
@@ -50,7 +51,8 @@ export async function runAgentHook(
     });
     return { answer: readClaudeAnswer(event, result, hook.failMode) };
   }
-  const envFile = hook.dialect === 'claude' && claudeGetsEnvFile(event) ? newEnvFile(ctx.tmpDir) : undefined;
+  const envFile =
+    hook.dialect === 'claude' && claudeGetsEnvFile(event) ? newEnvFile(ctx.tmpDir.path()) : undefined;
   try {
     const result = await ctx.runners.process.run(processSpec(hook, input, envFile));
     const answer =

@@ -3,7 +3,7 @@
  * hook run, so it lives in memory (tmpfs) when the host offers one we may use, else in the OS
  * temp folder.
  */
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -54,3 +54,29 @@ function isSafeParent(dir: string): boolean {
 }
 
 const STICKY = 0o1000;
+
+/**
+ * A private temp folder made at first use: an engine that never writes a payload file leaves
+ * nothing behind, even when its process dies without closing it.
+ */
+export class LazyPrivateTempDir {
+  readonly #prefix: string;
+  #dir: string | undefined;
+
+  constructor(prefix: string) {
+    this.#prefix = prefix;
+  }
+
+  /** The folder, made now if this is the first call (errors of the last resort are thrown). */
+  path(): string {
+    if (this.#dir === undefined) this.#dir = makePrivateTempDir(this.#prefix);
+    return this.#dir;
+  }
+
+  /** Removes the folder and what is in it; a later `path()` makes a fresh one. */
+  remove(): void {
+    if (this.#dir === undefined) return;
+    rmSync(this.#dir, { recursive: true, force: true });
+    this.#dir = undefined;
+  }
+}

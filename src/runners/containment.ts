@@ -13,7 +13,15 @@
  * launcher, the direct fallback: a process it forks in that first instant can escape).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import {
+  type Dirent,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { errorCode } from '../files/errno.ts';
 
@@ -65,13 +73,61 @@ function ownCgroup(hierarchy: string): string | undefined {
   return undefined;
 }
 
-function makeParent(mount: string, own: string): string | undefined {
-  const parent = path.join(mount, own, `hookwerk-${process.pid}-${randomBytes(4).toString('hex')}`);
+/**
+ * Where this engine's run cgroups go, once a probe showed we may create cgroups there. The folder
+ * itself is made at the first run (an engine that runs no process leaves nothing behind), and
+ * folders left by processes that died without closing their engine are swept away first.
+ */
+function parentFor(mount: string, own: string): { parent: string; kill: boolean } | undefined {
+  const base = path.join(mount, own);
+  const probe = path.join(base, `hookwerk-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    mkdirSync(parent);
-    return parent;
+    mkdirSync(probe);
   } catch {
     return undefined;
+  }
+  // A cgroup the kernel can kill in one write (v2, Linux ≥ 5.14) shows `cgroup.kill`.
+  const kill = existsSync(path.join(probe, 'cgroup.kill'));
+  removeCgroup(probe);
+  sweepStale(base);
+  return { parent: path.join(base, `hookwerk-${process.pid}-${randomBytes(4).toString('hex')}`), kill };
+}
+
+/** Removes `hookwerk-<pid>-*` folders of processes that are gone (their empty run cgroups first). */
+function sweepStale(base: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(base);
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const m = /^hookwerk-(\d+)-[0-9a-f]+$/.exec(name);
+    if (m === null || processAlive(Number(m[1]))) continue;
+    removeCgroupTree(path.join(base, name));
+  }
+}
+
+/** A cgroup can only go once its children have: deepest first (a hook that ran hookwerk nests one). */
+function removeCgroupTree(dir: string): void {
+  let children: Dirent[];
+  try {
+    children = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const child of children) {
+    if (child.isDirectory()) removeCgroupTree(path.join(dir, child.name));
+  }
+  removeCgroup(dir);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return errorCode(err) === 'EPERM';
   }
 }
 
@@ -83,18 +139,17 @@ function tryCgroup2(): Containment | undefined {
       : undefined;
   const own = ownCgroup('');
   if (mount === undefined || own === undefined) return undefined;
-  const parent = makeParent(mount, own);
-  if (parent === undefined) return undefined;
-  const kill = existsSync(path.join(parent, 'cgroup.kill'));
-  return new CgroupContainment(kill ? 'cgroup2' : 'cgroup2-freeze', parent);
+  const found = parentFor(mount, own);
+  if (found === undefined) return undefined;
+  return new CgroupContainment(found.kill ? 'cgroup2' : 'cgroup2-freeze', found.parent);
 }
 
 function tryFreezer(): Containment | undefined {
   const mount = path.join(CGROUP_ROOT, 'freezer');
   const own = ownCgroup('freezer');
   if (!existsSync(path.join(mount, 'tasks')) || own === undefined) return undefined;
-  const parent = makeParent(mount, own);
-  return parent === undefined ? undefined : new CgroupContainment('freezer', parent);
+  const found = parentFor(mount, own);
+  return found === undefined ? undefined : new CgroupContainment('freezer', found.parent);
 }
 
 class GroupContainment implements Containment {
@@ -122,6 +177,7 @@ class CgroupContainment implements Containment {
   readonly #parent: string;
   #next = 0;
   readonly #pool: string[] = [];
+  #made = false;
 
   constructor(kind: ContainmentKind, parent: string) {
     this.kind = kind;
@@ -135,6 +191,8 @@ class CgroupContainment implements Containment {
     if (dir === undefined) {
       dir = path.join(this.#parent, `run-${++this.#next}`);
       try {
+        if (!this.#made) mkdirSync(this.#parent, { recursive: true });
+        this.#made = true;
         mkdirSync(dir);
       } catch {
         return new GroupContainment().create();
@@ -153,6 +211,8 @@ class CgroupContainment implements Containment {
   }
 
   close(): void {
+    this.#pool.length = 0;
+    if (!this.#made) return;
     // Runs whose folder could not be removed yet (a process in uninterruptible sleep): last try.
     try {
       for (const entry of readdirSync(this.#parent, { withFileTypes: true })) {
