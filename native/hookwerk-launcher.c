@@ -18,7 +18,7 @@
  *   102 FAILED  u32 id, i32 errno, str stage
  *   103 STDOUT  u32 id, bytes          104 STDERR u32 id, bytes
  *   105 EXIT    u32 id, i32 code (-1 when killed), i32 signal (0 when it exited),
- *               i32 group_alive (1 when some process of its group is still there)
+ *               i32 left (1 when some process of its group, or of its cgroup, is still there)
  *   106 EOF     u32 id, u8 stream (1 stdout, 2 stderr)
  *
  * The child joins its process group (and cgroup, when one is given) before exec, so nothing it
@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,6 +54,7 @@ struct run {
   size_t stdin_len, stdin_off;
   int exited;
   char *payload_path;    /* removed once the process has exited */
+  char *cgroup_procs;    /* the run's cgroup.procs, "" when it has none */
 };
 
 static struct run runs[MAX_RUNS];
@@ -135,10 +137,37 @@ static struct run *find_run(uint32_t id) {
   return NULL;
 }
 
+/*
+ * Whether the cgroup whose cgroup.procs is `procs` still holds a process: v2 says so in
+ * cgroup.events ("populated 0|1", first line), v1 lists them in cgroup.procs. Unknown counts as yes.
+ */
+static int cgroup_populated(const char *procs) {
+  if (procs == NULL || procs[0] == 0) return 0;
+  char path[4096];
+  const char *slash = strrchr(procs, '/');
+  size_t dir = slash != NULL ? (size_t)(slash - procs) + 1 : 0;
+  if (dir + sizeof "cgroup.events" > sizeof path) return 1;
+  memcpy(path, procs, dir);
+  memcpy(path + dir, "cgroup.events", sizeof "cgroup.events");
+  char buf[64];
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    close(fd);
+    return n >= 11 && memcmp(buf, "populated 0", 11) == 0 ? 0 : 1;
+  }
+  fd = open(procs, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno == ENOENT ? 0 : 1;
+  ssize_t n = read(fd, buf, 1);
+  close(fd);
+  return n == 0 ? 0 : 1;
+}
+
 static void release_if_done(struct run *r) {
   if (r->exited && r->out < 0 && r->err < 0 && r->in < 0) {
     free(r->stdin_buf);
     free(r->payload_path);
+    free(r->cgroup_procs);
     memset(r, 0, sizeof *r);
   }
 }
@@ -318,6 +347,8 @@ static void do_spawn(struct reader *rq) {
     signal(SIGPIPE, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGINT, SIG_DFL);
+    struct sched_param normal = {0};
+    sched_setscheduler(0, SCHED_OTHER, &normal);
     if (setpgid(0, 0) < 0) fail_child(ep[1], errno, "setpgid");
     if (cgroup[0] != 0) {
       int fd = open(cgroup, O_WRONLY | O_CLOEXEC);
@@ -372,6 +403,8 @@ static void do_spawn(struct reader *rq) {
   r->in = in_p[1];
   r->payload_path = payload_path;
   payload_path = NULL;
+  r->cgroup_procs = cgroup;
+  cgroup = NULL;
   set_nonblock(r->out);
   set_nonblock(r->err);
   if (r->in >= 0) {
@@ -421,8 +454,8 @@ static void reap(void) {
         v[0] = WEXITSTATUS(status);
         v[1] = 0;
       }
-      /* Cheap here, an exception in the engine: is anything of its group left? */
-      v[2] = kill(-pid, 0) == 0 ? 1 : 0;
+      /* Cheap here, a file read on the engine's event loop: is anything of the run left? */
+      v[2] = kill(-pid, 0) == 0 || cgroup_populated(r->cgroup_procs) ? 1 : 0;
       emit(105, r->id, v, 3, NULL, 0, 0);
       release_if_done(r);
       break;
@@ -482,6 +515,14 @@ int main(void) {
   /* Dies with the engine; and then its hooks die with it. */
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() == 1) return 0;
+  /*
+   * Never preempt the agent: a request wakes us while the agent's thread is still in its write();
+   * as a normal task we would often run right there, on the agent's CPU, and the agent's event
+   * loop would wait for our fork. SCHED_BATCH tasks do not preempt on wakeup. Hooks get the
+   * normal policy back before exec.
+   */
+  struct sched_param batch = {0};
+  sched_setscheduler(0, SCHED_BATCH, &batch);
   signal(SIGPIPE, SIG_IGN);
   signal(SIGTERM, on_term);
   signal(SIGINT, SIG_IGN);

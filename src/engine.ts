@@ -389,7 +389,7 @@ class Engine implements HookEngine {
       // A copy: hooks see the context as it was asked about, whatever the caller does meanwhile.
       const ctx: LurusContext = Object.assign<LurusContext, object>({}, context);
       const target = matchTarget(ctx);
-      const entries = this.#registry.select(event, target).filter(isLurusEntry);
+      const entries = lurusEntries(this.#registry.select(event, target));
       if (entries.length === 0) return Promise.resolve({ decision: 'allow', blocked: false, runs: [] });
       const envelope: LurusEnvelope = { event, context: ctx, cwd: this.#gateConfig.projectDir };
       this.#deciding++;
@@ -691,6 +691,19 @@ function assertDirectory(dir: string): void {
 
 function isLurusEntry(entry: GateEntry): entry is LurusGateEntry {
   return entry.kind === 'unapproved' || entry.dialect === 'lurus';
+}
+
+/** The Lurus entries of a selection: the selection itself (no copy) when that is all of it, as usual. */
+function lurusEntries(selected: readonly GateEntry[]): readonly LurusGateEntry[] {
+  return allLurus(selected) ? selected : selected.filter(isLurusEntry);
+}
+
+function allLurus(entries: readonly GateEntry[]): entries is readonly LurusGateEntry[] {
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry !== undefined && entry.kind !== 'unapproved' && entry.dialect !== 'lurus') return false;
+  }
+  return true;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

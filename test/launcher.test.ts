@@ -107,6 +107,18 @@ describe('[X-PROC-1] the launcher', () => {
     },
   );
 
+  it('[X-PROC-1] the C launcher never preempts the agent (SCHED_BATCH); the hook runs with the normal policy', async () => {
+    const { ws, engine } = await engineWith(
+      'native',
+      'grep ^policy /proc/$$/sched > own.txt; grep ^policy /proc/$PPID/sched > parent.txt',
+    );
+    const run = await oneRun(engine);
+    expect(run).toMatchObject({ outcome: 'ok', exitCode: 0 });
+    const policy = (file: string) => Number(readFileSync(path.join(ws, file), 'utf8').split(':')[1]);
+    expect(policy('parent.txt')).toBe(3); // SCHED_BATCH
+    expect(policy('own.txt')).toBe(0); // SCHED_OTHER
+  });
+
   it.each(['native', 'node'] as const)(
     '[X-PROC-1] %s: a launcher killed mid-run: the run is recorded (launcher_died), its processes die, the next emit works',
     async (launcher) => {

@@ -1318,6 +1318,36 @@ describe('(beyond, SPEC §4) in-process hooks', () => {
     ]);
   });
 
+  it('[L-RUN-1] sync and async hooks mixed: run in order, contexts joined, the first deny stops the rest', async () => {
+    const { project, home } = setup();
+    const engine = await engineFor(project, home);
+    const order: string[] = [];
+    engine.use('PreToolUse', { name: 'sync-ctx' }, () => {
+      order.push('sync-ctx');
+      return { decision: 'allow', additionalContext: 'a' };
+    });
+    engine.use('PreToolUse', { name: 'async-ctx' }, async () => {
+      await new Promise((r) => setImmediate(r));
+      order.push('async-ctx');
+      return { decision: 'allow', additionalContext: 'b' };
+    });
+    engine.use('PreToolUse', { name: 'sync-deny' }, () => {
+      order.push('sync-deny');
+      return { decision: 'deny', reason: 'no' };
+    });
+    engine.use('PreToolUse', { name: 'never' }, () => {
+      order.push('never');
+    });
+    const d = await engine.decide('PreToolUse', { toolName: 'Bash' });
+    expect(order).toEqual(['sync-ctx', 'async-ctx', 'sync-deny']);
+    expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: 'no', additionalContext: 'a\nb' });
+    expect(d.runs.map((r) => r.hook)).toEqual(['sync-ctx', 'async-ctx', 'sync-deny']);
+    // Every decision, synchronous or not, is settled: close() does not wait for one.
+    await engine.decide('PreToolUse', { toolName: 'Bash' });
+    await engine.close();
+    await expect(engine.decide('PreToolUse', { toolName: 'Bash' })).rejects.toThrow(/closed/);
+  });
+
   it('[§4] [L-ANS-3] throwing → allow, cause exception (fail-open); failMode closed → deny', async () => {
     const { project, home } = setup();
     const engine = await engineFor(project, home);

@@ -165,13 +165,12 @@ export function runGateHook(
   envelope: LurusEnvelope,
   json: () => string,
   runners: Runners,
-): Promise<HookVerdict> {
+): HookVerdict | Promise<HookVerdict> {
   const failMode = hook.failMode;
   const read = (r: RunResult) => verdictOf(failMode, r);
   switch (hook.kind) {
     case 'process':
-      if (hook.script !== undefined && !existsSync(hook.script))
-        return Promise.resolve(missingScript(failMode, hook.script));
+      if (hook.script !== undefined && !existsSync(hook.script)) return missingScript(failMode, hook.script);
       return runners.process
         .run({
           command: '/bin/sh',
@@ -193,8 +192,11 @@ export function runGateHook(
           timeoutMs: hook.timeoutMs,
         })
         .then(read);
-    case 'in-process':
-      return callInProcess(hook, envelope).then(read);
+    case 'in-process': {
+      // A synchronous answer stays synchronous: the gate then decides without a microtask per hook.
+      const r = callInProcess(hook, envelope);
+      return r instanceof Promise ? r.then(read) : read(r);
+    }
   }
 }
 

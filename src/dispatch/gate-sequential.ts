@@ -15,12 +15,12 @@ export interface Decision {
   runs: RunRecord[];
 }
 
-/** How the sequential gate runs one selected hook (the dialect's job). */
+/** How the sequential gate runs one selected hook (the dialect's job); synchronous when the hook answered so. */
 export type RunGateHook = (
   hook: LurusGateHook,
   envelope: LurusEnvelope,
   json: () => string,
-) => Promise<HookVerdict>;
+) => HookVerdict | Promise<HookVerdict>;
 
 /**
  * [L-RUN-1] Runs the selected entries one after another; the first deny stops the rest. Folds
@@ -29,8 +29,11 @@ export type RunGateHook = (
  * Project hooks are checked against their approval right before they run [L-TRUST-6]: a pinned
  * file that changed means the hook cannot run as approved — a closed guard denies, others are
  * skipped — so no write by the guarded agent turns a closed guard into an allow.
+ *
+ * The walk stays synchronous while the verdicts are (in-process hooks answering at once): a
+ * decision then costs one promise, not one per hook. `onSettled` runs before the promise settles.
  */
-export async function runSequentialGate(
+export function runSequentialGate(
   envelope: LurusEnvelope,
   canBlock: boolean,
   entries: readonly LurusGateEntry[],
@@ -38,18 +41,42 @@ export async function runSequentialGate(
   onRecord: (record: RunRecord) => void,
   onSettled: () => void,
 ): Promise<Decision> {
-  const runs: RunRecord[] = [];
-  let json: string | undefined;
-  const jsonOf = () => {
-    json ??= JSON.stringify(envelope);
-    return json;
-  };
-  let contexts: string[] | undefined;
-  let deny: RunRecord | undefined;
+  let walked: Decision | Promise<Decision>;
   try {
-    for (const entry of entries) {
+    walked = new GateWalk(envelope, canBlock, entries, run, onRecord).from(0);
+  } catch (err) {
+    onSettled();
+    return Promise.reject(err);
+  }
+  if (walked instanceof Promise) return walked.finally(onSettled);
+  onSettled();
+  return Promise.resolve(walked);
+}
+
+class GateWalk {
+  readonly #runs: RunRecord[] = [];
+  #json: string | undefined;
+  #contexts: string[] | undefined;
+  #deny: RunRecord | undefined;
+  readonly #jsonOf = (): string => {
+    this.#json ??= JSON.stringify(this.envelope);
+    return this.#json;
+  };
+
+  constructor(
+    readonly envelope: LurusEnvelope,
+    readonly canBlock: boolean,
+    readonly entries: readonly LurusGateEntry[],
+    readonly run: RunGateHook,
+    readonly onRecord: (record: RunRecord) => void,
+  ) {}
+
+  /** Walks from entry `i`; returns at once unless a hook answers later. */
+  from(i: number): Decision | Promise<Decision> {
+    for (; i < this.entries.length; i++) {
+      const entry = this.entries[i]!;
       const at = isoNow();
-      let verdict: HookVerdict | SkipFields;
+      let verdict: HookVerdict | SkipFields | Promise<HookVerdict>;
       let pending = false;
       if (entry.kind === 'unapproved') {
         verdict = skip('untrusted', entry.reason);
@@ -69,37 +96,54 @@ export async function runSequentialGate(
                 })
               : skip('changed_since_approval', why);
         } else {
-          verdict = await run(entry, envelope, jsonOf);
+          verdict = this.run(entry, this.envelope, this.#jsonOf);
         }
       }
-      const record: RunRecord = Object.assign(
-        { hook: entry.name, source: entry.origin.source, event: envelope.event, dialect: entry.dialect, at },
-        verdict,
-      );
-      if (pending) record.consent = 'newer_version_pending';
-      runs.push(record);
-      onRecord(record);
-      if (!('decision' in verdict)) continue;
-      if (verdict.additionalContext !== undefined) {
-        contexts ??= [];
-        contexts.push(verdict.additionalContext);
+      if (verdict instanceof Promise) {
+        const next = i + 1;
+        return verdict.then((v) => (this.#take(entry, at, pending, v) ? this.#decision() : this.from(next)));
       }
-      if (verdict.decision === 'deny') {
-        deny = record;
-        break;
-      }
+      if (this.#take(entry, at, pending, verdict)) break;
     }
-  } finally {
-    onSettled();
+    return this.#decision();
   }
-  const decision: Decision = {
-    decision: deny ? 'deny' : 'allow',
-    blocked: deny !== undefined && canBlock,
-    runs,
-  };
-  if (deny?.reason !== undefined) decision.reason = deny.reason;
-  if (contexts !== undefined) decision.additionalContext = contexts.join('\n');
-  return decision;
+
+  /** Records one entry's verdict; true when it denies (the walk stops). */
+  #take(entry: LurusGateEntry, at: string, pending: boolean, verdict: HookVerdict | SkipFields): boolean {
+    const record: RunRecord = Object.assign(
+      {
+        hook: entry.name,
+        source: entry.origin.source,
+        event: this.envelope.event,
+        dialect: entry.dialect,
+        at,
+      },
+      verdict,
+    );
+    if (pending) record.consent = 'newer_version_pending';
+    this.#runs.push(record);
+    this.onRecord(record);
+    if (!('decision' in verdict)) return false;
+    if (verdict.additionalContext !== undefined) {
+      this.#contexts ??= [];
+      this.#contexts.push(verdict.additionalContext);
+    }
+    if (verdict.decision !== 'deny') return false;
+    this.#deny = record;
+    return true;
+  }
+
+  #decision(): Decision {
+    const deny = this.#deny;
+    const decision: Decision = {
+      decision: deny ? 'deny' : 'allow',
+      blocked: deny !== undefined && this.canBlock,
+      runs: this.#runs,
+    };
+    if (deny?.reason !== undefined) decision.reason = deny.reason;
+    if (this.#contexts !== undefined) decision.additionalContext = this.#contexts.join('\n');
+    return decision;
+  }
 }
 
 type SkipFields = Pick<RunRecord, 'outcome' | 'durationMs' | 'cause' | 'reason'>;

@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { DurationHistogram } from './duration-histogram.ts';
 import type { RunRecord } from './run-record.ts';
 
 /**
@@ -48,9 +49,6 @@ class LabelledCount {
   }
 }
 
-/** Observations kept per event before they are copied into the histogram. */
-const OBSERVE_BATCH = 4096;
-
 /** Engine metrics in a registry of its own, so two engines in one process never share counters. */
 export class EngineMetrics {
   readonly registry = new Registry();
@@ -58,26 +56,18 @@ export class EngineMetrics {
   readonly #timeouts = new LabelledCount();
   readonly #emitted = new LabelledCount();
   readonly #dropped = new LabelledCount();
-  /**
-   * Durations (seconds) not yet in the histogram, per event: a push on the hot path; copied into
-   * prom-client at scrape, or when a list reaches OBSERVE_BATCH (so memory stays bounded).
-   */
-  readonly #pendingDurations = new Map<string, number[]>();
   /** Event streams (serve's SSE hubs) whose clients and drops are reported here. */
   readonly #streams = new Set<{ readonly clients: number; readonly dropped: number }>();
   #reloads = 0;
   #reloadErrors = 0;
-  readonly duration: Histogram<'event'>;
+  readonly #duration: DurationHistogram;
 
   constructor(probe: { queued(): number; running(): number }) {
-    const flush = () => this.#flushDurations();
-    this.duration = new Histogram({
+    this.#duration = new DurationHistogram({
       name: 'hook_run_duration_seconds',
       help: 'Wall time of hook runs.',
-      labelNames: ['event'] as const,
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [this.registry],
-      collect: flush,
     });
     const counter = (
       name: string,
@@ -175,15 +165,6 @@ export class EngineMetrics {
     this.#reloadErrors++;
   }
 
-  #flushDurations(): void {
-    for (const [event, pending] of this.#pendingDurations) {
-      if (pending.length === 0) continue;
-      const child = this.duration.labels(event);
-      for (let i = 0; i < pending.length; i++) child.observe(pending[i] ?? 0);
-      pending.length = 0;
-    }
-  }
-
   /** Current value of `events_dropped_total{reason}` (for callers that need it without a scrape). */
   droppedCount(reason: string): number {
     return this.#dropped.get(reason);
@@ -192,13 +173,7 @@ export class EngineMetrics {
   record(r: RunRecord): void {
     this.#runs.inc2(r.event, r.outcome, () => ({ event: r.event, outcome: r.outcome }));
     if (r.outcome === 'dropped' || r.outcome === 'skipped_untrusted') return;
-    let pending = this.#pendingDurations.get(r.event);
-    if (pending === undefined) {
-      pending = [];
-      this.#pendingDurations.set(r.event, pending);
-    }
-    pending.push(r.durationMs / 1000);
-    if (pending.length >= OBSERVE_BATCH) this.#flushDurations();
+    this.#duration.observeEvent(r.event, r.durationMs / 1000);
     if (r.outcome === 'timeout') this.#timeouts.inc(r.event, () => ({ event: r.event }));
   }
 }

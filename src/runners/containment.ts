@@ -33,8 +33,8 @@ export interface RunContainer {
   readonly procs: string | undefined;
   /** Sends `signal` to every process of the run: its group (when its pid is known), and all of its cgroup. */
   signal(pgid: number | undefined, signal: 'SIGTERM' | 'SIGKILL'): void;
-  /** No live process of the run remains; `groupGone`: the launcher saw the group empty (skips that probe). */
-  empty(pgid: number, groupGone?: boolean): boolean;
+  /** No live process of the run remains (in its group, nor in its cgroup). */
+  empty(pgid: number): boolean;
   /** Lets go of the cgroup once empty; `empty`: already known to be empty. */
   release(empty?: boolean): void;
 }
@@ -161,7 +161,7 @@ class GroupContainment implements Containment {
       signal: (pgid, signal) => {
         if (pgid !== undefined) signalGroup(pgid, signal);
       },
-      empty: (pgid, groupGone) => groupGone === true || !groupHasLiveMember(pgid),
+      empty: (pgid) => !groupHasLiveMember(pgid),
       release() {},
     };
   }
@@ -256,17 +256,12 @@ class CgroupRun implements RunContainer {
   }
 
   /** Empty cgroup and empty group: a process that forked before it joined the cgroup is still in the group. */
-  empty(pgid: number, groupGone?: boolean): boolean {
-    return this.#cgroupEmpty() && (groupGone === true || !groupHasLiveMember(pgid));
+  empty(pgid: number): boolean {
+    return this.#cgroupEmpty() && !groupHasLiveMember(pgid);
   }
 
   #cgroupEmpty(): boolean {
-    if (this.#kind === 'freezer') return this.#pids().length === 0;
-    try {
-      return /^populated 0$/m.test(readFileSync(path.join(this.#dir, 'cgroup.events'), 'utf8'));
-    } catch {
-      return true; // the cgroup is gone, and its processes with it
-    }
+    return !cgroupPopulated(this.procs);
   }
 
   /** Back to the pool once empty; a cgroup still holding a process (stuck in D state) is removed at close. */
@@ -289,6 +284,24 @@ class CgroupRun implements RunContainer {
   #freeze(on: boolean): void {
     if (this.#kind === 'freezer') write(path.join(this.#dir, 'freezer.state'), on ? 'FROZEN' : 'THAWED');
     else write(path.join(this.#dir, 'cgroup.freeze'), on ? '1' : '0');
+  }
+}
+
+/**
+ * Whether the cgroup whose `cgroup.procs` is `procs` still holds a process: v2 says so in
+ * `cgroup.events`, v1 lists them in `cgroup.procs`. A cgroup that is gone holds nothing.
+ */
+export function cgroupPopulated(procs: string): boolean {
+  if (procs === '') return false;
+  try {
+    return !/^populated 0$/m.test(readFileSync(path.join(path.dirname(procs), 'cgroup.events'), 'utf8'));
+  } catch (err) {
+    if (errorCode(err) !== 'ENOENT') return true;
+  }
+  try {
+    return readFileSync(procs, 'utf8') !== '';
+  } catch (err) {
+    return errorCode(err) !== 'ENOENT';
   }
 }
 

@@ -25,36 +25,45 @@ const TIMED_OUT = Symbol('timed out');
 
 /**
  * Runs `fn(arg, info)`. With `depth`, it runs (and everything it starts) at that event depth
- * [P-BUS-3], so emits made by the hook are one level deeper.
+ * [P-BUS-3], so emits made by the hook are one level deeper. A hook that answers synchronously
+ * gets its result synchronously: no promise, no timer, no microtask (`await` works on both).
  */
-export async function runInProcess<A, I extends HookCallInfo>(
+export function runInProcess<A, I extends HookCallInfo>(
   fn: (arg: A, info: I) => unknown,
   arg: A,
   info: I,
   timeoutMs: number,
   depth?: number,
-): Promise<InProcessResult> {
+): InProcessResult | Promise<InProcessResult> {
   const start = performance.now();
-  let value: unknown;
-  let timer: NodeJS.Timeout | undefined;
+  let returned: unknown;
   try {
-    const returned = depth === undefined ? fn(arg, info) : runAtDepth(depth, fn, arg, info);
-    if (isThenable(returned)) {
-      // Only a pending answer needs the clock.
-      const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs, TIMED_OUT);
-      });
-      value = await Promise.race([returned, timedOut]);
-    } else {
-      value = returned;
-    }
+    returned = depth === undefined ? fn(arg, info) : runAtDepth(depth, fn, arg, info);
   } catch (err) {
-    return {
-      kind: 'in-process',
-      reason: 'threw',
-      error: errorMessage(err),
-      durationMs: performance.now() - start,
-    };
+    return threw(err, start);
+  }
+  if (!isThenable(returned)) {
+    return { kind: 'in-process', reason: 'returned', value: returned, durationMs: performance.now() - start };
+  }
+  return settle(returned, info, timeoutMs, start);
+}
+
+/** A pending answer, bounded by the timeout (its signal aborted at the bound). */
+async function settle(
+  pending: PromiseLike<unknown>,
+  info: HookCallInfo,
+  timeoutMs: number,
+  start: number,
+): Promise<InProcessResult> {
+  let timer: NodeJS.Timeout | undefined;
+  let value: unknown;
+  try {
+    const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs, TIMED_OUT);
+    });
+    value = await Promise.race([pending, timedOut]);
+  } catch (err) {
+    return threw(err, start);
   } finally {
     clearTimeout(timer);
   }
@@ -68,6 +77,15 @@ export async function runInProcess<A, I extends HookCallInfo>(
     };
   }
   return { kind: 'in-process', reason: 'returned', value, durationMs: performance.now() - start };
+}
+
+function threw(err: unknown, start: number): InProcessResult {
+  return {
+    kind: 'in-process',
+    reason: 'threw',
+    error: errorMessage(err),
+    durationMs: performance.now() - start,
+  };
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

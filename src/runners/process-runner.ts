@@ -187,10 +187,10 @@ function startRun(
     resolveRun(result);
   };
 
-  /** What the launcher told at exit: its group was already empty. */
-  let groupGoneAtExit = false;
+  /** What the launcher told at exit: nothing of the run (group or cgroup) was left. */
+  let goneAtExit = false;
   const allGone = (): boolean => {
-    if (!gone && pid !== undefined) gone = container.empty(pid, groupGoneAtExit);
+    if (!gone && pid !== undefined) gone = goneAtExit || container.empty(pid);
     return gone;
   };
 
@@ -273,10 +273,10 @@ function startRun(
       stderr(chunk) {
         if (!capped && !stderr.push(chunk)) onOverflow();
       },
-      exited(code, signal, groupAlive) {
+      exited(code, signal, leftAlive) {
         exited = true;
-        // The launcher already looked: nothing of the group is left (a cgroup may still hold a setsid child).
-        groupGoneAtExit = groupAlive === false;
+        // The launcher already looked, off our event loop: nothing of the run is left.
+        goneAtExit = leftAlive === false;
         exitCode = code;
         exitSignal = signal;
         if (killReason === undefined) clearTimeout(timeoutTimer);

@@ -28,8 +28,11 @@ export interface SpawnEvents {
   failed(message: string, cause?: string): void;
   stdout(chunk: Buffer): void;
   stderr(chunk: Buffer): void;
-  /** `groupAlive`: whether some process of its group is left, when the backend knows (saves a probe). */
-  exited(code: number | null, signal: NodeJS.Signals | null, groupAlive?: boolean): void;
+  /**
+   * `leftAlive`: whether some process of its group or of its cgroup is left, when the backend
+   * looked (a launcher does, off the agent's event loop; the agent then skips both probes).
+   */
+  exited(code: number | null, signal: NodeJS.Signals | null, leftAlive?: boolean): void;
   /** Both output streams reached their end. */
   closed(): void;
 }

@@ -118,6 +118,7 @@ export class LauncherBackend implements SpawnBackend {
   #restarts: number[] = [];
   #fallback: DirectBackend | undefined;
   #closed = false;
+  #corked = false;
 
   constructor(opts: LauncherOptions) {
     this.kind = opts.kind;
@@ -149,18 +150,7 @@ export class LauncherBackend implements SpawnBackend {
       outputStopped: false,
     };
     this.#runs.set(id, run);
-    const frame = encodeSpawn({
-      id,
-      cgroupProcs: req.cgroupProcs ?? '',
-      cwd: req.cwd,
-      argv: [req.command, ...req.args],
-      env: Object.entries(req.env).map(([k, v]) => `${k}=${v}`),
-      ...(req.stdin !== undefined ? { stdin: Buffer.from(req.stdin) } : {}),
-      ...(req.payloadFile !== undefined
-        ? { payloadFile: { path: req.payloadFile.path, bytes: Buffer.from(req.payloadFile.text) } }
-        : {}),
-    });
-    child.stdin?.write(frame);
+    this.#send(child, encodeSpawn(id, req));
     this.#refState();
     return {
       stopOutput: () => {
@@ -179,6 +169,24 @@ export class LauncherBackend implements SpawnBackend {
         }
       },
     };
+  }
+
+  /**
+   * Writes a request. Requests made in one go (the hooks of one event start in one loop turn) are
+   * corked and leave in one writev at the end of the turn: one syscall and one launcher wake-up.
+   */
+  #send(child: ChildProcess, frame: Buffer): void {
+    const stdin = child.stdin;
+    if (stdin === null) return;
+    if (!this.#corked) {
+      this.#corked = true;
+      stdin.cork();
+      process.nextTick(() => {
+        this.#corked = false;
+        stdin.uncork();
+      });
+    }
+    stdin.write(frame);
   }
 
   async close(): Promise<void> {
@@ -293,17 +301,27 @@ export class LauncherBackend implements SpawnBackend {
         return;
       case 'exit':
         run.exited = true;
+        this.#forgetIfOver(ev.id, run);
         run.events.exited(
           ev.code,
           ev.signal === null ? null : (SIGNAL_NAMES.get(ev.signal) ?? 'SIGKILL'),
-          ev.groupAlive,
+          ev.leftAlive,
         );
-        break;
+        return;
       case 'eof':
-        if (++run.eofs === 2) run.events.closed();
-        break;
+        run.eofs++;
+        this.#forgetIfOver(ev.id, run);
+        if (run.eofs === 2) run.events.closed();
+        return;
     }
-    if (run.exited && (run.eofs === 2 || run.outputStopped)) this.#runs.delete(ev.id);
+  }
+
+  /**
+   * The launcher forgets a run once it exited and its output ended; so do we, before telling the
+   * runner, whose detach() then has nothing to send.
+   */
+  #forgetIfOver(id: number, run: InFlight): void {
+    if (run.exited && (run.eofs === 2 || run.outputStopped)) this.#runs.delete(id);
   }
 
   #onLauncherExit(child: ChildProcess): void {

@@ -6,6 +6,8 @@
  * Frame: u32 length (little endian, of what follows), u8 type, payload; strings are u32 length + bytes.
  */
 
+import type { SpawnRequest } from '../spawn-backend.ts';
+
 export const REQ_SPAWN = 1;
 export const REQ_DETACH = 2;
 export const EVT_STARTED = 101;
@@ -34,36 +36,59 @@ export type LauncherEvent =
   | { type: 'started'; id: number; pid: number }
   | { type: 'failed'; id: number; errno: number; stage: string }
   | { type: 'stdout' | 'stderr'; id: number; data: Buffer }
-  | { type: 'exit'; id: number; code: number | null; signal: number | null; groupAlive: boolean }
+  | { type: 'exit'; id: number; code: number | null; signal: number | null; leftAlive: boolean }
   | { type: 'eof'; id: number; stream: 'stdout' | 'stderr' };
 
-/** Encodes a spawn request. */
-export function encodeSpawn(req: SpawnFrame): Buffer {
-  const parts: Buffer[] = [];
-  const u32 = (n: number) => {
-    const b = Buffer.allocUnsafe(4);
-    b.writeUInt32LE(n >>> 0, 0);
-    parts.push(b);
-  };
-  const str = (s: string | Buffer) => {
-    const b = typeof s === 'string' ? Buffer.from(s, 'utf8') : s;
-    u32(b.length);
-    parts.push(b);
-  };
-  u32(req.id);
-  u32((req.stdin !== undefined ? 1 : 0) | (req.payloadFile !== undefined ? 2 : 0));
-  str(req.cgroupProcs);
-  str(req.cwd);
-  u32(req.argv.length);
-  for (const a of req.argv) str(a);
-  u32(req.env.length);
-  for (const e of req.env) str(e);
-  if (req.stdin !== undefined) str(req.stdin);
-  if (req.payloadFile !== undefined) {
-    str(req.payloadFile.path);
-    str(req.payloadFile.bytes);
+/**
+ * Encodes a spawn request in one pass into one buffer: it is built on the agent's event loop for
+ * every hook run, so no intermediate strings (`NAME=value`) or buffers per field.
+ */
+export function encodeSpawn(id: number, req: SpawnRequest): Buffer {
+  const stdin = req.stdin;
+  const payload = req.payloadFile;
+  const cgroup = req.cgroupProcs ?? '';
+  let size = 5 + 4 + 4 + 4 + Buffer.byteLength(cgroup) + 4 + Buffer.byteLength(req.cwd) + 4;
+  size += 4 + Buffer.byteLength(req.command);
+  for (const a of req.args) size += 4 + Buffer.byteLength(a);
+  size += 4;
+  let envCount = 0;
+  for (const name in req.env) {
+    size += 4 + Buffer.byteLength(name) + 1 + Buffer.byteLength(req.env[name] ?? '');
+    envCount++;
   }
-  return frame(REQ_SPAWN, Buffer.concat(parts));
+  if (stdin !== undefined) size += 4 + Buffer.byteLength(stdin);
+  if (payload !== undefined) size += 8 + Buffer.byteLength(payload.path) + Buffer.byteLength(payload.text);
+  const b = Buffer.allocUnsafe(size);
+  let off = b.writeUInt32LE(size - 4, 0);
+  off = b.writeUInt8(REQ_SPAWN, off);
+  off = b.writeUInt32LE(id >>> 0, off);
+  off = b.writeUInt32LE((stdin !== undefined ? 1 : 0) | (payload !== undefined ? 2 : 0), off);
+  const str = (text: string | Buffer): void => {
+    const at = off;
+    off += 4;
+    off += typeof text === 'string' ? b.write(text, off) : text.copy(b, off);
+    b.writeUInt32LE(off - at - 4, at);
+  };
+  str(cgroup);
+  str(req.cwd);
+  off = b.writeUInt32LE(1 + req.args.length, off);
+  str(req.command);
+  for (const a of req.args) str(a);
+  off = b.writeUInt32LE(envCount, off);
+  for (const name in req.env) {
+    const at = off;
+    off += 4;
+    off += b.write(name, off);
+    off = b.writeUInt8(0x3d, off); // '='
+    off += b.write(req.env[name] ?? '', off);
+    b.writeUInt32LE(off - at - 4, at);
+  }
+  if (stdin !== undefined) str(stdin);
+  if (payload !== undefined) {
+    str(payload.path);
+    str(payload.text);
+  }
+  return b;
 }
 
 export function encodeDetach(id: number): Buffer {
@@ -94,7 +119,7 @@ export function encodeEvent(ev: LauncherEvent): Buffer {
     case 'exit':
       return frame(
         EVT_EXIT,
-        Buffer.concat([id, i32(ev.code ?? -1), i32(ev.signal ?? 0), i32(ev.groupAlive ? 1 : 0)]),
+        Buffer.concat([id, i32(ev.code ?? -1), i32(ev.signal ?? 0), i32(ev.leftAlive ? 1 : 0)]),
       );
     case 'eof':
       return frame(EVT_EOF, Buffer.concat([id, Buffer.from([ev.stream === 'stdout' ? 1 : 2])]));
@@ -145,13 +170,13 @@ export function decodeEvent(type: number, p: Buffer): LauncherEvent {
     case EVT_EXIT: {
       const code = p.readInt32LE(4);
       const signal = p.readInt32LE(8);
-      const groupAlive = p.length >= 16 ? p.readInt32LE(12) !== 0 : true;
+      const leftAlive = p.length >= 16 ? p.readInt32LE(12) !== 0 : true;
       return {
         type: 'exit',
         id,
         code: code < 0 ? null : code,
         signal: signal === 0 ? null : signal,
-        groupAlive,
+        leftAlive,
       };
     }
     case EVT_EOF:

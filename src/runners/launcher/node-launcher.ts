@@ -9,6 +9,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
+import { cgroupPopulated } from '../containment.ts';
 import {
   decodeSpawn,
   encodeEvent,
@@ -116,7 +117,7 @@ function start(frame: Buffer): void {
       id: req.id,
       code,
       signal: signal === null ? null : constants.signals[signal],
-      groupAlive: groupAlive(pid),
+      leftAlive: groupAlive(pid) || cgroupPopulated(req.cgroupProcs),
     });
   });
   child.on('close', () => children.delete(req.id));

@@ -1,0 +1,42 @@
+// [X-PROC-1] The launcher protocol: what the engine encodes is what a launcher decodes.
+import { describe, expect, it } from 'vitest';
+import { decodeSpawn, encodeSpawn, FrameReader, REQ_SPAWN } from '../src/runners/launcher/launcher-frames.ts';
+
+describe('[X-PROC-1] spawn frames', () => {
+  it('round-trips argv, env, cwd, cgroup, stdin and the payload file, multi-byte text included', () => {
+    const frame = encodeSpawn(7, {
+      command: '/bin/sh',
+      args: ['-c', 'echo "é €" && exit 3', ''],
+      env: { PATH: '/usr/bin:/bin', ZERO_HOOK_PAYLOAD: '{"x":"😀"}', EMPTY: '' },
+      cwd: '/tmp/wörk',
+      cgroupProcs: '/sys/fs/cgroup/x/run-1/cgroup.procs',
+      stdin: 'line ü\n',
+      payloadFile: { path: '/dev/shm/p-1.json', text: '{"payload":"ß"}' },
+    });
+    // Split anywhere, the reader still finds exactly one frame.
+    const reader = new FrameReader();
+    const frames = [...reader.push(frame.subarray(0, 3)), ...reader.push(frame.subarray(3))];
+    expect(frames).toHaveLength(1);
+    const [type, payload] = frames[0]!;
+    expect(type).toBe(REQ_SPAWN);
+    const req = decodeSpawn(payload);
+    expect(req).toMatchObject({
+      id: 7,
+      cgroupProcs: '/sys/fs/cgroup/x/run-1/cgroup.procs',
+      cwd: '/tmp/wörk',
+      argv: ['/bin/sh', '-c', 'echo "é €" && exit 3', ''],
+      env: ['PATH=/usr/bin:/bin', 'ZERO_HOOK_PAYLOAD={"x":"😀"}', 'EMPTY='],
+    });
+    expect(req.stdin?.toString('utf8')).toBe('line ü\n');
+    expect(req.payloadFile?.path).toBe('/dev/shm/p-1.json');
+    expect(req.payloadFile?.bytes.toString('utf8')).toBe('{"payload":"ß"}');
+  });
+
+  it('leaves stdin and the payload file out when the run has none (flags 0)', () => {
+    const frame = encodeSpawn(1, { command: 'true', args: [], env: {}, cwd: '/' });
+    const [, payload] = new FrameReader().push(frame)[0]!;
+    const req = decodeSpawn(payload);
+    expect(req).toEqual({ id: 1, cgroupProcs: '', cwd: '/', argv: ['true'], env: [] });
+    expect(payload.readUInt32LE(4)).toBe(0);
+  });
+});
