@@ -6,7 +6,6 @@
 //   runner  ProcessRunner.run() from dist/runners/process-runner.js (the process runner alone)
 //   engine  engine.emit('tool_call') then await engine.drain() (payload file, env, the launcher, record)
 // The figure per side is the median of the per-round means; the ratio is engine (or runner) ÷ raw.
-import { spawn } from 'node:child_process';
 import { createHookEngine, ProcessRunner } from '../dist/index.js';
 import {
   fmtRatio,
@@ -16,6 +15,7 @@ import {
   nowUs,
   progress,
   quietLogger,
+  rawSpawn,
   SAFE_PATH,
   TOOL_CALL_PAYLOAD,
   tempWorkspace,
@@ -30,22 +30,6 @@ const N_MIN = 20;
 const N_MAX = 100;
 /** [X-PROC-1] A launcher that forks a small process beats Node forking the whole agent. */
 const TARGET_RATIO = 0.8;
-
-// All three run in the workspace folder, the default cwd of a PRX action.
-function rawSpawn(cwd) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/true', [], {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-      env: { PATH: SAFE_PATH },
-    });
-    child.stdout.resume();
-    child.stderr.resume();
-    child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`/bin/true exited ${code}`))));
-  });
-}
 
 async function runnerOnce(runner, cwd) {
   const r = await runner.run({

@@ -6,7 +6,6 @@
 //               runs of /bin/true: emit + drain, vs spawn → close), interleaved in rounds
 //   throughput  runs completed per second with 4 in flight (4 hooks on one event, emit + drain, vs
 //               4 raw spawns at a time), interleaved in rounds
-import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { createHookEngine } from '../dist/index.js';
 import {
@@ -17,7 +16,7 @@ import {
   nowUs,
   progress,
   quietLogger,
-  SAFE_PATH,
+  rawSpawn,
   TOOL_CALL_PAYLOAD,
   tempWorkspace,
   verdict,
@@ -26,21 +25,6 @@ import {
 const ROUNDS = 8;
 const N = 40;
 const WARMUP = 300;
-
-function rawSpawn(cwd) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/true', [], {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-      env: { PATH: SAFE_PATH },
-    });
-    child.stdout.resume();
-    child.stderr.resume();
-    child.once('error', reject);
-    child.once('close', () => resolve());
-  });
-}
 
 /** Event-loop active µs per call, over n sequential calls. */
 async function activePerCall(fn, n) {

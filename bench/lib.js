@@ -1,10 +1,27 @@
 // Shared helpers for the benchmarks: statistics, timing, temp workspaces, the result table.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** The PATH the PRX runner gives every hook; the raw-spawn baselines use the same. */
 export const SAFE_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** The baseline of the spawn rows: `/bin/true` spawned from this (the agent's) process, in `cwd`. */
+export function rawSpawn(cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/true', [], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      env: { PATH: SAFE_PATH },
+    });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`/bin/true exited ${code}`))));
+  });
+}
 
 export function median(values) {
   if (values.length === 0) return Number.NaN;

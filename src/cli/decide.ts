@@ -4,6 +4,7 @@ import { errorMessage } from '../files/errno.ts';
 import { silentLogger } from '../records/logger.ts';
 import { formatIssue } from '../sources/issues.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
+import { readStdin as readBoundedStdin } from './read-stdin.ts';
 import { closeOnStopSignal, graceOption } from './shutdown.ts';
 
 /** The input object is at most this big on stdin (a tool input can be large; a gate input is not a file). */
@@ -29,7 +30,7 @@ export async function decideCommand(
   opts: DecideOptions,
   out: (line: string) => void,
   err: (line: string) => void,
-  readStdin: () => Promise<string> = () => readAllStdin(MAX_INPUT_BYTES),
+  readStdin: () => Promise<string> = () => readBoundedStdin(MAX_INPUT_BYTES, 'the input'),
 ): Promise<number> {
   const dialect = opts.dialect ?? 'lurus';
   let given: object;
@@ -80,18 +81,4 @@ function objectOption(what: string, text: string): object {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new CliError(`${what} must be a JSON object`);
   return value;
-}
-
-/** All of stdin, bounded; empty when stdin is a terminal (nobody is piping an input). */
-async function readAllStdin(max: number): Promise<string> {
-  if (process.stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buf.length;
-    if (size > max) throw new CliError(`the input on stdin is larger than ${max} bytes`);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

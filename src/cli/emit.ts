@@ -13,6 +13,7 @@ import { formatIssue } from '../sources/issues.ts';
 import { loadPrxConfig } from '../sources/prx-source.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 import { formatRecord } from './format.ts';
+import { readStdin } from './read-stdin.ts';
 import { closeOnStopSignal, graceOption } from './shutdown.ts';
 
 export interface EmitCliOptions {
@@ -93,21 +94,8 @@ export async function emitCommand(
 async function payloadOption(given: string | undefined): Promise<unknown> {
   if (given === undefined) return {};
   if (given !== FROM_STDIN) return parseJsonOption('--payload', given);
-  const text = await readStdin(MAX_STDIN_PAYLOAD_BYTES);
+  const text = await readStdin(MAX_STDIN_PAYLOAD_BYTES, 'the payload');
   return parseJsonOption('--payload on stdin', text.trim() === '' ? '{}' : text);
-}
-
-async function readStdin(max: number): Promise<string> {
-  if (process.stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buf.length;
-    if (size > max) throw new CliError(`the payload on stdin is larger than ${max} bytes`);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

@@ -214,14 +214,7 @@ class CgroupContainment implements Containment {
     this.#pool.length = 0;
     if (!this.#made) return;
     // Runs whose folder could not be removed yet (a process in uninterruptible sleep): last try.
-    try {
-      for (const entry of readdirSync(this.#parent, { withFileTypes: true })) {
-        if (entry.isDirectory()) removeCgroup(path.join(this.#parent, entry.name));
-      }
-    } catch {
-      // gone already
-    }
-    removeCgroup(this.#parent);
+    removeCgroupTree(this.#parent);
   }
 }
 

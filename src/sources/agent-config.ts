@@ -11,6 +11,9 @@ import { parseJsonText } from './json-text.ts';
 import { readSourceFile } from './read-source.ts';
 
 /** What became of one source file. */
+/** A longer hook timeout is cut to this: a gate that waits an hour is a hung gate. */
+export const MAX_AGENT_TIMEOUT_MS = 3_600_000;
+
 export interface AgentSource {
   dialect: 'claude' | 'gemini';
   scope: HookScope;

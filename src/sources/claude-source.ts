@@ -28,6 +28,7 @@ import {
   type AgentSource,
   type AgentSourceSpec,
   agentConfig,
+  MAX_AGENT_TIMEOUT_MS,
   openAgentSource,
   sourceCompiled,
 } from './agent-config.ts';
@@ -35,8 +36,6 @@ import { type RawHandler, readHandler } from './agent-settings.ts';
 import { type ConfigIssue, jsonPath } from './issues.ts';
 
 export const CLAUDE_DEFAULT_TIMEOUT_S = 600;
-/** A longer timeout is cut to this, with a warning: a gate that waits an hour is a hung gate. */
-const MAX_TIMEOUT_MS = 3_600_000;
 export const DEFAULT_MANAGED_SETTINGS = '/etc/claude-code/managed-settings.json';
 
 export interface ClaudeOptions {
@@ -373,9 +372,9 @@ function matcherFor(raw: RawHandler, ctx: HandlerContext) {
 /** [C-RUN-1] Seconds (fractions allowed), default 600; beyond an hour cut to an hour, with a warning. */
 function timeoutOf(value: number | undefined, warn: (message: string) => void): number {
   const ms = Math.round((value ?? CLAUDE_DEFAULT_TIMEOUT_S) * 1000);
-  if (ms > MAX_TIMEOUT_MS) {
+  if (ms > MAX_AGENT_TIMEOUT_MS) {
     warn(`timeout ${value} s is over the 1 hour limit; 3600 s is used`);
-    return MAX_TIMEOUT_MS;
+    return MAX_AGENT_TIMEOUT_MS;
   }
   return Math.max(1, ms);
 }

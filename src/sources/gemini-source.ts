@@ -20,6 +20,7 @@ import {
   type AgentSource,
   type AgentSourceSpec,
   agentConfig,
+  MAX_AGENT_TIMEOUT_MS,
   openAgentSource,
   sourceCompiled,
 } from './agent-config.ts';
@@ -27,7 +28,6 @@ import { readHandler } from './agent-settings.ts';
 import { type ConfigIssue, jsonPath } from './issues.ts';
 
 export const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
-const MAX_TIMEOUT_MS = 3_600_000;
 export const DEFAULT_SYSTEM_SETTINGS = '/etc/gemini-cli/settings.json';
 
 export interface GeminiOptions {
@@ -201,7 +201,10 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
           path: jsonPath(raw.at),
         },
         matcher,
-        timeoutMs: Math.min(MAX_TIMEOUT_MS, Math.max(1, Math.round(h.timeout ?? GEMINI_DEFAULT_TIMEOUT_MS))),
+        timeoutMs: Math.min(
+          MAX_AGENT_TIMEOUT_MS,
+          Math.max(1, Math.round(h.timeout ?? GEMINI_DEFAULT_TIMEOUT_MS)),
+        ),
         failMode: h.failMode ?? 'open',
         enabled: true,
         order: order++,
