@@ -1,5 +1,5 @@
 // Runs the benchmarks in sequence and prints one markdown table (also written to
-// bench/results/latest.md). `node bench/run.js [emit] [hook-run] [launcher] [bus] [storm] [decide] [wasm]` runs a subset.
+// bench/results/latest.md). `node bench/run.js [emit] [hook-run] [launcher] [bus] [storm] [decide] [wasm] [nats]` runs a subset.
 // Run through `npm run bench`, which builds dist/ first.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -15,6 +15,7 @@ const BENCHMARKS = {
   storm: () => import('./storm.js'),
   decide: () => import('./decide.js'),
   wasm: () => import('./wasm.js'),
+  nats: () => import('./nats.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -23,6 +23,7 @@ import { ObserveScheduler } from './dispatch/observe-scheduler.ts';
 import { claudeMatchTarget } from './events/claude-events.ts';
 import { GEMINI_EVENT_NAMES, geminiMatchTarget, isGeminiEvent } from './events/gemini-events.ts';
 import { EngineClosedError, HookInputError } from './events/hook-input-error.ts';
+import { jsonPayloadProblem } from './events/json-payload-check.ts';
 import {
   isLurusEvent,
   LURUS_EVENT_NAMES,
@@ -35,6 +36,7 @@ import {
   assertPrxPayload,
   isPrxEvent,
   PRX_EVENT_NAMES,
+  type PrxEnvelope,
   PrxEventInstance,
   type PrxEventName,
   type PrxPayload,
@@ -42,10 +44,14 @@ import {
 } from './events/prx-events.ts';
 import { errorMessage } from './files/errno.ts';
 import { LazyPrivateTempDir } from './files/private-temp-dir.ts';
+import { isDirectory } from './files/real-path.ts';
+import { EngineNats } from './nats/engine-nats.ts';
+import { type NatsOptions, type NatsOptionsInput, parseNatsOptions } from './nats/nats-options.ts';
 import { type Logger, stderrLogger } from './records/logger.ts';
 import { EngineMetrics } from './records/metrics.ts';
 import { RunLog } from './records/run-log.ts';
 import type { RunOutcome, RunRecord } from './records/run-record.ts';
+import { truncateRecord } from './records/truncate-record.ts';
 import { type Explanation, explainEvent } from './registry/explain.ts';
 import type {
   GateEntry,
@@ -58,6 +64,7 @@ import type {
 } from './registry/hook-definition.ts';
 import { compileMatcher, matchTarget } from './registry/matcher.ts';
 import { Registry } from './registry/registry.ts';
+import type { HostLookup } from './runners/guarded-connect.ts';
 import type { LauncherChoice } from './runners/launcher/launcher-backend.ts';
 import { Runners } from './runners/runners.ts';
 import { PluginHost } from './runners/wasm/plugin-host.ts';
@@ -68,7 +75,7 @@ import { type ConfigIssue, formatIssue } from './sources/issues.ts';
 import { type ConsentPolicy, type LurusConfig, loadLurusConfig } from './sources/lurus-source.ts';
 import { PLUGINS_DIR } from './sources/plugin-scan.ts';
 import { loadPrxConfig, PRX_HOOKS_FILE, type PrxLoadResult } from './sources/prx-source.ts';
-import { type FileWatch, watchFileInDir } from './sources/watch.ts';
+import { type FileWatch, watchConfigFile } from './sources/watch.ts';
 
 export interface HookEngineOptions {
   /** PRX workspace: the folder holding `hooks.json` (and `config.toml`). */
@@ -91,6 +98,12 @@ export interface HookEngineOptions {
   maxConcurrent?: number;
   /** [P-FF-3] Runs waiting behind them. Default 10 000. */
   maxQueue?: number;
+  /**
+   * (issue 11) A run that waited longer than this (ms) for a slot is dropped when it would start:
+   * recorded (`cause: "stale"`) and counted (`events_dropped_total{reason="stale"}`). Default
+   * 600 000 (10 minutes); `Infinity` turns it off.
+   */
+  maxQueueAgeMs?: number;
   /** How many recent run records to keep. Default 1000. */
   runLogSize?: number;
   /** `session_id` of events emitted without one. Default: a random `sess_…`. */
@@ -122,6 +135,18 @@ export interface HookEngineOptions {
   claude?: ClaudeOptions;
   /** [G-SRC-1] Gemini CLI dialect: system settings file, environment mode. */
   gemini?: GeminiOptions;
+  /**
+   * (issue 11) Resolver for HTTP hook host names, `dns.lookup`'s shape (default `dns.lookup`).
+   * Link-local and metadata addresses it answers are refused all the same (`blocked_address`).
+   */
+  httpLookup?: HostLookup;
+  /**
+   * [N-BUS-1..N-OPS-1] Connect to NATS: the bus is bridged, emits are published (core or durable),
+   * and `decide()` may ask a gate worker. `createHookEngine` then resolves once connected.
+   */
+  nats?: NatsOptionsInput;
+  /** With `nats`: deliver NATS messages to this engine's bus subscribers (default true; workers say false). */
+  natsInbound?: boolean;
 }
 
 export type GateDialect = 'lurus' | 'claude' | 'gemini';
@@ -136,6 +161,8 @@ export interface EmitOptions {
   depth?: number;
   /** Envelope timestamp; default now. */
   timestamp?: string;
+  /** [N-DUR-1] Durable NATS mode: the `Nats-Msg-Id` (the same id again within 2 minutes runs once). Default a fresh random id. */
+  eventId?: string;
 }
 
 export interface ReloadResult {
@@ -170,7 +197,10 @@ export interface HookEngine {
   readonly metrics: EngineMetrics;
   emit<E extends PrxEventName>(event: E, payload: PrxPayload<E>, opts?: EmitOptions): void;
   emit(event: string, payload: unknown, opts?: EmitOptions): void;
-  /** Re-reads `hooks.json` now; an invalid file keeps the current hooks. */
+  /**
+   * Re-reads `hooks.json` now; an invalid file keeps the current hooks, and so does a workspace
+   * folder that is gone (ok, not changed; warned once).
+   */
   reload(): ReloadResult;
   /** hooks.json actions currently in force (enabled or not). */
   actions(): readonly PrxShellHook[];
@@ -196,8 +226,16 @@ export interface HookEngine {
   registry(): Registry;
   /** The gate dialect: its sources, issues and consent state. */
   readonly gate: GateView;
+  /** [N-BUS-1] The NATS side, when `nats` was given. */
+  readonly nats: EngineNats | undefined;
   /** Waits until every queued and running hook has finished. */
   drain(): Promise<void>;
+  /**
+   * [N-WORK-1] Runs this workspace's observe hooks for an event that was emitted elsewhere (a
+   * worker's events from NATS), at its depth; resolves with its run records once all are made.
+   * Rejects with a HookInputError for an envelope that is not a valid event.
+   */
+  receive(envelope: PrxEnvelope, depth: number): Promise<RunRecord[]>;
   /**
    * Stops watching, drops what is still queued, gives running hooks `shutdownGraceMs`, then stops
    * them (process groups killed), closes the HTTP pool and plugin workers, removes temp files.
@@ -221,7 +259,17 @@ const DEFAULT_SHUTDOWN_GRACE_MS = 5000;
 const TRUST_POLL_MS = 250;
 
 export async function createHookEngine(options: HookEngineOptions = {}): Promise<HookEngine> {
-  return new Engine(options);
+  const nats = options.nats === undefined ? undefined : parseNatsOptions(options.nats);
+  const engine = new Engine(options);
+  if (nats !== undefined) {
+    try {
+      await engine.connectNats(nats);
+    } catch (err) {
+      await engine.close();
+      throw err;
+    }
+  }
+  return engine;
 }
 
 class Engine implements HookEngine {
@@ -248,6 +296,8 @@ class Engine implements HookEngine {
   #loadedText: string | undefined;
   #issues: ConfigIssue[] = [];
   #watch: FileWatch | undefined;
+  /** The workspace folder was found gone (and that was logged): see #workspaceGone. */
+  #goneWarned = false;
   #plugins: PluginHost | undefined;
   #closed = false;
   #inProcessCount = 0;
@@ -262,6 +312,7 @@ class Engine implements HookEngine {
   };
   #trustSeenAt = 0;
   #trustSignature = '';
+  #nats: EngineNats | undefined;
 
   constructor(opts: HookEngineOptions) {
     this.#opts = opts;
@@ -269,6 +320,7 @@ class Engine implements HookEngine {
     this.#runners = new Runners({
       ...(opts.launcher !== undefined ? { launcher: opts.launcher } : {}),
       ...(opts.containment !== undefined ? { containment: opts.containment } : {}),
+      ...(opts.httpLookup !== undefined ? { httpLookup: opts.httpLookup } : {}),
       logger: this.#logger,
     });
     this.workspace = opts.workspace !== undefined ? path.resolve(opts.workspace) : undefined;
@@ -280,18 +332,21 @@ class Engine implements HookEngine {
     this.#scheduler = new ObserveScheduler({
       ...(opts.maxConcurrent !== undefined ? { maxConcurrent: opts.maxConcurrent } : {}),
       ...(opts.maxQueue !== undefined ? { maxQueue: opts.maxQueue } : {}),
+      ...(opts.maxQueueAgeMs !== undefined ? { maxQueueAgeMs: opts.maxQueueAgeMs } : {}),
     });
     this.metrics = new EngineMetrics({
       queued: () => this.#scheduler.queued,
       running: () => this.#scheduler.running,
     });
     this.bus = new MemoryBus({
-      onDrop: (reason) => this.metrics.dropped(reason),
+      onDrop: (reason) => this.metrics.busDropped(reason),
       onHandlerError: (err, topic) =>
         this.#logger.warn(`bus subscriber for ${topic} failed: ${errorMessage(err)}`),
     });
     this.#log = new RunLog(opts.runLogSize ?? 1000);
     this.#sessionId = opts.sessionId ?? `sess_${randomBytes(6).toString('hex')}`;
+    if (this.#sessionId.includes('\0'))
+      throw new HookInputError('sessionId', 'sessionId contains a NUL byte');
     // A private 0700 folder for payload files: no other user can pre-create or read them.
     this.#tmpDir = new LazyPrivateTempDir('hookwerk-');
     const payloads = payloadFiles(this.#tmpDir);
@@ -322,9 +377,12 @@ class Engine implements HookEngine {
     if (this.workspace !== undefined) {
       this.reload();
       if (opts.watch !== false) {
-        this.#watch = watchFileInDir(this.workspace, PRX_HOOKS_FILE, () => this.reload(), {
+        this.#watch = watchConfigFile(path.join(this.workspace, PRX_HOOKS_FILE), () => this.reload(), {
           debounceMs: opts.reloadDebounceMs ?? 50,
-          onError: (err) => this.#logger.error(`watching ${this.workspace} stopped: ${err.message}`),
+          onError: (dir, err) =>
+            this.#logger.error(
+              `hot reload: cannot watch ${dir} (${err.message}); changes there may be missed`,
+            ),
         });
       }
       // WASM plugins: load problems go to the logger, a bad plugin is skipped.
@@ -346,6 +404,13 @@ class Engine implements HookEngine {
     if (!isPrxEvent(event)) return; // checked above; narrows the name for select()
     const sessionId = opts?.sessionId ?? this.#sessionId;
     if (typeof sessionId !== 'string') throw new HookInputError('sessionId', 'sessionId must be a string');
+    // Issue 11: both become ZERO_HOOK_* variables; a NUL byte would fail every hook at spawn.
+    // (The engine's own sessionId was checked once, in the constructor.)
+    if (sessionId !== this.#sessionId && sessionId.includes('\0'))
+      throw new HookInputError('sessionId', 'sessionId contains a NUL byte');
+    const timestamp = opts?.timestamp;
+    if (timestamp !== undefined && (typeof timestamp !== 'string' || timestamp.includes('\0')))
+      throw new HookInputError('timestamp', 'timestamp must be a string without NUL bytes');
     const depth = opts?.depth ?? currentDepth() + 1;
     if (!Number.isInteger(depth) || depth < 1)
       throw new HookInputError('depth', 'depth must be an integer ≥ 1');
@@ -359,10 +424,15 @@ class Engine implements HookEngine {
       return;
     }
     // The clock is read now; the ISO string and the envelope are built when first needed [P-EV-2].
-    const ev = new PrxEventInstance(event, sessionId, payload, depth, opts?.timestamp);
+    const ev = new PrxEventInstance(event, sessionId, payload, depth, timestamp);
     this.metrics.emitted(event);
+    const topic = prxTopic(event);
     // [P-BUS-1] Published whether or not hooks are configured; the envelope only if someone listens.
-    this.bus.publishLazy(prxTopic(event), ev, depth);
+    this.bus.publishLazy(topic, ev, depth);
+    if (this.#nats !== undefined) {
+      this.#nats.sendEvent(topic, ev, opts?.eventId);
+      if (!this.#nats.runsLocally) return;
+    }
     const hooks = this.#registry.select(event);
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i];
@@ -376,6 +446,9 @@ class Engine implements HookEngine {
       if (typeof context !== 'object' || context === null || Array.isArray(context)) {
         return Promise.reject(new HookInputError('context', 'context must be an object'));
       }
+      // Issue 11: hooks get the context as JSON; cyclic, BigInt or too deep would fail each one.
+      const unsendable = jsonPayloadProblem(context, 'context');
+      if (unsendable !== undefined) return Promise.reject(unsendable);
       if (this.#gateDialect !== 'lurus') return this.#decideAgent(event, context);
       if (!isLurusEvent(event)) {
         return Promise.reject(
@@ -385,6 +458,7 @@ class Engine implements HookEngine {
           ),
         );
       }
+      if (this.#nats?.options.remoteGate === true) return this.#decideRemotely(event, context);
       this.#pollTrust();
       // A copy: hooks see the context as it was asked about, whatever the caller does meanwhile.
       const ctx: LurusContext = Object.assign<LurusContext, object>({}, context);
@@ -425,6 +499,12 @@ class Engine implements HookEngine {
       sessionId: this.#sessionId,
       projectDir: this.#gateConfig.projectDir,
     });
+    // Issue 11: session_id becomes GEMINI_SESSION_ID and cwd the hook's folder; NUL fails the spawn.
+    for (const field of ['session_id', 'cwd'] as const) {
+      const value = input[field];
+      if (typeof value === 'string' && value.includes('\0'))
+        return Promise.reject(new HookInputError(`context.${field}`, `${field} contains a NUL byte`));
+    }
     const target =
       dialect === 'gemini' && isGeminiEvent(event)
         ? geminiMatchTarget(event, input)
@@ -551,7 +631,9 @@ class Engine implements HookEngine {
     return this.#registry;
   }
 
-  #record(record: RunRecord, depth: number): void {
+  #record(given: RunRecord, depth: number): void {
+    // (issue 11) What is kept and published has bounded text fields; the caller keeps its own.
+    const record = truncateRecord(given);
     this.#log.push(record);
     this.metrics.record(record);
     // Constant topic strings: their hash is computed once, not per record.
@@ -610,6 +692,9 @@ class Engine implements HookEngine {
     if (this.workspace === undefined) return { ok: true, changed: false, actions: 0, issues: [] };
     const result: PrxLoadResult = loadPrxConfig(this.workspace);
     const inForce = this.#registry.parts.shell.length;
+    if (this.#workspaceGone(this.workspace, result, inForce)) {
+      return { ok: true, changed: false, actions: inForce, issues: [] };
+    }
     if (!result.ok) {
       this.#issues = result.issues;
       this.metrics.reloadFailed();
@@ -628,6 +713,24 @@ class Engine implements HookEngine {
     this.metrics.reloaded();
     this.#logger.info(`${result.file}: ${result.actions.length} actions in force`);
     return { ok: true, changed: true, actions: result.actions.length, issues: [] };
+  }
+
+  /**
+   * [P-CFG-3] issue 11: a workspace folder that is gone (deleted, moved away) keeps the hooks in
+   * force, where a deleted hooks.json means none: a vanished folder is mostly one being replaced
+   * (checkout, sync, restore), and its recreated hooks.json decides. Warned once per absence.
+   */
+  #workspaceGone(workspace: string, result: PrxLoadResult, inForce: number): boolean {
+    const gone = result.ok && !result.exists && !isDirectory(workspace);
+    if (gone && !this.#goneWarned) {
+      this.#logger.warn(
+        `workspace ${workspace} is gone: keeping the ${inForce} hooks in force until it is back`,
+      );
+    } else if (!gone && this.#goneWarned) {
+      this.#logger.info(`workspace ${workspace} is back: its ${PRX_HOOKS_FILE} applies again`);
+    }
+    this.#goneWarned = gone;
+    return gone;
   }
 
   actions(): readonly PrxShellHook[] {
@@ -651,6 +754,71 @@ class Engine implements HookEngine {
     }
   }
 
+  get nats(): EngineNats | undefined {
+    return this.#nats;
+  }
+
+  /** [N-GATE-1] A gate worker decides; local gate sources are not run. */
+  #decideRemotely(event: LurusEventName, context: object): Promise<GateDecision> {
+    const nats = this.#nats;
+    if (nats === undefined) return Promise.reject(new EngineClosedError('decide()'));
+    const ctx: Record<string, unknown> = Object.fromEntries(Object.entries(context));
+    this.#deciding++;
+    return nats
+      .decide(event, ctx, LURUS_EVENTS[event].canBlock, this.#recordGateRun)
+      .finally(this.#decideSettled);
+  }
+
+  /** Called once by createHookEngine when `nats` is given. */
+  async connectNats(options: NatsOptions): Promise<void> {
+    this.#nats = await EngineNats.open(options, {
+      bus: this.bus,
+      logger: this.#logger,
+      dropped: (reason) => this.metrics.dropped(reason),
+      maxQueue: this.#scheduler.maxQueue,
+      inbound: this.#opts.natsInbound !== false,
+    });
+  }
+
+  receive(envelope: PrxEnvelope, depth: number): Promise<RunRecord[]> {
+    try {
+      assertPrxPayload(envelope.event, envelope.payload);
+      if (!isPrxEvent(envelope.event)) return Promise.resolve([]); // checked above; narrows the name
+      if (this.#closed) return Promise.reject(new EngineClosedError('receive()'));
+      if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH)
+        return Promise.reject(new HookInputError('depth', `depth must be an integer from 1 to ${MAX_DEPTH}`));
+      const { event, session_id, payload, timestamp } = envelope;
+      const ev = new PrxEventInstance(event, session_id, payload, depth, timestamp);
+      this.metrics.emitted(event);
+      const hooks = this.#registry.select(event);
+      if (hooks.length === 0) return Promise.resolve([]);
+      const worker = this.#nats?.name;
+      return new Promise((resolve) => {
+        const records: RunRecord[] = [];
+        let left = hooks.length;
+        // Every job ends in exactly one record (run, dropped or closed): the last one resolves.
+        const ctx: JobContext = {
+          run: this.#jobs.run,
+          dropped: this.#jobs.dropped,
+          record: (record, d) => {
+            if (worker !== undefined) record.worker = worker;
+            this.#jobs.record(record, d);
+            records.push(record);
+            if (--left === 0) resolve(records);
+          },
+        };
+        for (let i = 0; i < hooks.length; i++) {
+          const hook = hooks[i];
+          if (hook !== undefined) this.#scheduler.submit(new HookJob(ctx, hook, ev));
+          else left--;
+        }
+        if (left === 0) resolve(records);
+      });
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -665,6 +833,8 @@ class Engine implements HookEngine {
     await this.#runners.close(this.#opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS, settled);
     await plugins;
     await this.bus.flush();
+    // After the last records were published: the bridge forwards them before the connection goes.
+    await this.#nats?.close(this.#opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
     this.#tmpDir.remove();
   }
 }

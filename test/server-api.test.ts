@@ -439,40 +439,62 @@ describe('[P-API-2] hooks CRUD', () => {
       'second',
     ]);
     expect(after.hooks.agent_start).toHaveLength(1);
-    // The hand-written actions got ids (in file order, before the new one) and timestamps, and
-    // kept what the person wrote, no defaults added.
+    // The hand-written actions got their derived ids (issue 11: no hook_NN spent on them) and
+    // timestamps, and kept what the person wrote, no defaults added.
+    const handId = expect.stringMatching(/^hand_[0-9a-f]{12}$/);
     expect(after.hooks.tool_call[1]).toEqual({
-      id: 'hook_02',
+      id: handId,
       command: '/bin/echo',
       args: ['by hand'],
       timeout_ms: 1234,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
-    expect(after.hooks.agent_start[0].id).toBe('hook_03');
-    expect(second.json.id).toBe('hook_04');
-    expect(h.engine.actions().map((a) => a.name)).toEqual(['hook_03', 'hook_01', 'hook_02', 'hook_04']);
+    expect(after.hooks.agent_start[0].id).toEqual(handId);
+    expect(second.json.id).toBe('hook_02');
+    expect(h.engine.actions().map((a) => a.name)).toEqual([
+      after.hooks.agent_start[0].id,
+      'hook_01',
+      after.hooks.tool_call[1].id,
+      'hook_02',
+    ]);
   });
 
-  it('[P-API-2] GET gives hand-written actions their ids at once and writes them back, so the ids work', async () => {
+  it('[P-API-2] GET gives hand-written actions derived ids without writing; the first write stores them, so the ids work (issue 11)', async () => {
     const dir = tempDir('hw-api-');
-    writeHooks(dir, {
+    const file = writeHooks(dir, {
       error: [{ command: '/bin/true' }],
       tool_call: [{ id: 'mine', command: '/bin/false' }],
     });
+    const text = readFileSync(file, 'utf8');
     const h = await start({ dir });
     const list = await h.call('GET', '/api/hooks');
+    const derived = list.json.hooks[0].id;
+    expect(derived).toMatch(/^hand_[0-9a-f]{12}$/);
     expect(list.json.hooks.map((x: Hook) => [x.id, x.event, x.action.command])).toEqual([
-      ['hook_01', 'error', '/bin/true'],
+      [derived, 'error', '/bin/true'],
       ['mine', 'tool_call', '/bin/false'],
     ]);
-    expect(readFile(dir).hooks.error[0].id).toBe('hook_01');
-    // A second GET changes nothing (same ids, same file).
-    const text = readFileSync(path.join(dir, 'hooks.json'), 'utf8');
+    // The file's mtime stands in for the missing timestamps.
+    const mtime = statSync(file).mtime.toISOString();
+    expect(list.json.hooks[0]).toMatchObject({ created_at: mtime, updated_at: mtime });
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    // A second GET gives the same answer and still leaves the file alone.
     expect((await h.call('GET', '/api/hooks')).json).toEqual(list.json);
-    expect(readFileSync(path.join(dir, 'hooks.json'), 'utf8')).toBe(text);
-    // Hand-chosen ids are managed like ours.
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    // Hand-chosen ids are managed like ours; the first write stores the derived id as shown.
     expect((await h.call('PATCH', '/api/hooks/mine/toggle')).json).toEqual({ id: 'mine', enabled: false });
+    expect(readFile(dir).hooks.error[0]).toEqual({
+      id: derived,
+      command: '/bin/true',
+      created_at: mtime,
+      updated_at: mtime,
+    });
+    expect((await h.call('GET', `/api/hooks/${derived}`)).json).toEqual(list.json.hooks[0]);
+    expect((await h.call('PATCH', `/api/hooks/${derived}/toggle`)).json).toEqual({
+      id: derived,
+      enabled: false,
+    });
   });
 
   it('[P-API-2] ids are never reused: not after a delete, not after a restart, not below a hand-written hook_NN', async () => {

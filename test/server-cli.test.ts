@@ -1,33 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CliProcess, startCli } from './cli-process.ts';
+import { REPO, STACK } from './cli-runner.ts';
 import { tempDir, waitFor, writeScript } from './helpers.ts';
 
 // §3 `hookwerk serve`, run for real: `node bin/hookwerk.js serve --port 0` as a child process,
 // talked to over HTTP on 127.0.0.1 like a user (or an agent sidecar) would.
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(REPO, 'bin', 'hookwerk.js');
-const STACK = /\n\s+at /;
 const START_MS = 20_000;
 
-interface Served {
-  child: ChildProcess;
-  url: string;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const children: ChildProcess[] = [];
-
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
+type Served = CliProcess & { url: string };
 
 beforeAll(() => {
   if (!existsSync(path.join(REPO, 'dist', 'cli', 'serve.js'))) {
@@ -46,24 +30,7 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 function spawnCli(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env,
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, exit, stdout: () => stdout, stderr: () => stderr };
+  return startCli(args, { fullEnv: env });
 }
 
 /** Starts `hookwerk serve --workspace dir --port 0 …` and waits for the URL it prints. */

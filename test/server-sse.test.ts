@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookEngine, type HookEngine } from '../src/engine.ts';
 import { silentLogger } from '../src/records/logger.ts';
@@ -37,11 +38,18 @@ interface SseClient {
   close(): void;
 }
 
+interface RawStream {
+  socket: net.Socket;
+  closed: boolean;
+}
+
 const harnesses: Harness[] = [];
 const clients: SseClient[] = [];
+const raws: RawStream[] = [];
 
 afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
+  for (const r of raws.splice(0)) r.socket.destroy();
   for (const h of harnesses.splice(0)) await h.stop();
 });
 
@@ -103,6 +111,33 @@ function connect(url: string, query = '', headers: Record<string, string> = AUTH
       resolve(client);
     });
     req.end();
+  });
+}
+
+/**
+ * A stream request on a raw socket that never reads its answer (paused at once): the kernel
+ * buffers fill, then the server's. Resolves once connected.
+ */
+function rawStream(url: string, pattern: string): Promise<RawStream> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1');
+    const raw: RawStream = { socket, closed: false };
+    raws.push(raw);
+    socket.pause();
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      raw.closed = true;
+    });
+    socket.on('data', () => {}); // read only once resume() is called
+    socket.pause();
+    socket.once('connect', () => {
+      socket.write(
+        `GET /api/events/stream?topic=${encodeURIComponent(pattern)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`,
+      );
+      resolve(raw);
+    });
+    socket.once('error', reject);
   });
 }
 
@@ -237,44 +272,110 @@ describe('[P-API-4] GET /api/events/stream', () => {
     expect(client.events).toEqual([]);
   });
 
-  it('[P-API-4] a slow client is bounded: beyond its buffer messages are dropped, counted and announced', async () => {
-    const h = await start({ maxBuffered: 5 });
+  it('[P-API-4] issue 11: a client more than maxBufferedBytes behind is disconnected and counted; the others go on', async () => {
+    const h = await start({ maxBufferedBytes: 4096 });
     const baseline = h.engine.bus.subscriptionCount();
     // app.request(): the stream is pulled only when this test reads, so the client is as slow as we like.
     const res = await h.app.request('/api/events/stream?topic=prx.lifecycle.tool_call', { headers: AUTH });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
-    let text = decoder.decode((await reader.read()).value);
-    expect(text).toBe(': subscribed to prx.lifecycle.tool_call\n\n');
+    expect(decoder.decode((await reader.read()).value)).toBe(': subscribed to prx.lifecycle.tool_call\n\n');
+    const reading = await connect(h.url, '?topic=prx.lifecycle.tool_call');
+    await waitFor(() => reading.comments.length > 0, 'the reading client subscribed');
 
-    for (let i = 0; i < 20; i++) h.engine.emit('tool_call', { ...TOOL_CALL, output: `n${i}` });
+    // ~1 KiB frames: the fourth one no longer fits the slow client's 4 KiB.
+    for (let i = 0; i < 3; i++) {
+      h.engine.emit('tool_call', { ...TOOL_CALL, output: `${i}`.padEnd(1000, '.') });
+      await h.engine.bus.flush();
+      expect(h.app.streams.bufferedBytes).toBeLessThanOrEqual(2 * 4096);
+      await waitFor(() => reading.events.length === i + 1, 'the reading client to keep up');
+    }
+    expect(h.app.streams.droppedSlow).toBe(0);
+    h.engine.emit('tool_call', { ...TOOL_CALL, output: 'the last straw'.padEnd(1000, '.') });
     await h.engine.bus.flush();
-    expect(h.app.streams.dropped).toBe(15);
+    expect(h.app.streams.droppedSlow).toBe(1);
+    expect(h.app.streams.clients).toBe(1);
+    expect(h.engine.bus.subscriptionCount()).toBe(baseline + 1);
 
-    text = '';
-    while (!text.includes('hookwerk.sse.dropped')) text += decoder.decode((await reader.read()).value);
-    const parsed = { events: [] as SseEvent[], comments: [] as string[] };
-    for (const block of text.split('\n\n').filter(Boolean)) parseBlock(block, parsed);
-    expect(parsed.events.map((e) => e.data.payload?.payload?.output ?? e.data)).toEqual([
-      'n0',
-      'n1',
-      'n2',
-      'n3',
-      'n4',
-      { dropped: 15 },
-    ]);
-    expect(parsed.events[5]!.event).toBe('hookwerk.sse.dropped');
-
-    // Caught up: new messages flow again.
+    // What it missed is gone with it: its stream just ends.
+    expect(await reader.read()).toEqual({ done: true, value: undefined });
+    await waitFor(() => reading.events.length === 4, 'all four messages at the reading client');
     h.engine.emit('tool_call', { ...TOOL_CALL, output: 'after' });
-    text = decoder.decode((await reader.read()).value);
-    expect(text).toContain('"output":"after"');
+    await waitFor(() => reading.events.length === 5, 'the reading client still served');
+    expect(reading.ended).toBe(false);
 
     const metrics = await (await h.app.request('/metrics', { headers: AUTH })).text();
-    expect(metrics).toMatch(/^sse_messages_dropped_total 15$/m);
-    await reader.cancel();
-    expect(h.engine.bus.subscriptionCount()).toBe(baseline);
+    expect(metrics).toMatch(/^sse_clients_dropped_total\{reason="slow"\} 1$/m);
+    expect(metrics).toMatch(/^sse_clients_dropped_total\{reason="limit"\} 0$/m);
+    expect(metrics).toMatch(/^sse_clients 1$/m);
+  });
+
+  // The attack of issue 11: clients that never read, large events. Before, every such client held
+  // everything published since it stopped reading (1.3 GB for 20 clients).
+  it('[P-API-4] issue 11: 3 clients that never read + 60 KB events: held bytes stay under 1 MiB a client, each is cut off and counted, a reading client gets everything', async () => {
+    const h = await start();
+    const baseline = h.engine.bus.subscriptionCount();
+    const bound = h.app.streams.maxBufferedBytes;
+    expect(bound).toBe(1024 * 1024);
+    const slow = await Promise.all([0, 1, 2].map(() => rawStream(h.url, 'prx.lifecycle.tool_call')));
+    const reading = await connect(h.url, '?topic=prx.lifecycle.tool_call');
+    await waitFor(() => h.app.streams.clients === 4 && reading.comments.length > 0, 'four streams open');
+
+    const big = 'x'.repeat(60_000);
+    let sent = 0;
+    let most = 0;
+    // Rounds of 6 events (~360 KB; two rounds are under one client's bound), each read by the
+    // reading client before the next: it never falls behind, while the others never read at all.
+    for (let round = 0; h.app.streams.droppedSlow < 3; round++) {
+      expect(round, 'rounds before the slow clients were cut off').toBeLessThan(400);
+      for (let i = 0; i < 6; i++) h.engine.emit('tool_call', { ...TOOL_CALL, output: `${sent++}${big}` });
+      await h.engine.bus.flush();
+      most = Math.max(most, h.app.streams.bufferedBytes);
+      expect(h.app.streams.bufferedBytes).toBeLessThanOrEqual(h.app.streams.clients * bound);
+      await waitFor(() => reading.events.length === sent, `the reading client to get ${sent} messages`);
+    }
+    expect(most).toBeGreaterThan(bound); // the slow clients did fill their buffers
+    expect(h.app.streams.droppedSlow).toBe(3);
+    expect(h.app.streams.clients).toBe(1);
+    expect(h.engine.bus.subscriptionCount()).toBe(baseline + 1);
+    const metrics = await (await fetch(`${h.url}/metrics`, { headers: AUTH })).text();
+    expect(metrics).toMatch(/^sse_clients_dropped_total\{reason="slow"\} 3$/m);
+
+    // The server ended those connections: once a cut-off client reads again, it reaches the end.
+    for (const s of slow) s.socket.resume();
+    await waitFor(() => slow.every((s) => s.closed), 'the cut-off connections to end');
+
+    h.engine.emit('tool_call', { ...TOOL_CALL, output: 'still here' });
+    await waitFor(() => reading.events.length === sent + 1, 'the reading client still served');
+    expect(reading.events.at(-1)!.data.payload.payload.output).toBe('still here');
+    expect(
+      reading.events.map((e) => Number.parseInt(e.data.payload.payload.output, 10)).slice(0, sent),
+    ).toEqual([...Array(sent).keys()]);
+  });
+
+  it('[P-API-4] issue 11: at maxClients open streams one more is refused with 503 JSON and counted', async () => {
+    const h = await start({ maxClients: 2 });
+    const baseline = h.engine.bus.subscriptionCount();
+    const a = await connect(h.url);
+    const b = await connect(h.url, '?topic=prx.*');
+    expect([a.status, b.status]).toEqual([200, 200]);
+
+    const res = await fetch(`${h.url}/api/events/stream`, { headers: AUTH });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(await res.json()).toEqual({ error: 'too many event streams open (limit 2); retry later' });
+    expect(h.engine.bus.subscriptionCount()).toBe(baseline + 2);
+    const metrics = await (await fetch(`${h.url}/metrics`, { headers: AUTH })).text();
+    expect(metrics).toMatch(/^sse_clients_dropped_total\{reason="limit"\} 1$/m);
+    expect(metrics).toMatch(/^sse_clients 2$/m);
+
+    // A closed stream frees its place.
+    a.close();
+    await waitFor(() => h.app.streams.clients === 1, 'one stream closed');
+    const c = await connect(h.url);
+    expect(c.status).toBe(200);
   });
 
   it('[P-API-4] closeStreams() (graceful shutdown) ends every open stream and unsubscribes it', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_DEPTH } from '../bus/depth.ts';
 import { createHookEngine } from '../engine.ts';
-import { assertPrxPayload } from '../events/prx-events.ts';
+import { assertPrxPayload, isPrxEvent } from '../events/prx-events.ts';
 import { errorMessage } from '../files/errno.ts';
 import { makePrivateTempDir } from '../files/private-temp-dir.ts';
 import { silentLogger } from '../records/logger.ts';
@@ -26,6 +26,10 @@ export interface EmitCliOptions {
   depth?: string;
   /** [X-PROC-3] With --wait: how long running hooks get on SIGINT/SIGTERM before they are stopped. */
   shutdownGraceMs?: string;
+  /** [N-WORK-1] Publish to this NATS server instead of running hooks. */
+  nats?: string;
+  durable?: boolean;
+  eventId?: string;
 }
 
 /** `--payload -` reads the payload from stdin; it is how the background runner gets it. */
@@ -50,12 +54,20 @@ export async function emitCommand(
   } catch (err) {
     throw new CliError(errorMessage(err));
   }
+  const timestamp = opts.timestamp ?? new Date().toISOString();
+  const session = opts.session ?? process.env.ZERO_HOOK_SESSION ?? `sess_cli_${process.pid}`;
+  if (opts.nats !== undefined) {
+    // [N-WORK-1] Only publishes: the workers run the hooks.
+    if (!isPrxEvent(event) || !isPlainObject(payload)) throw new CliError(`unknown event ${event}`);
+    const envelope = { event, timestamp, session_id: session, payload };
+    // Loaded on use: the NATS client stays out of every other emit's start-up.
+    const { emitOverNats } = await import('./emit-nats.ts');
+    return emitOverNats(envelope, eventDepth(opts.depth), { ...opts, nats: opts.nats }, out);
+  }
   const loaded = loadPrxConfig(workspace);
   if (!loaded.ok)
     throw new CliError(`invalid config, no hooks run:\n${loaded.issues.map(formatIssue).join('\n')}`);
   const depth = eventDepth(opts.depth);
-  const timestamp = opts.timestamp ?? new Date().toISOString();
-  const session = opts.session ?? process.env.ZERO_HOOK_SESSION ?? `sess_cli_${process.pid}`;
 
   if (!opts.wait) {
     const args = ['emit', event, '--workspace', workspace, '--session', session, '--payload', FROM_STDIN];
@@ -154,4 +166,8 @@ function eventDepth(explicit: string | undefined): number {
   }
   const inherited = Number(process.env.ZERO_HOOK_DEPTH);
   return Number.isInteger(inherited) && inherited >= 0 ? inherited + 1 : 1;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -35,6 +35,12 @@ function buildProgram(setExit: (code: number) => void): Command {
       '--shutdown-grace-ms <ms>',
       'on SIGINT/SIGTERM: how long running hooks may finish before they are stopped (default 5000)',
     )
+    .option(
+      '--nats <url>',
+      'publish the event to NATS (workers run the hooks); exit 0 once the server has it',
+    )
+    .option('--durable', 'with --nats: through the JetStream stream; exit 0 once it acknowledged')
+    .option('--event-id <id>', 'with --durable: the Nats-Msg-Id (the same id within 2 minutes runs once)')
     .addOption(hidden('--timestamp <iso>', 'envelope timestamp (used by the background runner)'))
     .addOption(hidden('--depth <n>', 'event depth (used by the background runner)'))
     .action(async (event: string, opts) => setExit(await emitCommand(event, opts, out, err)));
@@ -123,10 +129,46 @@ function buildProgram(setExit: (code: number) => void): Command {
       '--shutdown-grace-ms <ms>',
       'on SIGINT/SIGTERM: how long running hooks may finish before they are stopped (default 5000)',
     )
+    .option(
+      '--max-connections <n>',
+      'open connections at most (default 1024; lowered to the open-file limit minus 512 kept for hooks)',
+    )
+    .option(
+      '--headers-timeout-ms <ms>',
+      'close a connection whose request headers take longer (default 20000)',
+    )
+    .option(
+      '--request-timeout-ms <ms>',
+      'close a connection whose whole request takes longer (default 60000)',
+    )
     .action(async (opts) => {
       // Loaded on use: the HTTP stack stays out of every other command's start-up.
       const { serveCommand } = await import('./serve.ts');
       setExit(await serveCommand(opts, out, err));
+    });
+
+  program
+    .command('worker')
+    .description("run a workspace's hooks for events from NATS (a worker fleet), or answer gate requests")
+    .requiredOption('--nats <url>', 'NATS server URL, e.g. nats://127.0.0.1:4222')
+    .option('--workspace <dir>', 'folder holding hooks.json (and plugins/) whose hooks this worker runs')
+    .option('--queue <name>', 'queue group: each event runs once per group', 'hookwerk')
+    .option('--name <name>', 'name in run records and metrics (default <hostname>:<pid>)')
+    .option('--max-concurrent <n>', 'hook runs at once (default 2 × cores, at least 4)')
+    .option('--max-queue <n>', 'runs waiting behind them (default 10000)')
+    .option('--durable', 'JetStream: acknowledge after the runs are recorded, redeliver otherwise')
+    .option('--ack-wait-ms <ms>', 'durable: redeliver an event not acknowledged within this (default 30000)')
+    .option('--max-deliver <n>', 'durable: deliveries before hookwerk.dead.<event> (default 5)')
+    .option('--gate', 'answer hookwerk.decide.<event> with the gate hooks of --project')
+    .option('--project <dir>', 'with --gate: the Lurus project folder')
+    .option('--metrics-port <n>', 'serve /metrics on 127.0.0.1 (label worker="NAME")')
+    .option(
+      '--shutdown-grace-ms <ms>',
+      'on SIGINT/SIGTERM: how long running hooks may finish before they are stopped (default 5000)',
+    )
+    .action(async (opts) => {
+      const { workerCommand } = await import('./worker.ts');
+      setExit(await workerCommand(opts, out, err));
     });
 
   program

@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { createHookEngine, type HookEngine } from '../engine.ts';
-import { errorMessage, isErrno } from '../files/errno.ts';
 import { createApp } from '../server/app.ts';
-import { STATE_DIR } from '../server/hooks-store.ts';
+import { ConnectionGuard, serverTimeouts } from '../server/connection-guard.ts';
 import { CliError, resolveWorkspace } from './cli-error.ts';
+import { describeLimits, parseConnectionLimits } from './serve-limits.ts';
+import { resolveToken } from './serve-token.ts';
 import { graceOption } from './shutdown.ts';
 
 export interface ServeCliOptions {
@@ -18,6 +17,10 @@ export interface ServeCliOptions {
   port?: string;
   /** [X-PROC-3] How long running hooks get on SIGINT/SIGTERM before they are stopped. */
   shutdownGraceMs?: string;
+  /** Issue 11: connection bounds (see serve-limits.ts). */
+  maxConnections?: string;
+  headersTimeoutMs?: string;
+  requestTimeoutMs?: string;
 }
 
 export interface ServeHooks {
@@ -26,8 +29,6 @@ export interface ServeHooks {
   stopSignal?: Promise<string>;
 }
 
-export const TOKEN_FILE = 'token';
-const MIN_TOKEN_LENGTH = 16;
 /** After this long, connections still open at shutdown are cut. */
 const CLOSE_GRACE_MS = 10_000;
 
@@ -46,6 +47,7 @@ export async function serveCommand(
   const port = parsePort(opts.port ?? '7070');
   const host = opts.host ?? '127.0.0.1';
   if (host.trim() === '') throw new CliError('--host must not be empty');
+  const limits = parseConnectionLimits(opts);
   const token = resolveToken(workspace, hooks.env ?? process.env);
 
   // Listen for signals from the start: a SIGTERM during start-up still shuts down cleanly.
@@ -58,7 +60,12 @@ export async function serveCommand(
     watch: true,
   });
   const app = createApp({ engine, token: token.token, workspace });
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: host,
+    serverOptions: serverTimeouts(limits.limits),
+  }) as Server;
+  const guard = new ConnectionGuard(server, limits.limits, engine.metrics.registry);
   try {
     await listen(server, port, host);
   } catch (e) {
@@ -75,6 +82,7 @@ export async function serveCommand(
         ? 'token: from HOOKWERK_TOKEN'
         : `token: ${token.file}${token.created ? ' (new)' : ''}`,
       `workspace: ${workspace} (hooks.json reloads on change)`,
+      describeLimits(limits),
     ].join('\n'),
   );
   if (!isLoopback(host))
@@ -82,15 +90,22 @@ export async function serveCommand(
 
   const signal = await stop;
   out(`hookwerk serve: ${signal}, shutting down (running hooks finish first)`);
-  await shutdown(server, app.closeStreams, engine);
+  await shutdown(server, app.closeStreams, engine, guard);
   out('hookwerk serve: stopped');
   return 0;
 }
 
-async function shutdown(server: Server, closeStreams: () => void, engine: HookEngine): Promise<void> {
+async function shutdown(
+  server: Server,
+  closeStreams: () => void,
+  engine: HookEngine,
+  guard: ConnectionGuard,
+): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   closeStreams();
   server.closeIdleConnections();
+  // Connections that never sent a whole request count as busy to node: they have nothing to finish.
+  guard.closeUnstarted();
   const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
   // Open requests (a decide, a queued hooks write) finish before the engine goes away.
   await closed;
@@ -151,61 +166,4 @@ function urlOf(address: AddressInfo, host: string): string {
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
-}
-
-/**
- * [P-API-1] The token: `HOOKWERK_TOKEN`, else `<workspace>/.hookwerk/token`, created once
- * (32 random bytes as hex; folder 0700, file 0600) and reused by later starts. The token itself
- * is never printed; only where it is.
- */
-export function resolveToken(
-  workspace: string,
-  env: NodeJS.ProcessEnv,
-): { token: string; file: string | undefined; created: boolean; tightened: boolean } {
-  const fromEnv = env.HOOKWERK_TOKEN?.trim();
-  if (fromEnv !== undefined && fromEnv !== '') {
-    if (fromEnv.length < MIN_TOKEN_LENGTH)
-      throw new CliError(`HOOKWERK_TOKEN is too short: use at least ${MIN_TOKEN_LENGTH} characters`);
-    if (/\s/.test(fromEnv)) throw new CliError('HOOKWERK_TOKEN must not contain spaces');
-    return { token: fromEnv, file: undefined, created: false, tightened: false };
-  }
-  const dir = path.join(workspace, STATE_DIR);
-  const file = path.join(dir, TOKEN_FILE);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const existing = readToken(file);
-  if (existing !== undefined) return { ...existing, file, created: false };
-  const token = randomBytes(32).toString('hex');
-  try {
-    writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (e) {
-    // Another `serve` created it a moment ago: use that one.
-    const raced = isErrno(e, 'EEXIST') ? readToken(file) : undefined;
-    if (raced !== undefined) return { ...raced, file, created: false };
-    throw new CliError(`cannot write ${file}: ${errorMessage(e)}`);
-  }
-  return { token, file, created: true, tightened: false };
-}
-
-function readToken(file: string): { token: string; tightened: boolean } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    if (isErrno(e, 'ENOENT')) return undefined;
-    throw new CliError(`cannot read ${file}: ${errorMessage(e)}`);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new CliError(`${file} is not a file`);
-    // Readable by others: tighten it (and say so) rather than serve with it as it is.
-    const tightened = (st.mode & 0o077) !== 0;
-    if (tightened) chmodSync(file, 0o600);
-    const token = readFileSync(fd, 'utf8').trim();
-    if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
-      throw new CliError(`${file} does not hold a usable token; delete it and a new one is made`);
-    }
-    return { token, tightened };
-  } finally {
-    closeSync(fd);
-  }
 }

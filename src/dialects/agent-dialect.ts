@@ -48,6 +48,7 @@ export async function runAgentHook(
       headers: hook.headers,
       body: JSON.stringify(input),
       timeoutMs: hook.timeoutMs,
+      ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
     });
     return { answer: readClaudeAnswer(event, result, hook.failMode) };
   }

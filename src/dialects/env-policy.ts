@@ -1,31 +1,52 @@
 /**
- * Which of the agent's variables a hook inherits. The Claude Code and Gemini CLI dialects pass the
- * engine's environment on, as those tools do [C-RUN-3, G-RUN-1] — minus the names that let a
- * variable choose code for a loader or an interpreter to run.
+ * Variables that make a loader, a shell or an interpreter run code named by the variable, in every
+ * program of the hook that starts (`sh`, `git`, `node`…), whatever its command line says. A hooks
+ * file may not set them [P-SEC-2] (issue 11 widened the list), and the Claude Code and Gemini CLI
+ * dialects, which pass the engine's environment on as those tools do [C-RUN-3, G-RUN-1], drop them
+ * from it.
+ *
+ * Module search paths (`PYTHONPATH`, `NODE_PATH`, `PERL5LIB`, `RUBYLIB`) are not on the list: they
+ * are ordinary settings of hooks written in those languages and only change where a program finds
+ * the modules it asks for. The loader's `LD_LIBRARY_PATH` is the exception, as every dynamically
+ * linked program loads libraries (it was refused before, with all `LD_*` now).
  */
 
-/** Variables that make a loader, a shell or an interpreter run code named by the variable. */
-export const CODE_INJECTING_ENV: ReadonlySet<string> = new Set([
-  'LD_PRELOAD',
-  'LD_LIBRARY_PATH',
-  'LD_AUDIT',
-  'DYLD_INSERT_LIBRARIES',
-  'DYLD_LIBRARY_PATH',
-  'GCONV_PATH',
-  'NODE_OPTIONS',
-  'BASH_ENV',
-  'ENV',
-  'SHELLOPTS',
-  'PS4',
+/** Exact names, upper case. */
+const CODE_INJECTING_NAMES: ReadonlySet<string> = new Set([
+  'GCONV_PATH', // glibc loads the iconv modules it names
+  'NODE_OPTIONS', // --require / --import
+  'BASH_ENV', // sourced by every non-interactive bash
+  'ENV', // sourced by sh / bash in POSIX mode
+  'SHELLOPTS', // xtrace, which expands PS4…
+  'PS4', // …including $(command) in it
   'PYTHONSTARTUP',
-  'PERL5OPT',
+  'PERL5OPT', // -M / -I
+  'PERL5DB', // code run under -d
+  'RUBYOPT', // -r
+  'JAVA_TOOL_OPTIONS', // -javaagent:
+  'JDK_JAVA_OPTIONS',
+  '_JAVA_OPTIONS',
 ]);
 
-/** The parent's environment without the code-injecting names (compared case-insensitively). */
+/**
+ * Whole families: every variable of the dynamic loaders (glibc `LD_AUDIT`, `LD_PRELOAD`,
+ * `LD_LIBRARY_PATH`…; macOS `DYLD_*`) and bash's exported functions (`BASH_FUNC_name%%`).
+ */
+const CODE_INJECTING_PREFIXES: readonly string[] = ['LD_', 'DYLD_', 'BASH_FUNC_'];
+
+/** Whether `name` chooses code for a loader, shell or interpreter (compared case-insensitively). */
+export function isCodeInjectingEnv(name: string): boolean {
+  const upper = name.toUpperCase();
+  if (CODE_INJECTING_NAMES.has(upper)) return true;
+  for (const prefix of CODE_INJECTING_PREFIXES) if (upper.startsWith(prefix)) return true;
+  return false;
+}
+
+/** The parent's environment without the code-injecting names. */
 export function inheritedEnv(parent: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(parent)) {
-    if (value === undefined || CODE_INJECTING_ENV.has(key.toUpperCase())) continue;
+    if (value === undefined || isCodeInjectingEnv(key)) continue;
     env[key] = value;
   }
   return env;

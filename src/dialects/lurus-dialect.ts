@@ -190,6 +190,7 @@ export function runGateHook(
           headers: hook.headers,
           body: json(),
           timeoutMs: hook.timeoutMs,
+          ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
         })
         .then(read);
     case 'in-process': {

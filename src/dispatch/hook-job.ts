@@ -2,17 +2,18 @@ import type { PrxEventInstance } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import type { ObserveHook } from '../registry/hook-definition.ts';
 import type { Ending } from '../runners/run-result.ts';
-import type { ObserveJob } from './observe-scheduler.ts';
+import type { ObserveDropReason, ObserveJob } from './observe-scheduler.ts';
 
 /** What every job of one engine shares: how a hook runs, and where records go. */
 export interface JobContext {
   run(hook: ObserveHook, ev: PrxEventInstance): Promise<Ending>;
   record(record: RunRecord, depth: number): void;
-  dropped(reason: 'queue_full' | 'closed'): void;
+  dropped(reason: ObserveDropReason): void;
 }
 
 const DROP_REASON = {
   queue_full: 'the run queue was full',
+  stale: 'the run waited for a slot longer than maxQueueAgeMs',
   closed: 'the engine was closed before the run started',
 } as const;
 
@@ -34,13 +35,13 @@ export class HookJob implements ObserveJob {
     this.ctx.record(Object.assign(this.#base(), ending), this.ev.depth);
   }
 
-  drop(reason: 'queue_full' | 'closed'): void {
+  drop(reason: ObserveDropReason, waitedMs?: number): void {
     this.ctx.dropped(reason);
     const record = Object.assign(this.#base(), {
       outcome: 'dropped' as const,
       durationMs: 0,
       cause: reason,
-      reason: DROP_REASON[reason],
+      reason: waitedMs === undefined ? DROP_REASON[reason] : `${DROP_REASON[reason]} (waited ${waitedMs} ms)`,
     });
     this.ctx.record(record, this.ev.depth);
   }

@@ -1,10 +1,16 @@
 import { availableParallelism } from 'node:os';
 
+/** Why a queued run did not run: the queue was full, it waited too long, or the scheduler closed. */
+export type ObserveDropReason = 'queue_full' | 'stale' | 'closed';
+
 /** One queued run. `run` never rejects: it resolves with whatever the runner reported. */
 export interface ObserveJob {
   run(): Promise<void>;
-  /** Called instead of `run` when the job is dropped (queue full, or closed before it started). */
-  drop(reason: 'queue_full' | 'closed'): void;
+  /**
+   * Called instead of `run` when the job is dropped (queue full, waited past `maxQueueAgeMs`, or
+   * closed before it started); `waitedMs` is how long it waited (stale drops).
+   */
+  drop(reason: ObserveDropReason, waitedMs?: number): void;
 }
 
 export interface ObserveSchedulerOptions {
@@ -12,7 +18,15 @@ export interface ObserveSchedulerOptions {
   maxConcurrent?: number;
   /** [P-FF-3] Default 10 000 runs waiting. */
   maxQueue?: number;
+  /**
+   * (issue 11) A run that waited longer than this for a slot is dropped (`stale`) when it would
+   * start. Default 10 minutes; `Infinity` turns it off.
+   */
+  maxQueueAgeMs?: number;
 }
+
+/** (issue 11) Default `maxQueueAgeMs`: 10 minutes. */
+export const DEFAULT_MAX_QUEUE_AGE_MS = 600_000;
 
 export function defaultMaxConcurrent(): number {
   return Math.max(4, 2 * availableParallelism());
@@ -25,8 +39,17 @@ export function defaultMaxConcurrent(): number {
 export class ObserveScheduler {
   readonly maxConcurrent: number;
   readonly maxQueue: number;
+  readonly maxQueueAgeMs: number;
   // Ring buffer: O(1) push and shift whatever the backlog.
   #ring: Array<ObserveJob | undefined>;
+  /** When each ring slot's job was queued (performance.now() ms); absent when there is no age limit. */
+  #queuedAt: Float64Array | undefined;
+  /**
+   * The clock as read by the first submit since the last pump: one read per event-loop turn, not
+   * one per run (emit() queues a run per hook on the caller's time). Runs queued in one turn share
+   * it, off by at most that turn's length.
+   */
+  #turnClock: number | undefined;
   #head = 0;
   #size = 0;
   #running = 0;
@@ -40,7 +63,11 @@ export class ObserveScheduler {
     if (!Number.isInteger(this.maxConcurrent) || this.maxConcurrent < 1)
       throw new TypeError('maxConcurrent must be ≥ 1');
     if (!Number.isInteger(this.maxQueue) || this.maxQueue < 0) throw new TypeError('maxQueue must be ≥ 0');
+    this.maxQueueAgeMs = opts.maxQueueAgeMs ?? DEFAULT_MAX_QUEUE_AGE_MS;
+    if (typeof this.maxQueueAgeMs !== 'number' || !(this.maxQueueAgeMs > 0))
+      throw new TypeError('maxQueueAgeMs must be a number > 0 (Infinity: no limit)');
     this.#ring = new Array(this.maxQueue + this.maxConcurrent);
+    if (this.maxQueueAgeMs !== Number.POSITIVE_INFINITY) this.#queuedAt = new Float64Array(this.#ring.length);
   }
 
   /** Runs waiting for a slot (not counting those about to start on the next pump). */
@@ -68,7 +95,9 @@ export class ObserveScheduler {
       job.drop('queue_full');
       return false;
     }
-    this.#ring[(this.#head + this.#size) % this.#ring.length] = job;
+    const slot = (this.#head + this.#size) % this.#ring.length;
+    this.#ring[slot] = job;
+    if (this.#queuedAt !== undefined) this.#queuedAt[slot] = this.#turnClock ??= performance.now();
     this.#size++;
     if (!this.#pumpScheduled) {
       this.#pumpScheduled = true;
@@ -76,6 +105,11 @@ export class ObserveScheduler {
       setImmediate(this.#pump);
     }
     return true;
+  }
+
+  /** When the job at the head was queued (0 without an age limit). */
+  #headQueuedAt(): number {
+    return this.#queuedAt?.[this.#head] ?? 0;
   }
 
   #shift(): ObserveJob | undefined {
@@ -89,9 +123,20 @@ export class ObserveScheduler {
 
   #pump = (): void => {
     this.#pumpScheduled = false;
+    this.#turnClock = undefined;
+    let now: number | undefined;
     while (this.#running < this.maxConcurrent) {
+      const queuedAt = this.#headQueuedAt();
       const job = this.#shift();
       if (job === undefined) break;
+      if (this.#queuedAt !== undefined) {
+        now ??= performance.now();
+        // (issue 11) Too late to be useful: dropped (and recorded) instead of started.
+        if (now - queuedAt > this.maxQueueAgeMs) {
+          job.drop('stale', Math.round(now - queuedAt));
+          continue;
+        }
+      }
       this.#running++;
       job.run().then(this.#finished, this.#finished);
     }

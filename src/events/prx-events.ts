@@ -1,5 +1,6 @@
 /** The 8 PRX lifecycle events and their payload fields [P-EV-1]. */
 import { HookInputError } from './hook-input-error.ts';
+import { assertJsonPayload } from './json-payload-check.ts';
 
 type FieldType = 'string' | 'number' | 'boolean' | 'object';
 
@@ -64,7 +65,8 @@ function matchesType(value: unknown, type: FieldType): boolean {
 
 /**
  * [P-EV-3] A wrong event or payload is a programming error of the embedder:
- * it throws a TypeError synchronously, naming what is wrong.
+ * it throws a TypeError synchronously, naming what is wrong. So is a payload that cannot become
+ * JSON (see json-payload-check.ts).
  */
 export function assertPrxPayload(
   event: string,
@@ -85,6 +87,8 @@ export function assertPrxPayload(
     const value: unknown = Reflect.get(payload, names[i]!);
     if (!matchesType(value, types[i]!)) fieldError(event, names[i]!, types[i]!, value);
   }
+  // Issue 11: cyclic, BigInt or too deep would fail every hook later; refuse it now.
+  assertJsonPayload(payload, 'payload');
 }
 
 function fieldError(event: string, field: string, type: FieldType, value: unknown): never {

@@ -1,5 +1,5 @@
 /** Real paths and containment: one answer to "where is this really, and is it inside that?". */
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** The real path (symlinks resolved), or the resolved path when it does not exist. */
@@ -35,4 +35,13 @@ export function realPrefixPath(p: string): string {
 export function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/** True when `p` is a folder (symlinks followed); false when it is anything else or cannot be reached. */
+export function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }

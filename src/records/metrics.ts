@@ -1,4 +1,5 @@
 import { Counter, Gauge, Registry } from 'prom-client';
+import type { BusDropReason } from '../bus/memory-bus.ts';
 import { DurationHistogram } from './duration-histogram.ts';
 import type { RunRecord } from './run-record.ts';
 
@@ -49,6 +50,15 @@ class LabelledCount {
   }
 }
 
+/** An event-stream hub (serve's SSE), as the metrics see it. */
+export interface StreamSource {
+  readonly clients: number;
+  /** Clients disconnected for falling behind their byte buffer. */
+  readonly droppedSlow: number;
+  /** Stream requests refused at the client limit. */
+  readonly droppedLimit: number;
+}
+
 /** Engine metrics in a registry of its own, so two engines in one process never share counters. */
 export class EngineMetrics {
   readonly registry = new Registry();
@@ -57,7 +67,7 @@ export class EngineMetrics {
   readonly #emitted = new LabelledCount();
   readonly #dropped = new LabelledCount();
   /** Event streams (serve's SSE hubs) whose clients and drops are reported here. */
-  readonly #streams = new Set<{ readonly clients: number; readonly dropped: number }>();
+  readonly #streams = new Set<StreamSource>();
   #reloads = 0;
   #reloadErrors = 0;
   readonly #duration: DurationHistogram;
@@ -98,7 +108,7 @@ export class EngineMetrics {
     counter('events_emitted_total', 'Events accepted by emit().', ['event'], () => this.#emitted);
     counter(
       'events_dropped_total',
-      'Hook runs or bus messages dropped at a bound, by reason (queue_full, depth, oversize, invalid, closed).',
+      'Hook runs or bus messages dropped at a bound, by reason: queue_full (hook run queue full), stale (run waited longer than maxQueueAgeMs), bus_queue_full (bus delivery queue full), depth, oversize, invalid, closed.',
       ['reason'],
       () => this.#dropped,
     );
@@ -110,8 +120,7 @@ export class EngineMetrics {
       () => this.#reloadErrors,
     );
     const streams = this.#streams;
-    const sumOf = (f: (s: { clients: number; dropped: number }) => number) =>
-      [...streams].reduce((n, s) => n + f(s), 0);
+    const sumOf = (f: (s: StreamSource) => number) => [...streams].reduce((n, s) => n + f(s), 0);
     new Gauge({
       name: 'sse_clients',
       help: 'Open /api/events/stream connections.',
@@ -120,12 +129,19 @@ export class EngineMetrics {
         this.set(sumOf((s) => s.clients));
       },
     });
-    counter(
-      'sse_messages_dropped_total',
-      'Bus messages not sent to a stream client that fell 1000 messages behind.',
-      [],
-      () => sumOf((s) => s.dropped),
-    );
+    new Counter({
+      name: 'sse_clients_dropped_total',
+      help: 'Event-stream clients disconnected for falling more than their buffer behind (slow), or refused at the client limit (limit).',
+      labelNames: ['reason'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const slow = sumOf((s) => s.droppedSlow);
+        const limit = sumOf((s) => s.droppedLimit);
+        this.inc({ reason: 'slow' }, slow);
+        this.inc({ reason: 'limit' }, limit);
+      },
+    });
     new Gauge({
       name: 'hook_queue_depth',
       help: 'Hook runs waiting for a free slot.',
@@ -145,7 +161,7 @@ export class EngineMetrics {
   }
 
   /** Reports an event-stream hub's clients and drops in this registry (serve). */
-  addStreamSource(source: { readonly clients: number; readonly dropped: number }): void {
+  addStreamSource(source: StreamSource): void {
     this.#streams.add(source);
   }
 
@@ -155,6 +171,11 @@ export class EngineMetrics {
 
   dropped(reason: string): void {
     this.#dropped.inc(reason, () => ({ reason }));
+  }
+
+  /** A bus drop; a full bus queue has its own reason, apart from the hook run queue's `queue_full`. */
+  busDropped(reason: BusDropReason): void {
+    this.dropped(reason === 'queue_full' ? 'bus_queue_full' : reason);
   }
 
   reloaded(): void {

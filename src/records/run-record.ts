@@ -18,6 +18,9 @@ export const RUN_OUTCOMES: readonly RunOutcome[] = [
   'dropped',
 ];
 
+/** Text fields a stored record caps in size (`truncate-record.ts`); their content comes from hooks or callers. */
+export type TruncatableField = 'hook' | 'sessionId' | 'reason' | 'stderrTail' | 'additionalContext';
+
 /**
  * One record per hook run, of any kind. `cause` names the failure precisely
  * (`exit_code`, `signal`, `output_limit`, `queue_full`, `closed`, …) so that
@@ -51,6 +54,13 @@ export interface RunRecord {
   permission?: 'allow' | 'deny' | 'ask' | 'defer';
   /** Gate runs: context the hook handed to the agent. */
   additionalContext?: string;
+  /** [N-WORK-1] The worker that ran it (NATS fleet). */
+  worker?: string;
   /** [L-TRUST-6] Project hooks: a newer version of their source waits for consent. */
   consent?: 'newer_version_pending';
+  /**
+   * (issue 11) Fields the stored record cut to `MAX_RECORD_FIELD_BYTES` (8 KiB of UTF-8), each with
+   * its original size in bytes. Only on stored records (run log, bus); `decide()` answers in full.
+   */
+  truncated?: Partial<Record<TruncatableField, number>>;
 }

@@ -107,6 +107,8 @@ export interface LurusHttpHook extends GateCommon {
   url: string;
   method: HttpMethod;
   headers: Readonly<Record<string, string>>;
+  /** (issue 11) `"allowLinkLocal": true`: link-local and cloud metadata addresses may be reached. */
+  allowLinkLocal?: true;
 }
 
 /** What an in-process gate hook may answer; `undefined` means allow. */
@@ -193,6 +195,8 @@ export interface AgentHttpHook extends AgentCommon {
   url: string;
   /** Headers with `$VAR` expanded for the names in `allowedEnvVars`, at load. */
   headers: Readonly<Record<string, string>>;
+  /** (issue 11) hookwerk's `"allowLinkLocal": true`: link-local and cloud metadata addresses may be reached. */
+  allowLinkLocal?: true;
 }
 
 export type AgentHook = AgentCommandHook | AgentHttpHook;

@@ -157,11 +157,11 @@ function compileRegex(source: string, shown: string): RegexTest | string {
     return unsupported(shown, detail);
   }
   const fast = literalShape(source);
-  if (fast === undefined) return (value) => re.test(value);
+  if (fast === undefined) return (value) => re.test(re2Value(value));
   if (!fast.gapped) return fast.test;
   // `.` in a gap does not match line terminators: such rare values go to the engine.
   const fastTest = fast.test;
-  return (value) => (hasLineTerminator(value) ? re.test(value) : fastTest(value));
+  return (value) => (hasLineTerminator(value) ? re.test(re2Value(value)) : fastTest(value));
 }
 
 function unsupported(shown: string, what: string): string {
@@ -437,11 +437,10 @@ export function translateJsRegex(source: string): Translation {
         out += ch;
         i++;
         break;
-      default: {
-        const cp = source.codePointAt(i)!;
-        out += literal(cp);
-        i += cp > 0xffff ? 2 : 1;
-      }
+      default:
+        // One UTF-16 unit at a time: without the `u` flag V8 reads a non-BMP character as two.
+        out += literal(source.charCodeAt(i));
+        i++;
     }
   }
   return { re2: out };
@@ -469,7 +468,40 @@ function countGroups(source: string): { groups: number; named: boolean } {
 }
 
 function hex(cp: number): string {
-  return `\\x{${cp.toString(16).toUpperCase()}}`;
+  return `\\x{${asPoint(cp).toString(16).toUpperCase()}}`;
+}
+
+// V8 (no `u` flag) reads strings and patterns as UTF-16 units, RE2 as code points. So a surrogate
+// unit stands for itself: in patterns it is spelled as the code point SURROGATE_POINTS + (unit -
+// 0xD800) (plane 15, private use), and `re2Value` spells the units of a tested value the same way.
+// Then `.`, `[^…]` and `\S` take one unit of a non-BMP character, as V8 does.
+const SURROGATE_POINTS = 0xf0000;
+
+function asPoint(unit: number): number {
+  return unit >= 0xd800 && unit <= 0xdfff ? SURROGATE_POINTS + unit - 0xd800 : unit;
+}
+
+/** `value` as RE2 must see it: each surrogate unit as its code point (see SURROGATE_POINTS). */
+function re2Value(value: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    out += value.slice(from, i) + String.fromCodePoint(asPoint(c));
+    from = i + 1;
+  }
+  return from === 0 ? value : out + value.slice(from);
+}
+
+/** A class range of UTF-16 units, split where it crosses the surrogate units (spelled apart). */
+function classRange(lo: number, hi: number): string {
+  const pieces: string[] = [];
+  const span = (a: number, b: number) => pieces.push(a === b ? hex(a) : `${hex(a)}-${hex(b)}`);
+  if (lo < 0xd800) span(lo, Math.min(hi, 0xd7ff));
+  if (hi >= 0xd800 && lo <= 0xdfff) span(Math.max(lo, 0xd800), Math.min(hi, 0xdfff));
+  if (hi > 0xdfff) span(Math.max(lo, 0xe000), hi);
+  return pieces.join('');
 }
 
 /** One character as an RE2 atom outside a class. */
@@ -525,16 +557,8 @@ function readEscape(source: string, at: number, inClass: boolean, groups: number
     case 'u': {
       const digits = source.slice(at + 1, at + 5);
       if (!HEX4.test(digits)) return char(0x75, at + 1);
-      const unit = Number.parseInt(digits, 16);
-      // A surrogate pair spelled as two escapes is one character to RE2 (which reads code points).
-      const low = source.startsWith('\\u', at + 5) ? source.slice(at + 7, at + 11) : '';
-      if (unit >= 0xd800 && unit <= 0xdbff && HEX4.test(low)) {
-        const lowUnit = Number.parseInt(low, 16);
-        if (lowUnit >= 0xdc00 && lowUnit <= 0xdfff) {
-          return char((unit - 0xd800) * 0x400 + (lowUnit - 0xdc00) + 0x10000, at + 11);
-        }
-      }
-      return char(unit, at + 5);
+      // One unit, a surrogate too: without the `u` flag a pair spelled as two escapes is two units.
+      return char(Number.parseInt(digits, 16), at + 5);
     }
     case 'c': {
       const code = source.charCodeAt(at + 1);
@@ -566,8 +590,7 @@ function readEscape(source: string, at: number, inClass: boolean, groups: number
     return char(Number.parseInt(source.slice(at, end), 8), end);
   }
   // Identity escape: the character itself (`\/`, `\-`, and in Annex B any letter without a meaning).
-  const cp = source.codePointAt(at)!;
-  return char(cp, at + (cp > 0xffff ? 2 : 1));
+  return char(source.charCodeAt(at), at + 1);
 }
 
 /** A class after its `[` at `at`: rebuilt item by item, every character spelled `\x{…}`. */
@@ -584,7 +607,7 @@ function readClass(source: string, at: number): { re2: string; next: number } {
     if (first.cp !== undefined && source[i] === '-' && source[i + 1] !== ']' && source[i + 1] !== undefined) {
       const second = classAtom(source, i + 1);
       if (second.cp !== undefined) {
-        items += `${hex(first.cp)}-${hex(second.cp)}`;
+        items += classRange(first.cp, second.cp);
         i = second.next;
         continue;
       }
@@ -604,6 +627,6 @@ function classAtom(source: string, at: number): { re2: string; next: number; cp?
     if ('unsupported' in esc) return { re2: '', next: at + 2 };
     return esc.set ? { re2: esc.re2, next: esc.next } : { re2: esc.re2, next: esc.next, cp: esc.cp! };
   }
-  const cp = source.codePointAt(at)!;
-  return { re2: hex(cp), next: at + (cp > 0xffff ? 2 : 1), cp };
+  const cp = source.charCodeAt(at);
+  return { re2: hex(cp), next: at + 1, cp };
 }

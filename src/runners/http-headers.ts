@@ -6,11 +6,27 @@ import type { HttpMethod } from './http-types.ts';
 
 /**
  * Headers that carry credentials. A hooks file is checked into a project and shown for review, so
- * secrets don't belong in it ([L-RUN-5]). Compared case-insensitively.
+ * secrets don't belong in it ([L-RUN-5]). Compared case-insensitively: the four names of the
+ * SPEC by name, every other by what its name says (issue 11): `X-Auth-Token`, `Api-Key`,
+ * `X-Goog-Api-Key`, `Private-Token`, `X-Amz-Security-Token`, `X-Client-Secret`…
  */
 const FORBIDDEN_HEADERS: ReadonlyMap<string, string> = new Map(
   ['Authorization', 'Cookie', 'Proxy-Authorization', 'X-API-Key'].map((name) => [name.toLowerCase(), name]),
 );
+
+/**
+ * Words that mark a header name as a credential. `auth` covers Authorization, X-Auth-*, OAuth;
+ * `key` only with api/access/private before it (`Idempotency-Key` and `X-Routing-Key` are fine).
+ */
+const CREDENTIAL_WORD = /auth|token|secret|passw(or)?d|credential|cookie|jwt|(api|access|private)[-_]?key/i;
+
+/** Why `name` (a valid header name) carries credentials, or `undefined`. */
+function credentialHeader(name: string): string | undefined {
+  const listed = FORBIDDEN_HEADERS.get(name.toLowerCase());
+  if (listed !== undefined) return `${listed} carries credentials`;
+  const word = CREDENTIAL_WORD.exec(name);
+  return word === null ? undefined : `a name with "${word[0]}" carries credentials`;
+}
 
 /** Headers the HTTP client manages itself (framing, connection); undici refuses them at run time. */
 const CLIENT_MANAGED = new Set([
@@ -33,7 +49,8 @@ const METHODS: readonly HttpMethod[] = ['POST', 'PUT', 'PATCH'];
 
 /**
  * Problems with a hook's `headers`, one line each, in the order found (empty when fine):
- * credential headers (`Authorization`, `Cookie`, `Proxy-Authorization`, `X-API-Key`, any case),
+ * credential headers (`Authorization`, `Cookie`, `Proxy-Authorization`, `X-API-Key`, and any name
+ * with auth, token, secret, password, credential, cookie, jwt, api-key… in it; any case),
  * CR or LF in a name or value (header injection), names that are not HTTP tokens, other control
  * characters in a value, and the same name given twice in different case.
  */
@@ -57,12 +74,10 @@ export function headerProblems(
     } else if (!TOKEN.test(name)) {
       problems.push(`header name ${shown} is not a valid HTTP header name`);
     } else {
-      const forbidden = FORBIDDEN_HEADERS.get(lower);
+      const credential = credentialHeader(name);
       const fromEnv = typeof value === 'string' && opts.credentialFromEnv?.(value) === true;
-      if (forbidden !== undefined && !fromEnv) {
-        problems.push(
-          `header ${shown} is not allowed: ${forbidden} carries credentials, which don't belong in a hooks file`,
-        );
+      if (credential !== undefined && !fromEnv) {
+        problems.push(`header ${shown} is not allowed: ${credential}, which don't belong in a hooks file`);
       }
       if (CLIENT_MANAGED.has(lower)) {
         problems.push(`header ${shown} is managed by the HTTP client and cannot be set by a hook`);

@@ -16,6 +16,10 @@ import type { Readable } from 'node:stream';
  * - The answer's body is read up to `maxResponseBytes`; the first byte beyond it destroys the
  *   stream (which also drops that connection rather than draining the rest).
  *
+ * - (issue 11) Link-local and cloud metadata addresses are refused where the socket picks its
+ *   address (guarded-connect.ts): reason `blocked_address`, nothing sent. A hook with
+ *   `allowLinkLocal: true` goes through a second pool without that guard.
+ *
  * Idle pool and process exit: undici unrefs a keep-alive socket while it has no request in flight,
  * and its keep-alive timers are unref'd, so an idle pool never keeps Node running: a script that
  * makes one call and returns exits at once (checked by a test that runs such a script in a child
@@ -24,7 +28,9 @@ import type { Readable } from 'node:stream';
  */
 import { Agent, request } from 'undici';
 import { errorCode, errorMessage } from '../files/errno.ts';
+import { BLOCKED_ADDRESS_CODE } from './blocked-address.ts';
 import { CappedBuffer } from './capped-buffer.ts';
+import { type HostLookup, hookConnector } from './guarded-connect.ts';
 import type { HttpEndReason, HttpResult, HttpSpec } from './http-types.ts';
 
 const DEFAULT_MAX_RESPONSE_BYTES = 1_048_576;
@@ -37,6 +43,11 @@ const MAX_TIMER_MS = 2_147_483_647;
 /** undici's own timeouts that mean "the server was too slow", not "the transport failed". */
 const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
+export interface HttpRunnerOptions {
+  /** Resolver for hook host names; default `dns.lookup`. Blocked addresses are refused whatever it answers. */
+  lookup?: HostLookup;
+}
+
 export interface RunHttpOptions {
   /** Aborting ends the call like a timeout (reason `timeout`). */
   signal?: AbortSignal;
@@ -47,20 +58,36 @@ export interface RunHttpOptions {
  * A call always resolves with the reason it ended; it never throws.
  */
 export class HttpRunner {
+  readonly #lookup: HostLookup | undefined;
   #pool: Agent | undefined;
+  /** For hooks with `allowLinkLocal: true`: the same, without the blocked-address guard. */
+  #openPool: Agent | undefined;
   /** URLs checked once per distinct string (hooks reuse theirs on every call). */
   readonly #checkedUrls = new Map<string, string | { error: string }>();
   /** The hook's headers plus a Content-Type, built once per headers object. */
   readonly #withContentType = new WeakMap<object, Record<string, string>>();
 
+  constructor(opts: HttpRunnerOptions = {}) {
+    this.#lookup = opts.lookup;
+  }
+
   /** The pool, created on first use (and again after `close()`). */
-  #dispatcher(): Agent {
-    this.#pool ??= new Agent({
+  #dispatcher(allowLinkLocal: boolean): Agent {
+    if (allowLinkLocal) {
+      this.#openPool ??= this.#newPool(false);
+      return this.#openPool;
+    }
+    this.#pool ??= this.#newPool(true);
+    return this.#pool;
+  }
+
+  #newPool(guarded: boolean): Agent {
+    return new Agent({
       connections: CONNECTIONS_PER_ORIGIN,
       keepAliveTimeout: KEEP_ALIVE_MS,
       keepAliveMaxTimeout: KEEP_ALIVE_MS,
+      connect: hookConnector({ guarded, ...(this.#lookup !== undefined ? { lookup: this.#lookup } : {}) }),
     });
-    return this.#pool;
   }
 
   /**
@@ -68,13 +95,15 @@ export class HttpRunner {
    * closed. A later `run()` opens a new pool. Never throws.
    */
   async close(): Promise<void> {
-    const closing = this.#pool;
+    const closing = [this.#pool, this.#openPool];
     this.#pool = undefined;
-    if (closing === undefined) return;
-    try {
-      await closing.close();
-    } catch {
-      // Already closed or destroyed: nothing left to release.
+    this.#openPool = undefined;
+    for (const pool of closing) {
+      try {
+        await pool?.close();
+      } catch {
+        // Already closed or destroyed: nothing left to release.
+      }
     }
   }
 
@@ -103,7 +132,7 @@ export class HttpRunner {
     let error: string | undefined;
     try {
       const res = await request(url, {
-        dispatcher: this.#dispatcher(),
+        dispatcher: this.#dispatcher(spec.allowLinkLocal === true),
         method: spec.method,
         headers: this.#headers(spec.headers),
         body: spec.body,
@@ -118,6 +147,9 @@ export class HttpRunner {
     } catch (err) {
       if (timedOut || UNDICI_TIMEOUT_CODES.has(String(errorCode(err)))) {
         reason = 'timeout';
+      } else if (errorCode(err) === BLOCKED_ADDRESS_CODE) {
+        reason = 'blocked_address';
+        error = errorMessage(err);
       } else {
         reason = 'transport';
         error = describeError(err);

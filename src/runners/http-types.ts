@@ -4,8 +4,10 @@
  * - `timeout`: the whole exchange (connect, headers, body) outlived `timeoutMs`, or the caller aborted.
  * - `transport`: no usable answer: bad URL, DNS, refused or reset connection, TLS, malformed response…
  * - `output_limit`: the answer's body was larger than `maxResponseBytes`; we stopped reading.
+ * - `blocked_address`: the host is, or resolves to, a link-local / cloud metadata address and the
+ *   hook did not allow it (issue 11); no connection was made.
  */
-export type HttpEndReason = 'response' | 'timeout' | 'transport' | 'output_limit';
+export type HttpEndReason = 'response' | 'timeout' | 'transport' | 'output_limit' | 'blocked_address';
 
 /** The methods an HTTP hook may use ([L-RUN-5]); others are refused at load time. */
 export type HttpMethod = 'POST' | 'PUT' | 'PATCH';
@@ -25,6 +27,8 @@ export interface HttpSpec {
   timeoutMs: number;
   /** Cap on the answer's body. Default 1 MiB. More than that ends the call: reason `output_limit`. */
   maxResponseBytes?: number;
+  /** (issue 11) Let the call reach link-local and cloud metadata addresses (refused by default). */
+  allowLinkLocal?: boolean;
 }
 
 export interface HttpResult {
@@ -36,6 +40,6 @@ export interface HttpResult {
   body: string;
   /** Wall time from the call to its end, in ms (fractional). */
   durationMs: number;
-  /** For `transport`: the underlying message, e.g. `connect ECONNREFUSED 127.0.0.1:9`. */
+  /** For `transport` and `blocked_address`: the underlying message, e.g. `connect ECONNREFUSED 127.0.0.1:9`. */
   error?: string;
 }

@@ -96,6 +96,8 @@ function httpEnding(r: HttpResult): Ending {
       return fail(e, 'error', 'transport', r.error ?? 'transport error');
     case 'output_limit':
       return fail(e, 'error', 'output_limit', 'answer over the 1 MiB limit');
+    case 'blocked_address':
+      return fail(e, 'error', 'blocked_address', r.error ?? 'blocked address');
     case 'response':
       if (r.status !== undefined && r.status >= 200 && r.status <= 299) return e;
       return fail(e, 'error', 'http_status', `HTTP status ${r.status ?? 'unknown'}`);

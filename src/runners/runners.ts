@@ -4,6 +4,7 @@
  */
 import type { Logger } from '../records/logger.ts';
 import { detectContainment } from './containment.ts';
+import type { HostLookup } from './guarded-connect.ts';
 import { HttpRunner } from './http-runner.ts';
 import { type LauncherChoice, selectBackend } from './launcher/launcher-backend.ts';
 import { ProcessRunner } from './process-runner.ts';
@@ -14,13 +15,16 @@ export interface RunnersOptions {
   /** [X-PROC-2] `pgroup` to use process groups only (no cgroups). */
   containment?: 'auto' | 'pgroup';
   logger?: Logger;
+  /** Resolver for HTTP hook host names (default `dns.lookup`); blocked addresses stay blocked. */
+  httpLookup?: HostLookup;
 }
 
 export class Runners {
   readonly process: ProcessRunner;
-  readonly http = new HttpRunner();
+  readonly http: HttpRunner;
 
   constructor(opts: RunnersOptions = {}) {
+    this.http = new HttpRunner(opts.httpLookup !== undefined ? { lookup: opts.httpLookup } : {});
     this.process = new ProcessRunner({
       backend: selectBackend(opts.launcher ?? 'auto', opts.logger),
       containment: detectContainment(opts.containment ?? 'auto'),

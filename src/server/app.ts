@@ -17,8 +17,13 @@ import {
   runsQuerySchema,
   summarize,
 } from './bodies.ts';
+import { readIfMatch, withEtag } from './etag.ts';
+import { explainQuerySchema, explainTarget } from './explain-query.ts';
 import { HooksStore, StoreError } from './hooks-store.ts';
+import { nodeResponseOf } from './node-response.ts';
+import { runsResponseJson } from './runs-response.ts';
 import { SseHub, type SseOptions } from './sse.ts';
+import { mountUi } from './ui-assets.ts';
 
 /** [P-API-1] Largest request body; more is answered 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -33,6 +38,8 @@ export interface AppOptions {
   sse?: SseOptions;
   /** Clock for created_at/updated_at. */
   now?: () => Date;
+  /** (issue 13) Folder of the built dashboard; default `dist/ui` of this package. */
+  uiDir?: string;
 }
 
 /** The Hono app (use `app.fetch` / `app.request()`), plus what a server needs to shut down. */
@@ -74,6 +81,8 @@ export function createApp(opts: AppOptions): HookwerkApp {
 
   // Liveness for process supervisors: no token, no data beyond "up".
   app.get('/healthz', (c) => c.json({ ok: true }));
+  // (issue 13) The dashboard's files are public; the page asks for the token and calls the API.
+  mountUi(app, opts.uiDir);
 
   app.use('*', async (c, next) => {
     if (!authorized(c.req.header('authorization'))) {
@@ -94,24 +103,44 @@ export function createApp(opts: AppOptions): HookwerkApp {
     }),
   );
 
-  // ---- [P-API-2] hooks ----
-  app.get('/api/hooks', async (c) => c.json({ hooks: await store.list() }));
-  app.get('/api/hooks/:id', async (c) => c.json(await store.get(c.req.param('id'))));
+  // ---- [P-API-2] hooks; a strong ETag on every answer with a hook, If-Match on writes (issue 11) ----
+  app.get('/api/hooks', async (c) => {
+    const list = await store.list();
+    return withEtag(c, list.etag, { hooks: list.hooks });
+  });
+  app.get('/api/hooks/:id', async (c) => {
+    const read = await store.get(c.req.param('id'));
+    return withEtag(c, read.etag, read.hook);
+  });
   app.post('/api/hooks', async (c) => {
+    const cond = readIfMatch(c);
+    if (!cond.ok) return badRequest(c, cond.issues);
     const body = await readBody(c, hookBodySchema);
     if (!body.ok) return badRequest(c, body.issues);
-    return c.json(await store.create(body.value), 201);
+    const read = await store.create(body.value, cond.value);
+    return withEtag(c, read.etag, read.hook, 201);
   });
   app.put('/api/hooks/:id', async (c) => {
+    const cond = readIfMatch(c);
+    if (!cond.ok) return badRequest(c, cond.issues);
     const body = await readBody(c, hookBodySchema);
     if (!body.ok) return badRequest(c, body.issues);
-    return c.json(await store.update(c.req.param('id'), body.value));
+    const read = await store.update(c.req.param('id'), body.value, cond.value);
+    return withEtag(c, read.etag, read.hook);
   });
   app.delete('/api/hooks/:id', async (c) => {
-    await store.remove(c.req.param('id'));
+    const cond = readIfMatch(c);
+    if (!cond.ok) return badRequest(c, cond.issues);
+    await store.remove(c.req.param('id'), cond.value);
     return c.body(null, 204);
   });
-  app.patch('/api/hooks/:id/toggle', async (c) => c.json(await store.toggle(c.req.param('id'))));
+  app.patch('/api/hooks/:id/toggle', async (c) => {
+    const cond = readIfMatch(c);
+    if (!cond.ok) return badRequest(c, cond.issues);
+    // The ETag is the toggled hook's (what GET /api/hooks/:id now answers), for the next write.
+    const { hook, etag } = await store.toggle(c.req.param('id'), cond.value);
+    return withEtag(c, etag, { id: hook.id, enabled: hook.enabled });
+  });
 
   // ---- [P-API-4] sidecar ----
   app.post('/api/events', async (c) => {
@@ -164,7 +193,23 @@ export function createApp(opts: AppOptions): HookwerkApp {
       ...(outcome !== undefined ? { outcome } : {}),
       ...(event !== undefined ? { event } : {}),
     });
-    return c.json({ runs });
+    // (issue 11) Bounded in bytes: the oldest of the requested records may be left out (`omitted`).
+    return c.body(runsResponseJson(runs), 200, { 'content-type': 'application/json' });
+  });
+
+  // (issue 13) "Why didn't it fire?" for the dashboard: `hookwerk explain` over HTTP.
+  app.get('/api/explain', (c) => {
+    // Empty values mean "not given", as for /api/runs.
+    const given = Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v !== ''));
+    const query = parseBody(explainQuerySchema, given);
+    if (!query.ok) return badRequest(c, query.issues);
+    try {
+      const explanations = engine.explain(query.value.event, explainTarget(query.value));
+      return c.json({ event: query.value.event, explanations });
+    } catch (err) {
+      if (err instanceof HookInputError) return badRequest(c, [{ path: err.field, message: err.message }]);
+      throw err;
+    }
   });
 
   app.get('/api/events/stream', (c) => {
@@ -172,7 +217,18 @@ export function createApp(opts: AppOptions): HookwerkApp {
     if (topics.length > 1) return badRequest(c, [{ path: 'topic', message: 'give one topic pattern' }]);
     const pattern = topics[0] ?? '*';
     try {
-      return streams.open(engine.bus, pattern, c.req.raw.signal);
+      const outgoing = nodeResponseOf(c);
+      const res = streams.open(engine.bus, pattern, {
+        signal: c.req.raw.signal,
+        ...(outgoing !== undefined ? { disconnect: () => outgoing.destroy() } : {}),
+      });
+      // (issue 11) Every stream holds up to its byte buffer: their number is bounded too.
+      if (res === undefined) {
+        c.header('Retry-After', '5');
+        const error = `too many event streams open (limit ${streams.maxClients}); retry later`;
+        return c.json({ error }, 503);
+      }
+      return res;
     } catch (err) {
       if (err instanceof TypeError) return badRequest(c, [{ path: 'topic', message: err.message }]);
       throw err;

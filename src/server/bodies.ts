@@ -31,7 +31,13 @@ export type HookBody = z.output<typeof hookBodySchema>;
 /** [P-API-4] `POST /api/events`; the payload itself is checked by `emit()` [P-EV-3]. */
 export const eventBodySchema = z.strictObject({
   event: z.string(),
-  session_id: z.string().min(1).max(256).optional(),
+  session_id: z
+    .string()
+    .min(1)
+    .max(256)
+    // Issue 11: it becomes ZERO_HOOK_SESSION; a NUL byte would fail every hook at spawn.
+    .refine((s) => !s.includes('\0'), 'session_id contains a NUL byte')
+    .optional(),
   payload: z.unknown().optional(),
 });
 

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ReloadResult } from '../engine.ts';
@@ -10,6 +11,8 @@ import { PRX_LIMITS } from '../sources/prx-schema.ts';
 import { type PrxAction, parsePrxConfigText, prxHooksPath } from '../sources/prx-source.ts';
 import { readSourceFile } from '../sources/read-source.ts';
 import type { HookBody } from './bodies.ts';
+import { etagOf, type IfMatch, ifMatchAllows } from './etag.ts';
+import { derivedHookId } from './hook-ids.ts';
 
 /** [P-API-2] The action part of a HOOK; `cwd` is left out when not set (the workspace). */
 export interface HookAction {
@@ -40,14 +43,27 @@ export interface StoreIssue {
   file?: string;
 }
 
+/** A hook as a GET of it answers, with the ETag of that answer. */
+export interface HookRead {
+  hook: Hook;
+  etag: string;
+}
+
+/** `GET /api/hooks`: every hook, with the ETag of that answer. */
+export interface ListRead {
+  hooks: readonly Hook[];
+  etag: string;
+}
+
 /**
- * A request the store refuses: 400 (the new hook is invalid), 404 (unknown id) or 409 (the file
- * on disk is invalid, or the change would break a whole-file limit).
+ * A request the store refuses: 400 (the new hook is invalid), 404 (unknown id), 409 (the file
+ * on disk is invalid, or the change would break a whole-file limit) or 412 (`If-Match` does not
+ * match: someone else changed it since the client read it).
  */
 export class StoreError extends Error {
-  readonly status: 400 | 404 | 409;
+  readonly status: 400 | 404 | 409 | 412;
   readonly issues: StoreIssue[];
-  constructor(status: 400 | 404 | 409, message: string, issues: StoreIssue[] = []) {
+  constructor(status: 400 | 404 | 409 | 412, message: string, issues: StoreIssue[] = []) {
     super(message);
     this.status = status;
     this.issues = issues;
@@ -90,6 +106,24 @@ interface Focus {
   index: number;
 }
 
+/**
+ * A write's precondition (issue 11): `If-Match` against the hook `id` (PUT, DELETE, toggle) or,
+ * without an id, against the list (POST).
+ */
+interface Precondition {
+  ifMatch: IfMatch;
+  id?: string;
+}
+
+/** hooks.json as read: its text (undefined: no file) and its mtime, the birth date of hand-written hooks. */
+interface FileRead {
+  text: string | undefined;
+  born: string;
+}
+
+/** A change to the doc; returns where the changed action sits (undefined: a removal). */
+type Mutation = (t: Txn) => Focus | undefined;
+
 const ID_RE = /^hook_(\d+)$/;
 /** A hand edit racing our write makes us start over; this many times at most. */
 const MAX_ATTEMPTS = 5;
@@ -110,15 +144,19 @@ export function formatHookId(n: number): string {
  *   so a hand edit made between two API writes is kept; and checks again right before the
  *   rename, starting over if the file changed meanwhile.
  * - The whole new file is validated with the loader's own function before it is written: an
- *   invalid file is never written. A file that is invalid on disk (hand-broken) is not
- *   overwritten either: 409 with its problems.
+ *   invalid file is never written. A file that is invalid on disk (hand-broken, a duplicate key)
+ *   is not overwritten either: 409 with its problems.
  * - Written atomically (temp + fsync + rename, file mode kept), then `reload()` puts it in force
  *   before the caller answers. The watcher fires too; the engine ignores unchanged content.
  * - Ids `hook_NN` are never reused: the highest id ever handed out is kept in
  *   `<workspace>/.hookwerk/state.json`, and the next id is above both it and every `hook_NN` in
  *   the file (so neither a deleted hook nor a hand-written id is ever handed out again).
- * - Hand-written actions without `id`/`created_at`/`updated_at` get them on the first API call
- *   that reads or writes the hooks (written back), so every id a client sees is in the file.
+ * - Reads never write (issue 11). Hand-written actions without `id`/`created_at`/`updated_at`
+ *   are shown with a derived id (`derivedHookId`) and the file's mtime as timestamps; the first
+ *   API write stores exactly those, so an id a client saw keeps working.
+ * - ETags (issue 11): the SHA-256 of the answer's JSON (`etagOf`). A write with `If-Match` checks
+ *   it against the hook's current ETag (or the list's) in the same queue turn that writes, and
+ *   again on every restart: a stale one is a 412 and nothing is written.
  */
 export class HooksStore {
   readonly workspace: string;
@@ -138,100 +176,115 @@ export class HooksStore {
     this.#logger = opts.logger ?? stderrLogger;
   }
 
-  /** Every hook in file order (events in file order, then position). */
-  list(): Promise<Hook[]> {
-    return this.#transact(undefined);
+  /** Every hook in file order (events in file order, then position). Never writes. */
+  async list(): Promise<ListRead> {
+    return listRead(await this.#queue(() => this.#read()));
   }
 
-  async get(id: string): Promise<Hook> {
-    const hook = (await this.list()).find((h) => h.id === id);
-    if (hook === undefined) throw notFound(id);
-    return hook;
+  async get(id: string): Promise<HookRead> {
+    return hookRead(pick(await this.#queue(() => this.#read()), id));
   }
 
-  async create(body: HookBody): Promise<Hook> {
+  /** `ifMatch` is checked against the list's ETag: "add it only if nobody changed the hooks". */
+  async create(body: HookBody, ifMatch?: IfMatch): Promise<HookRead> {
     let id = '';
-    const hooks = await this.#transact((t) => {
+    const hooks = await this.#write((t) => {
       id = t.newId();
       const list = listOf(t.doc, body.event);
       list.push(actionToRaw(id, body, body.enabled ?? true, t.now, t.now));
       return { event: body.event, index: list.length - 1 };
-    });
-    return pick(hooks, id);
+    }, precondition(ifMatch));
+    return hookRead(pick(hooks, id));
   }
 
   /** Replaces event, action and (when given) enabled; keeps id and created_at. A new event moves it to the end of that event's list. */
-  async update(id: string, body: HookBody): Promise<Hook> {
-    const hooks = await this.#transact((t) => {
-      const at = t.find(id);
-      if (at === undefined) throw notFound(id);
-      const enabled = body.enabled ?? at.action.enabled !== false;
-      const created = typeof at.action.created_at === 'string' ? at.action.created_at : t.now;
-      const next = actionToRaw(id, body, enabled, created, t.now);
-      if (at.event === body.event) {
-        at.list[at.index] = next;
+  async update(id: string, body: HookBody, ifMatch?: IfMatch): Promise<HookRead> {
+    const hooks = await this.#write(
+      (t) => {
+        const at = t.find(id);
+        if (at === undefined) throw notFound(id);
+        const enabled = body.enabled ?? at.action.enabled !== false;
+        const created = typeof at.action.created_at === 'string' ? at.action.created_at : t.now;
+        const next = actionToRaw(id, body, enabled, created, t.now);
+        if (at.event === body.event) {
+          at.list[at.index] = next;
+          return { event: at.event, index: at.index };
+        }
+        at.list.splice(at.index, 1);
+        const list = listOf(t.doc, body.event);
+        list.push(next);
+        return { event: body.event, index: list.length - 1 };
+      },
+      precondition(ifMatch, id),
+    );
+    return hookRead(pick(hooks, id));
+  }
+
+  async remove(id: string, ifMatch?: IfMatch): Promise<void> {
+    await this.#write(
+      (t) => {
+        const at = t.find(id);
+        if (at === undefined) throw notFound(id);
+        // The event's (possibly empty) list stays: the file keeps its shape and event order.
+        at.list.splice(at.index, 1);
+        return undefined;
+      },
+      precondition(ifMatch, id),
+    );
+  }
+
+  /** Flips `enabled`; the answer is the hook after the flip (its ETag is what a GET would give). */
+  async toggle(id: string, ifMatch?: IfMatch): Promise<HookRead> {
+    const hooks = await this.#write(
+      (t) => {
+        const at = t.find(id);
+        if (at === undefined) throw notFound(id);
+        at.action.enabled = at.action.enabled === false;
+        at.action.updated_at = t.now;
         return { event: at.event, index: at.index };
-      }
-      at.list.splice(at.index, 1);
-      const list = listOf(t.doc, body.event);
-      list.push(next);
-      return { event: body.event, index: list.length - 1 };
-    });
-    return pick(hooks, id);
+      },
+      precondition(ifMatch, id),
+    );
+    return hookRead(pick(hooks, id));
   }
 
-  async remove(id: string): Promise<void> {
-    await this.#transact((t) => {
-      const at = t.find(id);
-      if (at === undefined) throw notFound(id);
-      // The event's (possibly empty) list stays: the file keeps its shape and event order.
-      at.list.splice(at.index, 1);
-      return undefined;
-    });
-  }
-
-  async toggle(id: string): Promise<{ id: string; enabled: boolean }> {
-    const hooks = await this.#transact((t) => {
-      const at = t.find(id);
-      if (at === undefined) throw notFound(id);
-      at.action.enabled = at.action.enabled === false;
-      at.action.updated_at = t.now;
-      return { event: at.event, index: at.index };
-    });
-    const hook = pick(hooks, id);
-    return { id: hook.id, enabled: hook.enabled };
-  }
-
-  /** Runs `mutate` (or just the id assignment) on a fresh read of the file, in the queue. */
-  #transact(mutate: ((t: Txn) => Focus | undefined) | undefined): Promise<Hook[]> {
-    const run = this.#tail.then(() => this.#attempt(mutate));
+  /** Runs `job` after every change queued before it: reads see whole writes, in order. */
+  #queue<T>(job: () => T): Promise<T> {
+    const run = this.#tail.then(job);
     this.#tail = run.catch(() => {});
     return run;
   }
 
-  async #attempt(mutate: ((t: Txn) => Focus | undefined) | undefined): Promise<Hook[]> {
+  /** The hooks as the next write would store them (hand-written ones adopted in memory only). */
+  #read(): Hook[] {
+    const file = this.#readFile();
+    const doc = this.#current(file.text);
+    adopt(doc, file.born);
+    return this.#validate(doc, undefined).hooks;
+  }
+
+  #write(mutate: Mutation, cond: Precondition | undefined): Promise<Hook[]> {
+    return this.#queue(() => this.#attempt(mutate, cond));
+  }
+
+  #attempt(mutate: Mutation, cond: Precondition | undefined): Hook[] {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const before = readHooksText(this.file);
-      const doc = this.#current(before);
+      const before = this.#readFile();
+      const doc = this.#current(before.text);
       const stored = this.#readMark();
       let mark = Math.max(stored, highestId(doc));
-      const now = this.#now().toISOString();
       const t: Txn = {
         doc,
-        now,
+        now: this.#now().toISOString(),
         newId: () => formatHookId(++mark),
         find: (id) => find(doc, id),
       };
-      let dirty = adopt(t);
-      let focus: Focus | undefined;
-      if (mutate !== undefined) {
-        focus = mutate(t);
-        dirty = true;
-      }
-      const text = `${JSON.stringify(doc, null, 2)}\n`;
-      const next = parsePrxConfigText(this.workspace, this.file, text);
-      if (!next.ok) throw rejected(next.issues, focus);
-      if (!dirty) return views(doc, next.actions);
+      adopt(doc, before.born);
+      // Checked on this very read, so a change that sneaks in before the rename restarts the
+      // loop and is checked again: a stale ETag never writes.
+      if (cond !== undefined) this.#check(cond, this.#validate(doc, undefined).hooks);
+      const focus = mutate(t);
+      const { text, hooks } = this.#validate(doc, focus);
       const bytes = Buffer.byteLength(text, 'utf8');
       if (bytes > PRX_LIMITS.maxFileBytes) {
         throw new StoreError(
@@ -242,7 +295,7 @@ export class HooksStore {
       // The mark goes to disk first: a crash between the two writes wastes ids, never reuses one.
       if (mark > stored) this.#writeMark(mark);
       const written = writeFileAtomic(this.file, text, {
-        beforeRename: () => readHooksText(this.file) === before,
+        beforeRename: () => readHooksText(this.file) === before.text,
       });
       if (!written) continue;
       const reloaded = this.#reload();
@@ -250,9 +303,34 @@ export class HooksStore {
         // Only possible if the file changed again after our rename; the watcher will follow up.
         this.#logger.warn(`hooks.json changed right after an API write; it is not in force yet`);
       }
-      return views(doc, next.actions);
+      return hooks;
     }
     throw new StoreError(409, 'hooks.json kept changing while the API tried to write it; try again');
+  }
+
+  /** 404 for an unknown id comes first (RFC 9110 §13.2.1), then the ETag comparison. */
+  #check(cond: Precondition, hooks: readonly Hook[]): void {
+    const current = [listRead(hooks).etag];
+    if (cond.id !== undefined) current.push(hookRead(pick(hooks, cond.id)).etag);
+    if (ifMatchAllows(cond.ifMatch, current)) return;
+    const what = cond.id !== undefined ? `hook ${JSON.stringify(cond.id)}` : 'the hooks';
+    throw new StoreError(
+      412,
+      `If-Match does not match: ${what} changed since you read it (now ETag ${current.at(-1)}); read it again, then retry`,
+    );
+  }
+
+  /** The doc as text, validated by the loader; its HOOKs. */
+  #validate(doc: RawDoc, focus: Focus | undefined): { text: string; hooks: Hook[] } {
+    const text = `${JSON.stringify(doc, null, 2)}\n`;
+    const next = parsePrxConfigText(this.workspace, this.file, text);
+    if (!next.ok) throw rejected(next.issues, focus);
+    return { text, hooks: views(doc, next.actions) };
+  }
+
+  #readFile(): FileRead {
+    const text = readHooksText(this.file);
+    return { text, born: text === undefined ? '' : mtimeOf(this.file, this.#now()) };
   }
 
   /** The file as JSON, after checking it is valid; a hand-broken file is never overwritten. */
@@ -289,28 +367,55 @@ export class HooksStore {
   }
 }
 
-/** Assigns ids and timestamps to hand-written actions; true when anything changed. */
-function adopt(t: Txn): boolean {
-  let changed = false;
-  for (const list of Object.values(t.doc.hooks)) {
+function precondition(ifMatch: IfMatch | undefined, id?: string): Precondition | undefined {
+  if (ifMatch === undefined) return undefined;
+  return id === undefined ? { ifMatch } : { ifMatch, id };
+}
+
+/** The ETag is over the very text the app answers (`c.json` is `JSON.stringify`). */
+export function hookRead(hook: Hook): HookRead {
+  return { hook, etag: etagOf(JSON.stringify(hook)) };
+}
+
+export function listRead(hooks: readonly Hook[]): ListRead {
+  return { hooks, etag: etagOf(JSON.stringify({ hooks })) };
+}
+
+/**
+ * When hooks.json last changed, as the timestamps of hand-written hooks: they existed by then.
+ * The same value on every read until the file changes, and the one the first write stores.
+ */
+function mtimeOf(file: string, fallback: Date): string {
+  try {
+    return statSync(file).mtime.toISOString();
+  } catch {
+    // Gone since it was read: the next read sees that.
+    return fallback.toISOString();
+  }
+}
+
+/**
+ * Gives hand-written actions the id and timestamps a read shows and a write stores: a derived id
+ * (stable while the action is unchanged) and the file's mtime. Never `hook_NN`, so the id
+ * counter is not spent on reads.
+ */
+function adopt(doc: RawDoc, born: string): void {
+  const taken = new Set<string>();
+  for (const list of Object.values(doc.hooks))
+    for (const action of list) if (typeof action.id === 'string') taken.add(action.id);
+  for (const [event, list] of Object.entries(doc.hooks)) {
     for (let i = 0; i < list.length; i++) {
       let action = list[i]!;
       if (typeof action.id !== 'string') {
-        action = { id: t.newId(), ...action };
+        const id = derivedHookId(event, action, taken);
+        taken.add(id);
+        action = { id, ...action };
         list[i] = action;
-        changed = true;
       }
-      if (typeof action.created_at !== 'string') {
-        action.created_at = t.now;
-        changed = true;
-      }
-      if (typeof action.updated_at !== 'string') {
-        action.updated_at = action.created_at;
-        changed = true;
-      }
+      if (typeof action.created_at !== 'string') action.created_at = born;
+      if (typeof action.updated_at !== 'string') action.updated_at = action.created_at;
     }
   }
-  return changed;
 }
 
 /** The event's list, created (at the end of the event map) when the file has none. */

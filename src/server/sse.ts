@@ -1,30 +1,60 @@
 import type { BusMessage, MemoryBus } from '../bus/memory-bus.ts';
 
 export interface SseOptions {
-  /** Frames waiting for a slow client; beyond this new messages are dropped and counted. Default 1000. */
-  maxBuffered?: number;
+  /**
+   * Bytes one client may fall behind: frames queued for it plus the chunk its socket has not
+   * taken yet. A client further behind is disconnected and counted. Default 1 MiB.
+   */
+  maxBufferedBytes?: number;
+  /** Open streams at most; a request for one more is refused (503) and counted. Default 64. */
+  maxClients?: number;
   /** Interval of `: keep-alive` comments, ms. Default 15 000. */
   heartbeatMs?: number;
 }
 
+/** How a stream is tied to its connection. */
+export interface SseOpenOptions {
+  /** Aborted when the client goes away. */
+  signal?: AbortSignal;
+  /**
+   * Cuts the connection now (the node:http response's `destroy`): a client that does not read
+   * cannot be told anything, and its socket holds what was already written. Without it the
+   * stream just ends at the client's next read.
+   */
+  disconnect?: () => void;
+}
+
+export const DEFAULT_SSE_MAX_BUFFERED_BYTES = 1024 * 1024;
+export const DEFAULT_SSE_MAX_CLIENTS = 64;
+
 const encoder = new TextEncoder();
 
 /**
- * [P-API-4] Bus messages as Server-Sent Events. Each client has its own subscription and a
- * bounded queue: the HTTP layer pulls from it as fast as the socket takes data, and when a
- * client falls `maxBuffered` messages behind, newer messages are dropped for that client only
- * (counted, and announced to it with a `hookwerk.sse.dropped` event once it catches up).
+ * [P-API-4] Bus messages as Server-Sent Events. Each client has its own subscription and a queue
+ * bounded in bytes (issue 11): the HTTP layer pulls from it as fast as the socket takes data, and
+ * a client that falls more than `maxBufferedBytes` behind is disconnected (it can reconnect), so
+ * clients that never read cost at most that much each. At most `maxClients` streams are open.
  * The subscription ends when the client disconnects or the hub closes.
  */
 export class SseHub {
+  readonly maxClients: number;
+  readonly maxBufferedBytes: number;
   readonly #clients = new Set<SseClient>();
-  readonly #maxBuffered: number;
   readonly #heartbeatMs: number;
-  #dropped = 0;
+  #droppedSlow = 0;
+  #droppedLimit = 0;
+  // The bus hands one message to every subscriber in a row: its frame is built once and shared.
+  #lastMessage: BusMessage | undefined;
+  #lastFrame: Frame | undefined;
 
   constructor(opts: SseOptions = {}) {
-    this.#maxBuffered = opts.maxBuffered ?? 1000;
+    this.maxBufferedBytes = opts.maxBufferedBytes ?? DEFAULT_SSE_MAX_BUFFERED_BYTES;
+    this.maxClients = opts.maxClients ?? DEFAULT_SSE_MAX_CLIENTS;
     this.#heartbeatMs = opts.heartbeatMs ?? 15_000;
+    if (!Number.isInteger(this.maxBufferedBytes) || this.maxBufferedBytes < 1)
+      throw new TypeError('sse.maxBufferedBytes must be an integer ≥ 1');
+    if (!Number.isInteger(this.maxClients) || this.maxClients < 0)
+      throw new TypeError('sse.maxClients must be an integer ≥ 0');
   }
 
   /** Open streams. */
@@ -32,23 +62,43 @@ export class SseHub {
     return this.#clients.size;
   }
 
-  /** Messages dropped for slow clients, all clients together. */
-  get dropped(): number {
-    return this.#dropped;
+  /** Clients disconnected for falling more than `maxBufferedBytes` behind. */
+  get droppedSlow(): number {
+    return this.#droppedSlow;
+  }
+
+  /** Stream requests refused because `maxClients` streams were open. */
+  get droppedLimit(): number {
+    return this.#droppedLimit;
+  }
+
+  /** Bytes held for all clients now (queued, or handed to a socket that has not taken them). */
+  get bufferedBytes(): number {
+    let n = 0;
+    for (const client of this.#clients) n += client.behind;
+    return n;
   }
 
   /**
-   * Subscribes to `pattern` and returns the streaming response. Throws the bus's TypeError for
-   * an invalid pattern (before anything is subscribed).
+   * Subscribes to `pattern` and returns the streaming response, or `undefined` (counted) when
+   * `maxClients` streams are open. Throws the bus's TypeError for an invalid pattern (before
+   * anything is subscribed).
    */
-  open(bus: MemoryBus, pattern: string, signal?: AbortSignal): Response {
-    const client = new SseClient(this.#maxBuffered, () => this.#dropped++);
-    client.unsubscribe = bus.subscribe(pattern, (msg) => client.push(frame(msg)));
+  open(bus: MemoryBus, pattern: string, opts: SseOpenOptions = {}): Response | undefined {
+    if (this.#clients.size >= this.maxClients) {
+      this.#droppedLimit++;
+      return undefined;
+    }
+    const client = new SseClient(this.maxBufferedBytes, () => {
+      this.#droppedSlow++;
+      opts.disconnect?.();
+    });
+    client.unsubscribe = bus.subscribe(pattern, (msg) => client.push(this.#frameOf(msg)));
     this.#clients.add(client);
     client.onClose = () => this.#clients.delete(client);
     client.heartbeat = setInterval(() => client.ping(), this.#heartbeatMs);
     client.heartbeat.unref();
-    signal?.addEventListener('abort', () => client.close(), { once: true });
+    opts.signal?.addEventListener('abort', () => client.close(), { once: true });
     client.pushControl(`: subscribed to ${pattern.replace(/[\r\n]/g, ' ')}\n\n`);
     const stream = new ReadableStream<Uint8Array>(
       {
@@ -71,6 +121,21 @@ export class SseHub {
   closeAll(): void {
     for (const client of [...this.#clients]) client.close();
   }
+
+  #frameOf(msg: BusMessage): Frame {
+    if (msg !== this.#lastMessage || this.#lastFrame === undefined) {
+      const text = frame(msg);
+      this.#lastMessage = msg;
+      this.#lastFrame = { text, bytes: Buffer.byteLength(text, 'utf8') };
+    }
+    return this.#lastFrame;
+  }
+}
+
+interface Frame {
+  readonly text: string;
+  /** Its size in bytes of UTF-8. */
+  readonly bytes: number;
 }
 
 class SseClient {
@@ -78,34 +143,45 @@ class SseClient {
   heartbeat: NodeJS.Timeout | undefined;
   onClose: (() => void) | undefined;
   #queue: string[] = [];
-  /** Messages dropped since the last notice to this client. */
-  #gap = 0;
+  #queuedBytes = 0;
+  /** Bytes of the last chunk handed to the HTTP layer: held until it asks for the next one. */
+  #inFlight = 0;
   #closed = false;
   #wake: (() => void) | undefined;
   readonly #max: number;
-  readonly #countDrop: () => void;
+  readonly #onSlow: () => void;
 
-  constructor(max: number, countDrop: () => void) {
+  constructor(max: number, onSlow: () => void) {
     this.#max = max;
-    this.#countDrop = countDrop;
+    this.#onSlow = onSlow;
   }
 
-  push(text: string): void {
+  /** How far behind this client is, in bytes. */
+  get behind(): number {
+    return this.#queuedBytes + this.#inFlight;
+  }
+
+  push(f: Frame): void {
     if (this.#closed) return;
-    if (this.#queue.length >= this.#max) {
-      this.#gap++;
-      this.#countDrop();
+    if (this.behind + f.bytes > this.#max) {
+      // Too slow: what it missed can't be sent without holding it, so it goes; it may reconnect.
+      this.#queue = [];
+      this.#queuedBytes = 0;
+      this.#inFlight = 0;
+      this.close();
+      this.#onSlow();
       return;
     }
-    if (this.#gap > 0) this.#queue.push(this.#takeGapNotice());
-    this.#queue.push(text);
+    this.#queue.push(f.text);
+    this.#queuedBytes += f.bytes;
     this.#signal();
   }
 
-  /** Frames that are not bus messages (comments): never counted against the bound. */
+  /** Frames that are not bus messages (comments): counted, but never a reason to disconnect. */
   pushControl(text: string): void {
     if (this.#closed) return;
     this.#queue.push(text);
+    this.#queuedBytes += Buffer.byteLength(text, 'utf8');
     this.#signal();
   }
 
@@ -114,20 +190,27 @@ class SseClient {
   }
 
   async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
-    while (this.#queue.length === 0 && this.#gap === 0 && !this.#closed) {
+    // A pull means the HTTP layer took the previous chunk (the socket drained).
+    this.#inFlight = 0;
+    while (this.#queue.length === 0 && !this.#closed) {
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
       });
     }
-    if (this.#queue.length > 0 || this.#gap > 0) {
+    if (this.#queue.length > 0) {
       // The whole backlog in one chunk: one socket write however many messages piled up.
-      let text = this.#queue.join('');
+      const text = this.#queue.join('');
       this.#queue = [];
-      if (this.#gap > 0) text += this.#takeGapNotice();
+      this.#inFlight = this.#queuedBytes;
+      this.#queuedBytes = 0;
       controller.enqueue(encoder.encode(text));
       return;
     }
-    controller.close();
+    try {
+      controller.close();
+    } catch {
+      // Already cancelled by the HTTP layer (the connection went away meanwhile).
+    }
   }
 
   close(): void {
@@ -138,12 +221,6 @@ class SseClient {
     if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
     this.onClose?.();
     this.#signal();
-  }
-
-  #takeGapNotice(): string {
-    const n = this.#gap;
-    this.#gap = 0;
-    return `event: hookwerk.sse.dropped\ndata: {"dropped":${n}}\n\n`;
   }
 
   #signal(): void {

@@ -22,6 +22,7 @@ import type {
   HookScope,
 } from '../registry/hook-definition.ts';
 import { compileClaudeMatcher, compileMatcher } from '../registry/matcher.ts';
+import { literalHostProblem } from '../runners/blocked-address.ts';
 import { headerProblems, urlProblem } from '../runners/http-headers.ts';
 import {
   type AgentConfig,
@@ -85,6 +86,8 @@ const httpHandler = z.object({
   if: z.string().optional(),
   failMode: failMode.optional(),
   statusMessage: z.string().optional(),
+  /** hookwerk's (issue 11): link-local and cloud metadata addresses may be reached. */
+  allowLinkLocal: z.boolean().optional(),
 });
 
 const COMMON_FIELDS = ['type', 'timeout', 'if', 'statusMessage', 'once', 'failMode'];
@@ -97,7 +100,7 @@ const COMMAND_FIELDS = new Set([
   'shell',
   'keepChildren',
 ]);
-const HTTP_FIELDS = new Set([...COMMON_FIELDS, 'url', 'headers', 'allowedEnvVars']);
+const HTTP_FIELDS = new Set([...COMMON_FIELDS, 'url', 'headers', 'allowedEnvVars', 'allowLinkLocal']);
 const UNSUPPORTED_TYPES = new Set(['prompt', 'agent', 'mcp_tool']);
 
 interface SourceSpec extends AgentSourceSpec {
@@ -325,7 +328,7 @@ function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentH
   }
   const h = readHandler(ctx.file, raw, httpHandler, HTTP_FIELDS, ctx.warnings);
   if (h === undefined) return undefined;
-  const url = urlProblem(h.url);
+  const url = urlProblem(h.url) ?? (h.allowLinkLocal === true ? undefined : literalHostProblem(h.url));
   if (url !== undefined) {
     warn(`${url}; this handler is skipped`, [...raw.at, 'url']);
     return undefined;
@@ -350,6 +353,7 @@ function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentH
     async: false,
     dedupeKey: `http\0${ctx.pluginRoot ?? ''}\0${h.url}`,
   };
+  if (h.allowLinkLocal === true) hook.allowLinkLocal = true;
   if (h.if !== undefined) hook.ifRule = compileIfRule(h.if);
   if (h.statusMessage !== undefined) hook.statusMessage = h.statusMessage;
   return hook;

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
 import { type ProjectRead, readProject } from '../consent/project-surface.ts';
 import { projectKey } from '../consent/trust-store.ts';
-import { CODE_INJECTING_ENV, inheritedEnv } from '../dialects/env-policy.ts';
+import { inheritedEnv, isCodeInjectingEnv } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from '../events/gemini-events.ts';
 import type { AgentCommandHook, GateEntry } from '../registry/hook-definition.ts';
@@ -181,7 +181,7 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
       }
       const env: Record<string, string> = { ...baseEnv };
       for (const [name, value] of Object.entries(h.env ?? {})) {
-        if (CODE_INJECTING_ENV.has(name.toUpperCase()))
+        if (isCodeInjectingEnv(name))
           warn(`env ${name} cannot be set (it would choose code for a loader or interpreter); ignored`, [
             ...raw.at,
             'env',

@@ -73,6 +73,7 @@ function lintHook(hook: object, config: LurusConfig): Array<{ field: string; mes
       ...(url !== undefined ? { url } : {}),
       method: str('method') ?? 'POST',
       headers: headerMap,
+      allowLinkLocal: Reflect.get(hook, 'allowLinkLocal') === true,
     });
   }
   const command: unknown = Reflect.get(hook, 'command');

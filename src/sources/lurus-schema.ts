@@ -50,10 +50,16 @@ export const lurusHttpHookSchema = z
       .record(z.string(), z.string())
       .default({})
       .describe(
-        'Extra request headers (no secrets: Authorization, Cookie, Proxy-Authorization and X-API-Key are refused).',
+        'Extra request headers (no secrets: Authorization, Cookie, Proxy-Authorization, X-API-Key and any name with auth, token, secret, password, credential, cookie, jwt, api-key, access-key or private-key in it are refused).',
       ),
     timeout,
     failMode,
+    allowLinkLocal: z
+      .boolean()
+      .optional()
+      .describe(
+        'Allow link-local and cloud metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254…), as the URL host or what its name resolves to. Refused by default.',
+      ),
   })
   .meta({ id: 'LurusHttpHook' });
 

@@ -29,6 +29,7 @@ import type {
   UnapprovedHook,
 } from '../registry/hook-definition.ts';
 import { compileMatcher } from '../registry/matcher.ts';
+import { literalHostProblem } from '../runners/blocked-address.ts';
 import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../runners/http-headers.ts';
 import { primaryScriptOf } from './command-words.ts';
 import { type ConfigIssue, fromZodIssues, jsonPath } from './issues.ts';
@@ -421,6 +422,7 @@ function compileSource(
                 // Validated by hookProblems above; POST is only the type-level fallback.
                 method: normalizeMethod(hook.method) ?? 'POST',
                 headers: hook.headers,
+                ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
               },
         );
       });
@@ -452,14 +454,20 @@ function withProjectDir(env: Record<string, string>, projectDir: string): Readon
   return Object.freeze(env);
 }
 
-/** [L-RUN-5] HTTP settings refused at load: method, URL, forbidden headers, CR/LF. */
+/**
+ * [L-RUN-5] HTTP settings refused at load: method, URL (and, issue 11, a literal link-local or
+ * metadata host unless `allowLinkLocal`), forbidden headers, CR/LF.
+ */
 export function hookProblems(
   hook: Pick<LurusHookConfig, 'type'> &
-    Partial<{ url: string; method: string; headers: Record<string, string> }>,
+    Partial<{ url: string; method: string; headers: Record<string, string>; allowLinkLocal: boolean }>,
 ): Array<{ field: string; message: string }> {
   if (hook.type !== 'http') return [];
   const out: Array<{ field: string; message: string }> = [];
-  const url = hook.url === undefined ? undefined : urlProblem(hook.url);
+  const url =
+    hook.url === undefined
+      ? undefined
+      : (urlProblem(hook.url) ?? (hook.allowLinkLocal === true ? undefined : literalHostProblem(hook.url)));
   if (url !== undefined) out.push({ field: 'url', message: url });
   const method = hook.method === undefined ? undefined : methodProblem(hook.method);
   if (method !== undefined) out.push({ field: 'method', message: method });

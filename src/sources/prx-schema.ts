@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCodeInjectingEnv } from '../dialects/env-policy.ts';
 import { PRX_EVENT_NAMES } from '../events/prx-events.ts';
 
 /** Hard limits on a hooks.json; beyond them the file is rejected, not truncated. */
@@ -10,15 +11,18 @@ export const PRX_LIMITS = {
   maxCommandLength: 4096,
 } as const;
 
-/** [P-SEC-2] Never settable through `env` (compared case-insensitively). */
-export const FORBIDDEN_ENV = [
-  'LD_PRELOAD',
-  'LD_LIBRARY_PATH',
-  'DYLD_INSERT_LIBRARIES',
-  'DYLD_LIBRARY_PATH',
-  'PATH',
-  'HOME',
-];
+/**
+ * [P-SEC-2] Why `env` may not set `key` (compared case-insensitively), or `undefined`: PATH and
+ * HOME are hookwerk's, and names that choose code for a loader, shell or interpreter
+ * (`LD_*`, `NODE_OPTIONS`, `BASH_ENV`…, see env-policy.ts) would run code the command never names.
+ */
+export function blockedEnvReason(key: string): string | undefined {
+  const upper = key.toUpperCase();
+  if (upper === 'PATH' || upper === 'HOME') return `env may not set ${key} (blocked for security)`;
+  if (isCodeInjectingEnv(key))
+    return `env may not set ${key} (blocked for security: it makes a loader, shell or interpreter run code it names)`;
+  return undefined;
+}
 
 /** [P-SEC-4] Characters that would mean something to a shell; hooks never run through one. */
 const SHELL_META = /[;|&`$()<>\n\r]/;
@@ -50,9 +54,12 @@ const envMap = z.record(z.string(), z.string().refine(...noNul('env value'))).ch
     if (key.includes('\0')) fail('env name contains a NUL byte');
     else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
       fail(`env name ${JSON.stringify(key)} is not a valid variable name`);
-    else if (FORBIDDEN_ENV.includes(key.toUpperCase())) fail(`env may not set ${key} (blocked for security)`);
     else if (key.toUpperCase().startsWith('ZERO_HOOK_'))
       fail(`env may not set ${key}: ZERO_HOOK_* are set by hookwerk`);
+    else {
+      const blocked = blockedEnvReason(key);
+      if (blocked !== undefined) fail(blocked);
+    }
   }
 });
 

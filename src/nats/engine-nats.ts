@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { MemoryBus } from '../bus/memory-bus.ts';
+import type { Decision } from '../dispatch/gate-sequential.ts';
+import type { PrxEventInstance } from '../events/prx-events.ts';
+import type { Logger } from '../records/logger.ts';
+import type { RunRecord } from '../records/run-record.ts';
+import { BusBridge } from './bus-bridge.ts';
+import { DurablePublisher } from './durable-publisher.ts';
+import { ensureEventStream } from './event-stream.ts';
+import { NatsLink } from './nats-link.ts';
+import { type NatsOptions, serverList } from './nats-options.ts';
+import { decideRemotely } from './remote-gate.ts';
+
+export interface EngineNatsDeps {
+  bus: MemoryBus;
+  logger: Logger;
+  /** Counts an event or message that could not go to NATS (`events_dropped_total{reason}`). */
+  dropped(reason: string): void;
+  /** [N-CONN-1] Durable emits waiting for the server, at most. */
+  maxQueue: number;
+  /** Deliver NATS messages to the local bus (off for workers, whose bus has no subscribers). */
+  inbound: boolean;
+}
+
+/** The default worker / client name: `<hostname>:<pid>`. */
+export function defaultNatsName(): string {
+  return `${hostname()}:${process.pid}`;
+}
+
+/**
+ * An engine's side of NATS [N-BUS-1, N-CONN-1, N-DUR-1, N-GATE-1]: the connection, the bus
+ * bridge, durable publishing and the remote gate. The engine calls it; it never calls hooks.
+ */
+export class EngineNats {
+  readonly options: NatsOptions;
+  readonly name: string;
+  readonly link: NatsLink;
+  readonly #bridge: BusBridge;
+  readonly #durable: DurablePublisher | undefined;
+  readonly #deps: EngineNatsDeps;
+
+  private constructor(options: NatsOptions, link: NatsLink, deps: EngineNatsDeps) {
+    this.options = options;
+    this.name = options.name ?? defaultNatsName();
+    this.link = link;
+    this.#deps = deps;
+    this.#bridge = new BusBridge(deps.bus, link, { inbound: deps.inbound, onDrop: (r) => deps.dropped(r) });
+    this.#durable = options.durable ? new DurablePublisher(link, deps.maxQueue, deps.logger) : undefined;
+  }
+
+  /** Connects (rejecting, with the URL named, when no server answers in time) and starts bridging. */
+  static async open(options: NatsOptions, deps: EngineNatsDeps): Promise<EngineNats> {
+    const link = await NatsLink.open({
+      servers: serverList(options.servers),
+      connectTimeoutMs: options.connectTimeoutMs,
+      name: options.name ?? defaultNatsName(),
+      logger: deps.logger,
+    });
+    try {
+      if (options.durable) await ensureEventStream(link.nc);
+    } catch (err) {
+      await link.close();
+      throw err;
+    }
+    return new EngineNats(options, link, deps);
+  }
+
+  get runsLocally(): boolean {
+    return this.options.runLocally;
+  }
+
+  /**
+   * emit(): the event goes to NATS at once — core (dropped and counted while disconnected) or
+   * durable (queued until the stream acknowledged it, `Nats-Msg-Id` = `eventId`).
+   */
+  sendEvent(topic: string, ev: PrxEventInstance, eventId: string | undefined): void {
+    this.#bridge.sentAlready(ev.envelope);
+    if (this.#durable !== undefined) {
+      if (!this.#durable.publish(topic, ev.json, ev.depth, eventId ?? randomUUID()))
+        this.#deps.dropped('nats_queue_full');
+    } else if (!this.link.publish(topic, ev.json, ev.depth)) {
+      this.#deps.dropped('nats_disconnected');
+    }
+  }
+
+  /** [N-GATE-1] decide() by a gate worker. */
+  decide(
+    event: string,
+    context: Record<string, unknown>,
+    canBlock: boolean,
+    record: (r: RunRecord) => void,
+  ): Promise<Decision> {
+    return decideRemotely(
+      this.link,
+      event,
+      context,
+      canBlock,
+      { timeoutMs: this.options.decideTimeoutMs, failMode: this.options.failMode },
+      record,
+    );
+  }
+
+  /** Durable emits still waiting get up to `graceMs` to reach the stream; then the connection closes. */
+  async close(graceMs: number): Promise<void> {
+    if (this.#durable !== undefined) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.#durable.flushed(),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      const left = this.#durable.stop();
+      if (left > 0) {
+        this.#deps.logger.warn(`nats: ${left} durable event(s) not acknowledged by the stream before close`);
+        for (let i = 0; i < left; i++) this.#deps.dropped('closed');
+      }
+    }
+    this.#bridge.stop();
+    await this.link.close();
+  }
+}

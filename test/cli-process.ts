@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { afterEach } from 'vitest';
+import { BIN, cleanEnv, REPO } from './cli-runner.ts';
+import { waitFor } from './helpers.ts';
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A long-running CLI process (`worker`, `serve`): its output so far, and ways to wait for and end it. */
+export interface CliProcess {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  stdout(): string;
+  stderr(): string;
+  /** Settles once the process exited and its output streams closed. */
+  readonly exit: Promise<Exit>;
+  /** Resolves once `pattern` appeared on stdout or stderr; rejects if the process exits first. */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** Sends `signal` (unless it already exited) and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface CliProcessOptions {
+  /** HOME of the child. */
+  home?: string;
+  /** Variables added to the cleaned parent environment. */
+  env?: Record<string, string>;
+  /** The child's whole environment instead (HOME still applies). */
+  fullEnv?: NodeJS.ProcessEnv;
+  /** Run under `prlimit --nofile=N:N` (which execs node: the pid stays the CLI's). */
+  nofile?: number;
+}
+
+const running = new Set<CliProcess>();
+
+afterEach(async () => {
+  // Whatever a test left running is killed and waited for: no process outlives its test.
+  await Promise.all([...running].map((p) => p.stop('SIGKILL')));
+});
+
+/** `node bin/hookwerk.js …args` as a child process, tracked until it exits. */
+export function startCli(args: string[], opts: CliProcessOptions = {}): CliProcess {
+  const env = opts.fullEnv !== undefined ? { ...opts.fullEnv } : cleanEnv(opts.env);
+  if (opts.home !== undefined) env.HOME = opts.home;
+  const argv = [BIN, ...args];
+  const child =
+    opts.nofile === undefined
+      ? spawn(process.execPath, argv, { env, cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('prlimit', [`--nofile=${opts.nofile}:${opts.nofile}`, process.execPath, ...argv], {
+          env,
+          cwd: REPO,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+  });
+  let done = false;
+  const exit = new Promise<Exit>((resolve) => {
+    child.once('close', (code, signal) => {
+      done = true;
+      running.delete(proc);
+      resolve({ code, signal });
+    });
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`cannot start hookwerk ${args.join(' ')}`);
+  const proc: CliProcess = {
+    child,
+    pid,
+    exit,
+    stdout: () => out,
+    stderr: () => err,
+    async waitForOutput(pattern, timeoutMs = 15_000) {
+      await waitFor(
+        () => {
+          if (pattern.test(out) || pattern.test(err)) return true;
+          if (done) throw new Error(`hookwerk ${args[0]} exited before ${pattern}:\n${out}\n${err}`);
+          return false;
+        },
+        `${pattern} from hookwerk ${args[0]} (stdout: ${out.slice(-500)} stderr: ${err.slice(-500)})`,
+        timeoutMs,
+      );
+    },
+    async stop(signal = 'SIGTERM') {
+      if (!done) child.kill(signal);
+      return (await exit).code;
+    },
+  };
+  running.add(proc);
+  return proc;
+}

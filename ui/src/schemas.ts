@@ -1,0 +1,104 @@
+import * as z from 'zod/mini';
+import { LURUS_EVENTS, type LurusEventName } from '../../src/events/lurus-events.ts';
+import type { PrxEventName } from '../../src/events/prx-events.ts';
+import { RUN_OUTCOMES, type RunOutcome, type RunRecord } from '../../src/records/run-record.ts';
+
+// Every answer of the API is checked before the page uses it (house rule: no casts of outside
+// JSON). The types come from the server's own sources, so a drift fails `npm run typecheck`.
+
+export type { RunOutcome, RunRecord };
+export { LURUS_EVENTS, RUN_OUTCOMES };
+
+export const PRX_EVENTS = [
+  'agent_start',
+  'agent_end',
+  'llm_request',
+  'llm_response',
+  'tool_call_start',
+  'tool_call',
+  'turn_complete',
+  'error',
+] as const satisfies readonly PrxEventName[];
+
+export const LURUS_EVENT_NAMES = Object.keys(LURUS_EVENTS).filter(
+  (e): e is LurusEventName => e in LURUS_EVENTS,
+);
+
+const outcomeSchema = z.enum(RUN_OUTCOMES as [RunOutcome, ...RunOutcome[]]);
+
+export const runRecordSchema = z.object({
+  hook: z.string(),
+  source: z.string(),
+  event: z.string(),
+  dialect: z.optional(z.string()),
+  outcome: outcomeSchema,
+  durationMs: z.number(),
+  at: z.string(),
+  sessionId: z.optional(z.string()),
+  depth: z.optional(z.number()),
+  exitCode: z.optional(z.number()),
+  signal: z.optional(z.string()),
+  status: z.optional(z.number()),
+  cause: z.optional(z.string()),
+  reason: z.optional(z.string()),
+  stderrTail: z.optional(z.string()),
+  failed: z.optional(z.enum(['open', 'closed'])),
+  decision: z.optional(z.enum(['allow', 'deny'])),
+  permission: z.optional(z.enum(['allow', 'deny', 'ask', 'defer'])),
+  additionalContext: z.optional(z.string()),
+  worker: z.optional(z.string()),
+  consent: z.optional(z.literal('newer_version_pending')),
+  truncated: z.optional(z.record(z.string(), z.number())),
+}) satisfies z.ZodMiniType<RunRecord>;
+
+export const runsAnswerSchema = z.object({
+  runs: z.array(runRecordSchema),
+  omitted: z.optional(z.number()),
+});
+
+/** One SSE `data:` of `/api/events/stream`; the payload is checked by whoever knows its topic. */
+export const streamFrameSchema = z.object({ topic: z.string(), depth: z.number(), payload: z.unknown() });
+
+/**
+ * HOOK's action. Loose: fields this page does not edit (sandbox, keep_children…) are kept and
+ * sent back on edit, since `PUT` replaces the whole action.
+ */
+export const hookActionSchema = z.looseObject({
+  command: z.string(),
+  args: z.array(z.string()),
+  env: z.record(z.string(), z.string()),
+  cwd: z.optional(z.string()),
+  timeout_ms: z.number(),
+  stdin_json: z.boolean(),
+  sandbox: z.optional(z.string()),
+});
+export type HookAction = z.infer<typeof hookActionSchema>;
+
+export const hookSchema = z.object({
+  id: z.string(),
+  event: z.string(),
+  action: hookActionSchema,
+  enabled: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Hook = z.infer<typeof hookSchema>;
+
+export const hooksAnswerSchema = z.object({ hooks: z.array(hookSchema) });
+export const toggleAnswerSchema = z.object({ id: z.string(), enabled: z.boolean() });
+
+export const fieldIssueSchema = z.object({ path: z.string(), message: z.string() });
+export type FieldIssue = z.infer<typeof fieldIssueSchema>;
+export const errorAnswerSchema = z.object({
+  error: z.string(),
+  issues: z.optional(z.array(fieldIssueSchema)),
+});
+
+export const VERDICTS = ['runs', 'matcher', 'disabled', 'untrusted', 'invalid'] as const;
+export const explainAnswerSchema = z.object({
+  event: z.string(),
+  explanations: z.array(
+    z.object({ hook: z.string(), source: z.string(), verdict: z.enum(VERDICTS), detail: z.string() }),
+  ),
+});
+export type Explanation = z.infer<typeof explainAnswerSchema>['explanations'][number];
