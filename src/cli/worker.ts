@@ -78,7 +78,7 @@ export async function workerCommand(
     try {
       engine.metrics.registry.setDefaultLabels({ worker: name });
       if (workspace !== undefined) consumers.push(await eventConsumer(engine));
-      if (opts.gate === true) consumers.push(gateConsumer(engine));
+      if (opts.gate === true) consumers.push(await gateConsumer(engine));
       if (metricsPort !== undefined) metrics = await serveMetrics(engine, metricsPort, err);
       out('ready');
       await new Promise<void>((resolve) => {

@@ -63,7 +63,10 @@ export class EngineNats {
       await link.close();
       throw err;
     }
-    return new EngineNats(options, link, deps);
+    const nats = new EngineNats(options, link, deps);
+    // A round trip: the server has the bridge's subscriptions before anyone publishes to us.
+    await link.nc.flush();
+    return nats;
   }
 
   get runsLocally(): boolean {

@@ -25,7 +25,11 @@ export interface ConsumerOptions {
  * [N-WORK-1] Core mode (at most once): a queue-group subscription; the server hands each event
  * to one worker of the group. The engine's own queue bounds what waits (drops are recorded).
  */
-export function consumeCore(link: NatsLink, engine: HookEngine, opts: ConsumerOptions): EventConsumer {
+export async function consumeCore(
+  link: NatsLink,
+  engine: HookEngine,
+  opts: ConsumerOptions,
+): Promise<EventConsumer> {
   const pending = new Set<Promise<unknown>>();
   const sub = link.nc.subscribe(EVENT_SUBJECTS, {
     queue: opts.queue,
@@ -45,6 +49,8 @@ export function consumeCore(link: NatsLink, engine: HookEngine, opts: ConsumerOp
       void run.finally(() => pending.delete(run));
     },
   });
+  // Subscribed at the server (a round trip) before the worker says it is ready.
+  await link.nc.flush();
   return {
     async stop() {
       sub.unsubscribe();

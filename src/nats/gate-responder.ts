@@ -9,11 +9,11 @@ import { DECIDE_SUBJECT_PREFIX, decideRequestSchema } from './remote-gate.ts';
  * of its own gate sources, runs stamped with its name. A bad request gets `{ error }`, which the
  * asking engine treats by its fail mode.
  */
-export function answerGate(
+export async function answerGate(
   link: NatsLink,
   engine: HookEngine,
   opts: { queue: string; name: string; logger: Logger },
-): { stop(): Promise<void> } {
+): Promise<{ stop(): Promise<void> }> {
   const pending = new Set<Promise<void>>();
   const sub = link.nc.subscribe(`${DECIDE_SUBJECT_PREFIX}>`, {
     queue: opts.queue,
@@ -47,6 +47,8 @@ export function answerGate(
       void answered.finally(() => pending.delete(answered));
     },
   });
+  // Subscribed at the server (a round trip) before the worker says it is ready.
+  await link.nc.flush();
   return {
     async stop() {
       sub.unsubscribe();
