@@ -526,6 +526,9 @@ describe('§3 hookwerk demo', () => {
     const ws = /^hookwerk demo: workspace (\S+)$/m.exec(r.stdout)?.[1];
     expect(ws).toBeDefined();
     expect(existsSync(ws!)).toBe(false);
+    // …and does not send the reader to it.
+    expect(r.stdout).not.toContain(`Edit ${ws}`);
+    expect(r.stdout).toMatch(/--no-keep: the workspace is removed/);
   });
 });
 

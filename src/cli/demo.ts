@@ -60,10 +60,15 @@ export async function demoCommand(opts: { keep?: boolean }, out: (line: string) 
     }
     const all = engine.runs();
     const ok = all.filter((r) => r.outcome === 'ok').length;
-    out(`\n${all.length} hook runs, ${ok} ok. Edit ${path.join(workspace, 'hooks.json')} and try:`);
-    out(
-      `  npx hookwerk emit tool_call --workspace ${workspace} --payload '{"tool":"shell","success":true,"output":"hi"}' --wait`,
-    );
+    if (opts.keep === false) {
+      // The workspace is about to go: pointing at it would send the reader to a missing folder.
+      out(`\n${all.length} hook runs, ${ok} ok. (--no-keep: the workspace is removed.)`);
+    } else {
+      out(`\n${all.length} hook runs, ${ok} ok. Edit ${path.join(workspace, 'hooks.json')} and try:`);
+      out(
+        `  npx hookwerk emit tool_call --workspace ${workspace} --payload '{"tool":"shell","success":true,"output":"hi"}' --wait`,
+      );
+    }
   } finally {
     await engine.close();
     if (opts.keep === false) rmSync(workspace, { recursive: true, force: true });
