@@ -9,24 +9,11 @@ import { describe, expect, it } from 'vitest';
 import type { BusMessage } from '../src/bus/memory-bus.ts';
 import { DEFAULT_MAX_QUEUE_AGE_MS, ObserveScheduler } from '../src/dispatch/observe-scheduler.ts';
 import type { HookEngine } from '../src/engine.ts';
-import { makeEngine } from './engine-harness.ts';
+import { counterValue, makeEngine } from './engine-harness.ts';
 import { tempDir, waitFor, writeHooks } from './helpers.ts';
 
 const AGENT_START = { agent: 'main', session: 's' };
 const TOOL_CALL = { tool: 'shell', success: true, output: 'ok' };
-
-/** Value of one labelled series of a counter, 0 when absent. */
-async function counterValue(
-  engine: HookEngine,
-  name: string,
-  labels: Record<string, string>,
-): Promise<number> {
-  const metric = engine.metrics.registry.getSingleMetric(name);
-  if (metric === undefined) return 0;
-  const data = await metric.get();
-  const hit = data.values.find((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val));
-  return hit?.value ?? 0;
-}
 
 /** An in-process observer that holds its slot until `release()`; `started` lists the sessions it ran for. */
 function slotHolder(engine: HookEngine) {

@@ -9,25 +9,12 @@ import { describe, expect, it } from 'vitest';
 import type { BusMessage } from '../src/bus/memory-bus.ts';
 import type { HookEngine } from '../src/engine.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
-import { makeEngine } from './engine-harness.ts';
+import { counterValue, makeEngine } from './engine-harness.ts';
 import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 
 const read = (file: string) => readFileSync(file, 'utf8');
 const AGENT_START = { agent: 'main', session: 's' };
 const TOOL_CALL = { tool: 'shell', success: true, output: 'ok' };
-
-/** Value of one labelled series of a counter, 0 when absent. */
-async function counterValue(
-  engine: HookEngine,
-  name: string,
-  labels: Record<string, string>,
-): Promise<number> {
-  const metric = engine.metrics.registry.getSingleMetric(name);
-  if (metric === undefined) return 0;
-  const data = await metric.get();
-  const hit = data.values.find((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val));
-  return hit?.value ?? 0;
-}
 
 /** Highest number of runs between an `S` and its `E` line at once, from an append-only log. */
 function maxOverlap(log: string): number {

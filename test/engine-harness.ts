@@ -43,3 +43,16 @@ export const ZERO_HOOK_VARS = [
   'ZERO_HOOK_SESSION',
   'ZERO_HOOK_TIMESTAMP',
 ];
+
+/** Value of one labelled series of a counter, 0 when absent. */
+export async function counterValue(
+  engine: HookEngine,
+  name: string,
+  labels: Record<string, string>,
+): Promise<number> {
+  const metric = engine.metrics.registry.getSingleMetric(name);
+  if (metric === undefined) return 0;
+  const data = await metric.get();
+  const hit = data.values.find((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val));
+  return hit?.value ?? 0;
+}
