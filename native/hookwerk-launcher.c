@@ -7,12 +7,17 @@
  * Strings are u32 length + bytes.
  *
  * Requests:
- *   1 SPAWN  u32 id, u32 flags (1: stdin bytes follow, 2: a payload file follows),
- *            str cgroup_procs (may be empty), str cwd, u32 argc, argc * str, u32 envc, envc * str,
- *            [str stdin], [str payload_path, str payload_bytes]
+ *   1 SPAWN  u32 id, u32 flags (1: stdin bytes follow, 2: a payload file follows), u32 argc,
+ *            u32 envc, u32 text_len, u32 stdin_len, u32 payload_len, then text_len bytes of
+ *            NUL-terminated strings: cgroup_procs (may be empty), cwd, argc * argv, envc * env
+ *            ("NAME=value"), [payload_path]; then stdin_len bytes of stdin, payload_len bytes of
+ *            payload file content. One text block: the engine writes it with one call, not one
+ *            per string. A string holding a NUL breaks the count, and the run fails ("request").
  *            The payload file is created (0600, never over an existing file) before the fork and
  *            removed once the process has exited [P-PAY-2].
  *   2 DETACH u32 id: stop reading this run's output (leftover processes may hold the pipes)
+ *   3 SIGNAL u32 id, i32 signal: signal the run's process group (the engine may not know its pid
+ *            yet, see below); ignored once the run has exited
  * Events:
  *   101 STARTED u32 id, i32 pid
  *   102 FAILED  u32 id, i32 errno, str stage
@@ -20,6 +25,12 @@
  *   105 EXIT    u32 id, i32 code (-1 when killed), i32 signal (0 when it exited),
  *               i32 left (1 when some process of its group, or of its cgroup, is still there)
  *   106 EOF     u32 id, u8 stream (1 stdout, 2 stderr)
+ *
+ * Events of a run that has a cgroup are held (STARTED, output, EOF) and leave with its EXIT, or
+ * HOLD_MS after the first held one at the latest: a short hook costs the engine one wake-up, not
+ * three. The engine kills such a run through its cgroup, or with SIGNAL, so it never waits for the
+ * pid. A run without a cgroup (process group only) reports STARTED at once: should this launcher
+ * die, the engine needs the pid to kill the group.
  *
  * The child joins its process group (and cgroup, when one is given) before exec, so nothing it
  * starts can be missed. When the engine goes away (stdin closes, or the parent dies), every
@@ -38,6 +49,7 @@
 #include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_RUNS 1024
@@ -101,13 +113,33 @@ static uint32_t get_u32(const char *p) {
  * started together cost it one read, not four). A buffer over OUT_FLUSH bytes leaves at once.
  */
 #define OUT_FLUSH (256 * 1024)
+#define HOLD_MS 20
 static char *outbuf;
 static size_t outlen, outcap;
+/* Whether outbuf holds a frame that must leave now (EXIT, FAILED, an unheld STARTED). */
+static int urgent;
+/* When held frames must leave at the latest (CLOCK_MONOTONIC ms), 0 when none are held. */
+static int64_t hold_until;
+
+static int64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void flush_out(void) {
+  urgent = 0;
+  hold_until = 0;
   if (outlen == 0) return;
   write_all(STDOUT_FILENO, outbuf, outlen);
   outlen = 0;
+}
+
+/* poll()'s timeout: -1 when nothing is held, else the ms left until held frames must leave. */
+static int hold_timeout(void) {
+  if (outlen == 0 || hold_until == 0) return -1;
+  int64_t left = hold_until - now_ms();
+  return left <= 0 ? 0 : (int)left;
 }
 
 static void out_append(const char *bytes, size_t n) {
@@ -122,9 +154,12 @@ static void out_append(const char *bytes, size_t n) {
   outlen += n;
 }
 
-/* One event frame: type, id, then up to three extra i32 and/or a byte string. */
-static void emit(uint8_t type, uint32_t id, const int32_t *ints, int nints, const char *bytes, size_t nbytes,
-                 int bytes_with_len) {
+/*
+ * One event frame: type, id, then up to three extra i32 and/or a byte string. `hold`: it may wait
+ * (up to HOLD_MS) for the run's EXIT, to leave in the same write.
+ */
+static void emit_frame(uint8_t type, uint32_t id, const int32_t *ints, int nints, const char *bytes,
+                       size_t nbytes, int bytes_with_len, int hold) {
   size_t len = 1 + 4 + 4 * (size_t)nints + (bytes_with_len ? 4 : 0) + nbytes;
   char head[4 + 1 + 4 + 12 + 4];
   size_t h = 0;
@@ -143,7 +178,19 @@ static void emit(uint8_t type, uint32_t id, const int32_t *ints, int nints, cons
   }
   out_append(head, h);
   if (nbytes > 0) out_append(bytes, nbytes);
+  if (!hold) urgent = 1;
+  else if (hold_until == 0) hold_until = now_ms() + HOLD_MS;
   if (outlen >= OUT_FLUSH) flush_out();
+}
+
+static void emit(uint8_t type, uint32_t id, const int32_t *ints, int nints, const char *bytes, size_t nbytes,
+                 int bytes_with_len) {
+  emit_frame(type, id, ints, nints, bytes, nbytes, bytes_with_len, 0);
+}
+
+/* A run with a cgroup can be killed without its pid: its STARTED, output and EOF may wait. */
+static int holds(const struct run *r) {
+  return r->cgroup_procs != NULL && r->cgroup_procs[0] != 0;
 }
 
 static void on_sigchld(int sig) {
@@ -152,6 +199,22 @@ static void on_sigchld(int sig) {
   char c = 0;
   if (write(sigchld_pipe[1], &c, 1) < 0) { /* the loop reaps anyway */ }
   errno = saved;
+}
+
+/*
+ * Our scheduling policy. While we wait for requests we are SCHED_BATCH: a request wakes us while
+ * the agent's thread is still in its write(), and as a normal task we would often run right
+ * there, on the agent's CPU, and the agent's event loop would wait for our fork. SCHED_BATCH tasks
+ * do not preempt on wakeup. While we start hooks we are a normal task again: the exec of each
+ * hook wakes us, and as SCHED_BATCH we would wait behind that very hook (~0.5 ms for /bin/true)
+ * before starting the next one, while other CPUs idle. Hooks always get the normal policy.
+ */
+static int batch_now = -1;
+
+static void set_batch(int on) {
+  if (batch_now == on) return;
+  struct sched_param param = {0};
+  if (sched_setscheduler(0, on ? SCHED_BATCH : SCHED_OTHER, &param) == 0) batch_now = on;
 }
 
 static void set_nonblock(int fd) {
@@ -251,23 +314,6 @@ static uint32_t rd_u32(struct reader *r) {
   return v;
 }
 
-/* A NUL-terminated copy of a string field (the caller frees it). */
-static char *rd_str(struct reader *r, size_t *len_out) {
-  uint32_t n = rd_u32(r);
-  if (r->bad || r->left < n) {
-    r->bad = 1;
-    return NULL;
-  }
-  char *s = malloc((size_t)n + 1);
-  if (s == NULL) die("malloc");
-  memcpy(s, r->p, n);
-  s[n] = 0;
-  r->p += n;
-  r->left -= n;
-  if (len_out) *len_out = n;
-  return s;
-}
-
 /* PATH lookup in the child's own environment (as a shell would), not the launcher's (empty). */
 static void exec_in_path(char **argv, char **envp) {
   const char *file = argv[0];
@@ -304,29 +350,69 @@ static void fail_child(int errpipe, int err, const char *stage) {
   _exit(127);
 }
 
+/* The request's NUL-terminated strings, in place in `text` (text_len bytes). NULL if they don't fit. */
+static char **split_text(char *text, size_t text_len, size_t count) {
+  char **fields = calloc(count + 1, sizeof *fields);
+  if (fields == NULL) die("calloc");
+  char *p = text, *end = text + text_len;
+  for (size_t i = 0; i < count; i++) {
+    char *nul = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
+    if (nul == NULL) {
+      free(fields);
+      return NULL;
+    }
+    fields[i] = p;
+    p = nul + 1;
+  }
+  if (p != end) {
+    free(fields);
+    return NULL;
+  }
+  return fields;
+}
+
 static void do_spawn(struct reader *rq) {
   uint32_t id = rd_u32(rq);
   uint32_t flags = rd_u32(rq);
-  char *cgroup = rd_str(rq, NULL);
-  char *cwd = rd_str(rq, NULL);
   uint32_t argc = rd_u32(rq);
-  if (rq->bad || argc == 0 || argc > 65536) {
+  uint32_t envc = rd_u32(rq);
+  size_t text_len = rd_u32(rq);
+  size_t stdin_len = rd_u32(rq);
+  size_t payload_len = rd_u32(rq);
+  int has_payload = (flags & 2) != 0;
+  char *text = NULL;
+  char **fields = NULL;
+  if (!rq->bad && argc > 0 && argc <= 65536 && envc <= 65536 && rq->left == text_len + stdin_len + payload_len &&
+      ((flags & 1) || stdin_len == 0) && (has_payload || payload_len == 0)) {
+    text = malloc(text_len + 1);
+    if (text == NULL) die("malloc");
+    memcpy(text, rq->p, text_len);
+    text[text_len] = 0;
+    fields = split_text(text, text_len, 2 + (size_t)argc + envc + (has_payload ? 1 : 0));
+  }
+  if (fields == NULL) {
     int32_t e[1] = {EINVAL};
     emit(102, id, e, 1, "request", 7, 1);
-    free(cgroup);
-    free(cwd);
+    free(text);
     return;
   }
+  char *cgroup = fields[0];
+  char *cwd = fields[1];
+  /* argv and envp: NULL-terminated arrays into the text block (freed with it). */
   char **argv = calloc((size_t)argc + 1, sizeof *argv);
-  for (uint32_t i = 0; i < argc && !rq->bad; i++) argv[i] = rd_str(rq, NULL);
-  uint32_t envc = rd_u32(rq);
-  char **envp = calloc((size_t)(rq->bad ? 0 : envc) + 1, sizeof *envp);
-  for (uint32_t i = 0; i < envc && !rq->bad; i++) envp[i] = rd_str(rq, NULL);
-  size_t stdin_len = 0;
-  char *stdin_buf = (flags & 1) ? rd_str(rq, &stdin_len) : NULL;
-  size_t payload_len = 0;
-  char *payload_path = (flags & 2) ? rd_str(rq, NULL) : NULL;
-  char *payload = (flags & 2) ? rd_str(rq, &payload_len) : NULL;
+  char **envp = calloc((size_t)envc + 1, sizeof *envp);
+  if (argv == NULL || envp == NULL) die("calloc");
+  memcpy(argv, fields + 2, argc * sizeof *argv);
+  memcpy(envp, fields + 2 + argc, envc * sizeof *envp);
+  char *payload_path = has_payload ? fields[2 + argc + envc] : NULL;
+  const char *bytes = rq->p + text_len;
+  char *stdin_buf = NULL;
+  if (flags & 1) {
+    stdin_buf = malloc(stdin_len + 1);
+    if (stdin_buf == NULL) die("malloc");
+    memcpy(stdin_buf, bytes, stdin_len);
+  }
+  const char *payload = bytes + stdin_len;
 
   struct run *r = NULL;
   for (int i = 0; i < MAX_RUNS; i++)
@@ -353,7 +439,6 @@ static void do_spawn(struct reader *rq) {
     if (perr != 0) {
       int32_t e[1] = {perr};
       emit(102, id, e, 1, "payload_file", 12, 1);
-      free(payload_path);
       payload_path = NULL;
       goto cleanup;
     }
@@ -442,10 +527,9 @@ static void do_spawn(struct reader *rq) {
   r->out = out_p[0];
   r->err = err_p[0];
   r->in = in_p[1];
-  r->payload_path = payload_path;
-  payload_path = NULL;
-  r->cgroup_procs = cgroup;
-  cgroup = NULL;
+  r->payload_path = payload_path != NULL ? strdup(payload_path) : NULL;
+  r->cgroup_procs = strdup(cgroup);
+  if (r->cgroup_procs == NULL || (payload_path != NULL && r->payload_path == NULL)) die("strdup");
   set_nonblock(r->out);
   set_nonblock(r->err);
   if (r->in >= 0) {
@@ -455,7 +539,7 @@ static void do_spawn(struct reader *rq) {
     stdin_buf = NULL;
   }
   int32_t p[1] = {pid};
-  emit(101, id, p, 1, NULL, 0, 0);
+  emit_frame(101, id, p, 1, NULL, 0, 0, holds(r));
   goto cleanup_strings;
 
 cleanup:
@@ -466,16 +550,14 @@ cleanup:
     if (ep[i] >= 0) close(ep[i]);
   }
 cleanup_strings:
-  for (uint32_t i = 0; i < argc; i++) free(argv[i]);
   free(argv);
-  for (uint32_t i = 0; envp && envp[i]; i++) free(envp[i]);
   free(envp);
-  free(cgroup);
-  free(cwd);
+  free(fields);
+  free(text);
   free(stdin_buf);
-  free(payload_path);
-  free(payload);
 }
+
+static void pump_output(struct run *r, int *fd, uint8_t type, uint8_t stream);
 
 static void reap(void) {
   for (;;) {
@@ -487,6 +569,12 @@ static void reap(void) {
       if (!r->used || r->pid != pid || r->exited) continue;
       r->exited = 1;
       remove_payload(r);
+      /*
+       * What it wrote is in the pipes, and their ends came with its exit (unless it left processes
+       * holding them): read them now, so that output and EOF leave with the EXIT in one write.
+       */
+      if (r->out >= 0) pump_output(r, &r->out, 103, 1);
+      if (r->err >= 0) pump_output(r, &r->err, 104, 2);
       int32_t v[3];
       if (WIFSIGNALED(status)) {
         v[0] = -1;
@@ -510,14 +598,14 @@ static void pump_output(struct run *r, int *fd, uint8_t type, uint8_t stream) {
   for (;;) {
     ssize_t n = read(*fd, buf, sizeof buf);
     if (n > 0) {
-      emit(type, r->id, NULL, 0, buf, (size_t)n, 0);
+      emit_frame(type, r->id, NULL, 0, buf, (size_t)n, 0, holds(r));
       if ((size_t)n < sizeof buf) return;
       continue;
     }
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
     close_fd(fd);
     char s = (char)stream;
-    emit(106, r->id, NULL, 0, &s, 1, 0);
+    emit_frame(106, r->id, NULL, 0, &s, 1, 0, holds(r));
     return;
   }
 }
@@ -556,14 +644,7 @@ int main(void) {
   /* Dies with the engine; and then its hooks die with it. */
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() == 1) return 0;
-  /*
-   * Never preempt the agent: a request wakes us while the agent's thread is still in its write();
-   * as a normal task we would often run right there, on the agent's CPU, and the agent's event
-   * loop would wait for our fork. SCHED_BATCH tasks do not preempt on wakeup. Hooks get the
-   * normal policy back before exec.
-   */
-  struct sched_param batch = {0};
-  sched_setscheduler(0, SCHED_BATCH, &batch);
+  set_batch(1); /* see set_batch() */
   signal(SIGPIPE, SIG_IGN);
   signal(SIGTERM, on_term);
   signal(SIGINT, SIG_IGN);
@@ -588,7 +669,7 @@ int main(void) {
   if (pfds == NULL || owners == NULL) die("calloc");
 
   for (;;) {
-    flush_out();
+    if (urgent || (outlen > 0 && hold_timeout() == 0)) flush_out();
     int n = 0;
     pfds[n].fd = STDIN_FILENO;
     pfds[n].events = POLLIN;
@@ -621,7 +702,8 @@ int main(void) {
         n++;
       }
     }
-    int ready = poll(pfds, (nfds_t)n, -1);
+    set_batch(1);
+    int ready = poll(pfds, (nfds_t)n, hold_timeout());
     if (ready < 0) {
       if (errno == EINTR) continue;
       die("poll");
@@ -672,9 +754,15 @@ int main(void) {
         uint8_t type = (uint8_t)inbuf[off + 4];
         struct reader rq = {inbuf + off + 5, len - 1, 0};
         if (type == 1) {
+          set_batch(0);
           /* New requests never run while a SIGCHLD is pending unreaped: reap first. */
           reap();
           do_spawn(&rq);
+        } else if (type == 3) {
+          uint32_t id = rd_u32(&rq);
+          int32_t sig = (int32_t)rd_u32(&rq);
+          struct run *r = find_run(id);
+          if (!rq.bad && r != NULL && !r->exited) kill(-r->pid, sig);
         } else if (type == 2) {
           uint32_t id = rd_u32(&rq);
           struct run *r = find_run(id);

@@ -846,7 +846,8 @@ class Engine implements HookEngine {
 function payloadFiles(dir: LazyPrivateTempDir): PayloadFiles {
   const name = `payload-${randomBytes(4).toString('hex')}-`;
   let counter = 0;
-  return { next: () => path.join(dir.path(), `${name}${++counter}.json`) };
+  // A template, not path.join: the folder is already normal, and this runs once per hook run.
+  return { next: () => `${dir.path()}/${name}${++counter}.json` };
 }
 
 function assertDirectory(dir: string): void {

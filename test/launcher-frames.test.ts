@@ -40,3 +40,31 @@ describe('[X-PROC-1] spawn frames', () => {
     expect(payload.readUInt32LE(4)).toBe(0);
   });
 });
+
+describe('[X-PROC-1] malformed spawn frames', () => {
+  it('a NUL inside a string breaks the string count: the request is refused, not cut short', () => {
+    const frame = encodeSpawn(3, { command: '/bin/echo', args: ['a\0b'], env: {}, cwd: '/' });
+    const [, payload] = new FrameReader().push(frame)[0]!;
+    expect(() => decodeSpawn(payload)).toThrow(/do not match their counts/);
+  });
+
+  it('sizes that do not add up are refused', () => {
+    const frame = encodeSpawn(4, { command: 'true', args: [], env: { A: 'b' }, cwd: '/' });
+    const [, payload] = new FrameReader().push(frame)[0]!;
+    expect(() => decodeSpawn(payload.subarray(0, payload.length - 1))).toThrow(/do not add up/);
+  });
+
+  it('FrameReader.each hands out frames in place, across chunk borders', () => {
+    const a = encodeSpawn(1, { command: 'true', args: [], env: {}, cwd: '/' });
+    const b = encodeSpawn(2, { command: 'false', args: [], env: {}, cwd: '/' });
+    const both = Buffer.concat([a, b]);
+    const seen: number[] = [];
+    const reader = new FrameReader();
+    reader.each(both.subarray(0, a.length + 3), (type, buf, start) =>
+      seen.push(type, buf.readUInt32LE(start)),
+    );
+    reader.each(both.subarray(a.length + 3), (type, buf, start) => seen.push(type, buf.readUInt32LE(start)));
+    expect(seen).toEqual([REQ_SPAWN, 1, REQ_SPAWN, 2]);
+    expect(() => reader.each(Buffer.from([0, 0, 0, 0]), () => {})).toThrow(/frame length 0/);
+  });
+});

@@ -189,7 +189,7 @@ class CgroupContainment implements Containment {
     if (keepChildren) return new GroupContainment().create();
     let dir = this.#pool.pop();
     if (dir === undefined) {
-      dir = path.join(this.#parent, `run-${++this.#next}`);
+      dir = `${this.#parent}/run-${++this.#next}`;
       try {
         if (!this.#made) mkdirSync(this.#parent, { recursive: true });
         this.#made = true;
@@ -229,7 +229,7 @@ class CgroupRun implements RunContainer {
     this.#kind = kind;
     this.#dir = dir;
     this.#recycle = recycle;
-    this.procs = path.join(dir, 'cgroup.procs');
+    this.procs = `${dir}/cgroup.procs`;
   }
 
   signal(pgid: number | undefined, signal: 'SIGTERM' | 'SIGKILL'): void {

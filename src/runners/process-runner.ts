@@ -12,8 +12,15 @@ import { unlinkSync, writeFileSync } from 'node:fs';
 import { errorMessage } from '../files/errno.ts';
 import { CappedBuffer } from './capped-buffer.ts';
 import { type Containment, detectContainment, type RunContainer } from './containment.ts';
+import { type Deadline, Deadlines } from './deadlines.ts';
 import type { ProcessEndReason, ProcessResult, ProcessSpec } from './process-types.ts';
-import { DirectBackend, type SpawnBackend, type SpawnedProcess } from './spawn-backend.ts';
+import {
+  DirectBackend,
+  type SpawnBackend,
+  type SpawnEvents,
+  type SpawnedProcess,
+  type SpawnRequest,
+} from './spawn-backend.ts';
 
 const DEFAULT_KILL_GRACE_MS = 5000;
 const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
@@ -25,6 +32,8 @@ const GROUP_POLL_MS = 25;
 const KILL_SETTLE_MS = 2000;
 /** setTimeout fires at once for larger delays; above this a run simply has no timeout. */
 const MAX_TIMER_MS = 2_147_483_647;
+/** Every run's timeout, on one timer (a Node timer per run costs the agent's loop ~9 µs). */
+const timeouts = new Deadlines();
 
 export interface RunProcessOptions {
   /** Aborting ends the run like a timeout: SIGTERM to everything, SIGKILL after the grace. */
@@ -100,7 +109,7 @@ export class ProcessRunner {
   }
 
   #start(spec: ProcessSpec, opts: RunProcessOptions): Promise<ProcessResult> {
-    const run = startRun(spec, opts, this.backend, this.containment.create(spec.keepChildren === true));
+    const run = new ProcessRun(spec, opts, this.backend, this.containment.create(spec.keepChildren === true));
     this.#live.add(run);
     run.done.then(() => this.#live.delete(run));
     return run.done;
@@ -115,186 +124,214 @@ function removeFile(file: string): void {
   }
 }
 
-/** One run's state machine: started → (output)* → exited → its other processes gone → ended. */
-function startRun(
-  spec: ProcessSpec,
-  opts: RunProcessOptions,
-  backend: SpawnBackend,
-  container: RunContainer,
-): LiveRun {
-  const start = performance.now();
-  const abortSignal = opts.signal;
-  let resolveRun!: (result: ProcessResult) => void;
-  const done = new Promise<ProcessResult>((resolve) => {
-    resolveRun = resolve;
-  });
-  if (abortSignal?.aborted) {
-    container.release();
-    resolveRun(notStarted(start, 'timeout'));
-    return { terminate() {}, done };
+/**
+ * One run's state machine: started → (output)* → exited → its other processes gone → ended.
+ * A class, and it is its own SpawnEvents: one object per run on the agent's event loop, where
+ * closures would be a dozen.
+ */
+class ProcessRun implements LiveRun, SpawnEvents {
+  readonly done: Promise<ProcessResult>;
+  readonly #start = performance.now();
+  readonly #container: RunContainer;
+  readonly #abortSignal: AbortSignal | undefined;
+  readonly #stdout: CappedBuffer;
+  readonly #stderr: CappedBuffer;
+  readonly #killGraceMs: number;
+  readonly #keepChildren: boolean;
+  #resolve!: (result: ProcessResult) => void;
+  #spawned: SpawnedProcess | undefined;
+  #pid: number | undefined;
+  #finished = false;
+  #exited = false;
+  #closed = false;
+  #capped = false;
+  #gone = false;
+  /** What the launcher told at exit: nothing of the run (group or cgroup) was left. */
+  #goneAtExit = false;
+  #exitCode: number | null = null;
+  #exitSignal: NodeJS.Signals | null = null;
+  #killReason: ProcessEndReason | undefined;
+  #termSentAt = 0;
+  #killSentAt: number | undefined;
+  #timeout: Deadline | undefined;
+  #closeWaitTimer: NodeJS.Timeout | undefined;
+  #pollTimer: NodeJS.Timeout | undefined;
+
+  constructor(spec: ProcessSpec, opts: RunProcessOptions, backend: SpawnBackend, container: RunContainer) {
+    this.#container = container;
+    this.#abortSignal = opts.signal;
+    this.done = new Promise<ProcessResult>((resolve) => {
+      this.#resolve = resolve;
+    });
+    const max = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    this.#stdout = new CappedBuffer(max);
+    this.#stderr = new CappedBuffer(max);
+    this.#killGraceMs = spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    this.#keepChildren = spec.keepChildren === true;
+    if (this.#abortSignal?.aborted) {
+      this.#finished = true;
+      container.release();
+      this.#resolve(notStarted(this.#start, 'timeout'));
+      return;
+    }
+    const req: SpawnRequest = { command: spec.command, args: spec.args, env: spec.env, cwd: spec.cwd };
+    if (spec.stdin !== undefined) req.stdin = spec.stdin;
+    if (container.procs !== undefined) req.cgroupProcs = container.procs;
+    if (spec.payloadFile !== undefined && backend.writesPayloadFiles) req.payloadFile = spec.payloadFile;
+    this.#spawned = backend.spawn(req, this);
+    // The timeout counts from the request (the launcher starts it within µs); a run that failed
+    // to start has finished already.
+    if (this.#finished) return;
+    if (spec.timeoutMs < MAX_TIMER_MS)
+      this.#timeout = timeouts.add(Math.max(0, spec.timeoutMs), this.#onTimeout);
+    this.#abortSignal?.addEventListener('abort', this.#onTimeout, { once: true });
   }
 
-  const stdout = new CappedBuffer(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
-  const stderr = new CappedBuffer(spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
-  const killGraceMs = spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const keepChildren = spec.keepChildren === true;
+  terminate(): void {
+    this.#startKill('timeout');
+  }
 
-  let pid: number | undefined;
-  let spawned: SpawnedProcess | undefined;
-  let finished = false;
-  let exited = false;
-  let closed = false;
-  let capped = false;
-  let gone = false;
-  let exitCode: number | null = null;
-  let exitSignal: NodeJS.Signals | null = null;
-  let killReason: ProcessEndReason | undefined;
-  let termSentAt = 0;
-  let killSentAt: number | undefined;
-  let timeoutTimer: NodeJS.Timeout | undefined;
-  let closeWaitTimer: NodeJS.Timeout | undefined;
-  let pollTimer: NodeJS.Timeout | undefined;
+  // --- SpawnEvents (from the backend) ---
 
-  const finish = (failure?: { message: string; cause?: string }): void => {
-    if (finished) return;
-    finished = true;
-    clearTimeout(timeoutTimer);
-    clearTimeout(closeWaitTimer);
-    clearInterval(pollTimer);
-    abortSignal?.removeEventListener('abort', onAbort);
+  started(pid: number): void {
+    this.#pid = pid;
+  }
+
+  failed(message: string, cause?: string): void {
+    // The launcher died: whatever the run had started goes with it [X-PROC-2].
+    if (cause === 'launcher_died') this.#container.signal(this.#pid, 'SIGKILL');
+    this.#finish(cause !== undefined ? { message, cause } : { message });
+  }
+
+  stdout(chunk: Buffer): void {
+    if (!this.#capped && !this.#stdout.push(chunk)) this.#onOverflow();
+  }
+
+  stderr(chunk: Buffer): void {
+    if (!this.#capped && !this.#stderr.push(chunk)) this.#onOverflow();
+  }
+
+  exited(code: number | null, signal: NodeJS.Signals | null, leftAlive?: boolean): void {
+    this.#exited = true;
+    // The launcher already looked, off our event loop: nothing of the run is left.
+    this.#goneAtExit = leftAlive === false;
+    this.#exitCode = code;
+    this.#exitSignal = signal;
+    if (this.#killReason === undefined) this.#timeout?.cancel();
+    // [X-PROC-2] What the hook started goes with it, unless it asked to keep it.
+    if (
+      !this.#keepChildren &&
+      this.#killReason === undefined &&
+      this.#pid !== undefined &&
+      !this.#allGone()
+    ) {
+      this.#container.signal(this.#pid, 'SIGKILL');
+      this.#killSentAt = performance.now();
+      this.#pollTimer ??= setInterval(() => this.#poll(), GROUP_POLL_MS);
+    }
+    this.#settle();
+  }
+
+  closed(): void {
+    this.#closed = true;
+    this.#settle();
+  }
+
+  // --- the state machine ---
+
+  #onTimeout = (): void => this.#startKill('timeout');
+
+  #finish(failure?: { message: string; cause?: string }): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#timeout?.cancel();
+    clearTimeout(this.#closeWaitTimer);
+    clearInterval(this.#pollTimer);
+    this.#abortSignal?.removeEventListener('abort', this.#onTimeout);
     // Processes left behind may still hold the pipes; we stop listening rather than wait for them.
-    spawned?.detach();
-    container.release(gone ? true : undefined);
+    this.#spawned?.detach();
+    this.#container.release(this.#gone ? true : undefined);
+    const pid = this.#pid;
     if (failure !== undefined) {
-      const result = notStarted(start, 'spawn_error', failure.message);
+      const result = notStarted(this.#start, 'spawn_error', failure.message);
       if (failure.cause !== undefined) result.cause = failure.cause;
       if (pid !== undefined) result.pid = pid;
-      resolveRun(result);
+      this.#resolve(result);
       return;
     }
     const reason: ProcessEndReason =
-      killReason ?? (capped ? 'output_limit' : exitSignal !== null ? 'signal' : 'exit');
+      this.#killReason ?? (this.#capped ? 'output_limit' : this.#exitSignal !== null ? 'signal' : 'exit');
     const result: ProcessResult = {
       kind: 'process',
       reason,
-      exitCode,
-      signal: exitSignal,
-      stdout: stdout.text(),
-      stderr: stderr.text(),
-      durationMs: performance.now() - start,
+      exitCode: this.#exitCode,
+      signal: this.#exitSignal,
+      stdout: this.#stdout.text(),
+      stderr: this.#stderr.text(),
+      durationMs: performance.now() - this.#start,
     };
     if (pid !== undefined) result.pid = pid;
-    resolveRun(result);
-  };
+    this.#resolve(result);
+  }
 
-  /** What the launcher told at exit: nothing of the run (group or cgroup) was left. */
-  let goneAtExit = false;
-  const allGone = (): boolean => {
-    if (!gone && pid !== undefined) gone = goneAtExit || container.empty(pid);
-    return gone;
-  };
+  #allGone(): boolean {
+    if (!this.#gone && this.#pid !== undefined)
+      this.#gone = this.#goneAtExit || this.#container.empty(this.#pid);
+    return this.#gone;
+  }
 
   /** Ends the run once its conditions hold: leader exited, its other processes gone (unless kept), pipes closed. */
-  const settle = (): void => {
-    if (finished || !exited) return;
-    if (!keepChildren && !allGone()) return;
-    if (closed || keepChildren) finish();
-    else closeWaitTimer ??= setTimeout(finish, CLOSE_WAIT_MS);
-  };
+  #settle(): void {
+    if (this.#finished || !this.#exited) return;
+    if (!this.#keepChildren && !this.#allGone()) return;
+    if (this.#closed || this.#keepChildren) this.#finish();
+    else this.#closeWaitTimer ??= setTimeout(() => this.#finish(), CLOSE_WAIT_MS);
+  }
 
-  const poll = (): void => {
-    if (finished) return;
-    if (exited && allGone()) {
-      settle();
+  /**
+   * Signals everything of the run. Its pid may not be known yet (a launcher reports it late when
+   * the run has a cgroup): the cgroup is signalled, and the launcher signals the group for us.
+   */
+  #signal(signal: 'SIGTERM' | 'SIGKILL'): void {
+    if (this.#pid === undefined) this.#spawned?.signal(signal);
+    this.#container.signal(this.#pid, signal);
+  }
+
+  #poll(): void {
+    if (this.#finished) return;
+    if (this.#exited && this.#allGone()) {
+      this.#settle();
       return;
     }
     const now = performance.now();
-    if (killSentAt === undefined) {
-      if (now - termSentAt >= killGraceMs) {
-        if (pid !== undefined) container.signal(pid, 'SIGKILL');
-        killSentAt = now;
+    if (this.#killSentAt === undefined) {
+      if (now - this.#termSentAt >= this.#killGraceMs) {
+        this.#signal('SIGKILL');
+        this.#killSentAt = now;
       }
-    } else if (now - killSentAt >= KILL_SETTLE_MS) {
-      finish();
+    } else if (now - this.#killSentAt >= KILL_SETTLE_MS) {
+      this.#finish();
     }
-  };
-
-  const startKill = (reason: ProcessEndReason): void => {
-    if (finished || killReason !== undefined || pid === undefined) return;
-    // A leader that exited by itself ended the run normally; what it left is reaped below.
-    if (exited) return;
-    killReason = reason;
-    clearTimeout(timeoutTimer);
-    termSentAt = performance.now();
-    container.signal(pid, 'SIGTERM');
-    pollTimer = setInterval(poll, GROUP_POLL_MS);
-  };
-
-  function onAbort(): void {
-    startKill('timeout');
   }
 
-  const onOverflow = (): void => {
-    capped = true;
-    // Closing our end makes a writer that ignores SIGTERM fail with EPIPE instead of spinning.
-    spawned?.stopOutput();
-    closed = true;
-    startKill('output_limit');
-  };
+  #startKill(reason: ProcessEndReason): void {
+    if (this.#finished || this.#killReason !== undefined || this.#spawned === undefined) return;
+    // A leader that exited by itself ended the run normally; what it left is reaped below.
+    if (this.#exited) return;
+    this.#killReason = reason;
+    this.#timeout?.cancel();
+    this.#termSentAt = performance.now();
+    this.#signal('SIGTERM');
+    this.#pollTimer = setInterval(() => this.#poll(), GROUP_POLL_MS);
+  }
 
-  spawned = backend.spawn(
-    {
-      command: spec.command,
-      args: spec.args,
-      env: spec.env,
-      cwd: spec.cwd,
-      ...(spec.stdin !== undefined ? { stdin: spec.stdin } : {}),
-      ...(container.procs !== undefined ? { cgroupProcs: container.procs } : {}),
-      ...(spec.payloadFile !== undefined && backend.writesPayloadFiles
-        ? { payloadFile: spec.payloadFile }
-        : {}),
-    },
-    {
-      started(p) {
-        pid = p;
-        if (spec.timeoutMs < MAX_TIMER_MS) {
-          timeoutTimer = setTimeout(() => startKill('timeout'), Math.max(0, spec.timeoutMs));
-        }
-        abortSignal?.addEventListener('abort', onAbort, { once: true });
-      },
-      failed(message, cause) {
-        // The launcher died: whatever the run had started goes with it [X-PROC-2].
-        if (cause === 'launcher_died') container.signal(pid, 'SIGKILL');
-        finish(cause !== undefined ? { message, cause } : { message });
-      },
-      stdout(chunk) {
-        if (!capped && !stdout.push(chunk)) onOverflow();
-      },
-      stderr(chunk) {
-        if (!capped && !stderr.push(chunk)) onOverflow();
-      },
-      exited(code, signal, leftAlive) {
-        exited = true;
-        // The launcher already looked, off our event loop: nothing of the run is left.
-        goneAtExit = leftAlive === false;
-        exitCode = code;
-        exitSignal = signal;
-        if (killReason === undefined) clearTimeout(timeoutTimer);
-        // [X-PROC-2] What the hook started goes with it, unless it asked to keep it.
-        if (!keepChildren && killReason === undefined && pid !== undefined && !allGone()) {
-          container.signal(pid, 'SIGKILL');
-          killSentAt = performance.now();
-          pollTimer ??= setInterval(poll, GROUP_POLL_MS);
-        }
-        settle();
-      },
-      closed() {
-        closed = true;
-        settle();
-      },
-    },
-  );
-  return { terminate: () => startKill('timeout'), done };
+  #onOverflow(): void {
+    this.#capped = true;
+    // Closing our end makes a writer that ignores SIGTERM fail with EPIPE instead of spinning.
+    this.#spawned?.stopOutput();
+    this.#closed = true;
+    this.#startKill('output_limit');
+  }
 }
 
 function notStarted(start: number, reason: ProcessEndReason, error?: string): ProcessResult {

@@ -38,6 +38,11 @@ export interface SpawnEvents {
 }
 
 export interface SpawnedProcess {
+  /**
+   * Signal its process group, for a caller that has no pid yet (a launcher may report it late);
+   * nothing once it has exited.
+   */
+  signal(signal: 'SIGTERM' | 'SIGKILL'): void;
   /** Stop reading its output (over the cap): its exit is still reported. */
   stopOutput(): void;
   /** Stop reading its output (processes left behind may hold the pipes) and let go of it. */
@@ -54,7 +59,7 @@ export interface SpawnBackend {
   close(): Promise<void>;
 }
 
-const NOTHING: SpawnedProcess = { stopOutput() {}, detach() {} };
+const NOTHING: SpawnedProcess = { signal() {}, stopOutput() {}, detach() {} };
 
 /** `child_process.spawn` in the agent's process: the fallback [X-PROC-1]. */
 export class DirectBackend implements SpawnBackend {
@@ -109,6 +114,16 @@ export class DirectBackend implements SpawnBackend {
       child.stdin.end(req.stdin);
     }
     return {
+      signal(signal) {
+        // Reported as started at once, so the runner knows the pid; for completeness.
+        if (child.exitCode === null && child.signalCode === null) {
+          try {
+            process.kill(-pid, signal);
+          } catch {
+            // gone
+          }
+        }
+      },
       stopOutput() {
         child.stdout?.destroy();
         child.stderr?.destroy();

@@ -22,11 +22,16 @@ import {
   type SpawnRequest,
 } from '../spawn-backend.ts';
 import {
-  decodeEvent,
+  EVT_EOF,
+  EVT_EXIT,
+  EVT_FAILED,
+  EVT_STARTED,
+  EVT_STDERR,
+  EVT_STDOUT,
   encodeDetach,
+  encodeSignal,
   encodeSpawn,
   FrameReader,
-  type LauncherEvent,
 } from './launcher-frames.ts';
 
 /** Which launcher to use: `auto` (C if built, else Node), or one of them, or none (`direct`). */
@@ -97,6 +102,15 @@ const SIGNAL_NAMES = new Map<number, NodeJS.Signals>();
 for (const [name, num] of Object.entries(osConstants.signals)) {
   if (isSignal(name)) SIGNAL_NAMES.set(num, name);
 }
+/** The fewest payload bytes (id included) of each event type; an unknown type has none. */
+const MIN_EVENT_BYTES = new Map<number, number>([
+  [EVT_STARTED, 8],
+  [EVT_FAILED, 12],
+  [EVT_STDOUT, 4],
+  [EVT_STDERR, 4],
+  [EVT_EXIT, 12],
+  [EVT_EOF, 5],
+]);
 const ERRNO_NAMES = new Map<number, string>();
 for (const [name, num] of Object.entries(osConstants.errno)) ERRNO_NAMES.set(num, name);
 
@@ -153,6 +167,11 @@ export class LauncherBackend implements SpawnBackend {
     this.#send(child, encodeSpawn(id, req));
     this.#refState();
     return {
+      signal: (signal) => {
+        if (run.exited || this.#runs.get(id) !== run) return;
+        const num = osConstants.signals[signal];
+        this.#child?.stdin?.write(encodeSignal(id, num));
+      },
       stopOutput: () => {
         if (run.detached || run.outputStopped) return;
         run.outputStopped = true;
@@ -256,65 +275,68 @@ export class LauncherBackend implements SpawnBackend {
   }
 
   #onData(child: ChildProcess, chunk: Buffer): void {
-    let frames: Array<[number, Buffer]>;
     try {
-      frames = this.#reader.push(chunk);
+      this.#reader.each(chunk, this.#onFrame);
     } catch {
+      // A malformed stream: the launcher is unusable; its exit fails the runs in flight.
       child.kill('SIGKILL');
       return;
-    }
-    for (const [type, payload] of frames) {
-      let ev: LauncherEvent;
-      try {
-        ev = decodeEvent(type, payload);
-      } catch {
-        child.kill('SIGKILL');
-        return;
-      }
-      this.#dispatch(ev);
     }
     this.#refState();
   }
 
-  #dispatch(ev: LauncherEvent): void {
-    const run = this.#runs.get(ev.id);
+  /** One event, read in place (see launcher-frames.ts for the layout); throws on a malformed one. */
+  #onFrame = (type: number, b: Buffer, start: number, end: number): void => {
+    const size = end - start;
+    if (size < 4 || size < (MIN_EVENT_BYTES.get(type) ?? Number.POSITIVE_INFINITY)) {
+      throw new Error(`launcher stream: bad event ${type} of ${size} bytes`);
+    }
+    const id = b.readUInt32LE(start);
+    const run = this.#runs.get(id);
     if (run === undefined) return; // detached, or already over
-    switch (ev.type) {
-      case 'started':
-        run.pid = ev.pid;
-        run.events.started(ev.pid);
+    switch (type) {
+      case EVT_STARTED: {
+        const pid = b.readInt32LE(start + 4);
+        run.pid = pid;
+        run.events.started(pid);
         return;
-      case 'failed':
-        this.#runs.delete(ev.id);
-        if (ev.stage === 'payload_file')
-          run.events.failed(
-            `cannot write payload file: ${ERRNO_NAMES.get(ev.errno) ?? ev.errno}`,
-            'payload_file',
-          );
-        else run.events.failed(failureMessage(ev.errno, ev.stage, run));
+      }
+      case EVT_FAILED: {
+        this.#runs.delete(id);
+        const errno = b.readInt32LE(start + 4);
+        const n = b.readUInt32LE(start + 8);
+        const stage = b.toString('utf8', start + 12, Math.min(end, start + 12 + n));
+        if (stage === 'payload_file')
+          run.events.failed(`cannot write payload file: ${ERRNO_NAMES.get(errno) ?? errno}`, 'payload_file');
+        else run.events.failed(failureMessage(errno, stage, run));
         return;
-      case 'stdout':
-        if (!run.outputStopped) run.events.stdout(ev.data);
+      }
+      case EVT_STDOUT:
+        if (!run.outputStopped) run.events.stdout(b.subarray(start + 4, end));
         return;
-      case 'stderr':
-        if (!run.outputStopped) run.events.stderr(ev.data);
+      case EVT_STDERR:
+        if (!run.outputStopped) run.events.stderr(b.subarray(start + 4, end));
         return;
-      case 'exit':
+      case EVT_EXIT: {
+        const code = b.readInt32LE(start + 4);
+        const signal = b.readInt32LE(start + 8);
+        const leftAlive = size >= 16 ? b.readInt32LE(start + 12) !== 0 : true;
         run.exited = true;
-        this.#forgetIfOver(ev.id, run);
+        this.#forgetIfOver(id, run);
         run.events.exited(
-          ev.code,
-          ev.signal === null ? null : (SIGNAL_NAMES.get(ev.signal) ?? 'SIGKILL'),
-          ev.leftAlive,
+          code < 0 ? null : code,
+          signal === 0 ? null : (SIGNAL_NAMES.get(signal) ?? 'SIGKILL'),
+          leftAlive,
         );
         return;
-      case 'eof':
+      }
+      case EVT_EOF:
         run.eofs++;
-        this.#forgetIfOver(ev.id, run);
+        this.#forgetIfOver(id, run);
         if (run.eofs === 2) run.events.closed();
         return;
     }
-  }
+  };
 
   /**
    * The launcher forgets a run once it exited and its output ended; so do we, before telling the

@@ -16,6 +16,7 @@ import {
   FrameReader,
   type LauncherEvent,
   REQ_DETACH,
+  REQ_SIGNAL,
   REQ_SPAWN,
 } from './launcher-frames.ts';
 
@@ -41,7 +42,14 @@ function errnoOf(err: unknown): number {
 }
 
 function start(frame: Buffer): void {
-  const req = decodeSpawn(frame);
+  let req: ReturnType<typeof decodeSpawn>;
+  try {
+    req = decodeSpawn(frame);
+  } catch {
+    // A string with a NUL in it (it breaks the count), as the C launcher says: that run fails.
+    send({ type: 'failed', id: frame.readUInt32LE(0), errno: constants.errno.EINVAL, stage: 'request' });
+    return;
+  }
   const env: Record<string, string> = {};
   for (const pair of req.env) {
     const eq = pair.indexOf('=');
@@ -159,7 +167,16 @@ const reader = new FrameReader();
 process.stdin.on('data', (chunk: Buffer) => {
   for (const [type, payload] of reader.push(chunk)) {
     if (type === REQ_SPAWN) start(payload);
-    else if (type === REQ_DETACH) {
+    else if (type === REQ_SIGNAL) {
+      const child = children.get(payload.readUInt32LE(0));
+      if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid, payload.readInt32LE(4));
+        } catch {
+          // gone
+        }
+      }
+    } else if (type === REQ_DETACH) {
       const id = payload.readUInt32LE(0);
       const child = children.get(id);
       child?.stdout?.destroy();
