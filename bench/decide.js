@@ -50,8 +50,13 @@ function gateEngine(p) {
   });
 }
 
-/** Median over `rounds` of the mean µs per awaited call, n calls per round. */
-async function awaitedCost(fn, { n = 2000, rounds = 31, warmup = 2000 } = {}) {
+/**
+ * Median over `rounds` of the mean µs per awaited call, n calls per round. The warm-up is long (it
+ * costs ~50 ms): a fresh process runs its first major GC some 20 000 calls in, and while V8 marks
+ * concurrently every call costs about twice as much, for a few rounds; that is start-up, not the
+ * steady state an agent lives in.
+ */
+async function awaitedCost(fn, { n = 2000, rounds = 31, warmup = 50_000 } = {}) {
   for (let i = 0; i < warmup; i++) await fn();
   const per = [];
   for (let r = 0; r < rounds; r++) {

@@ -1,6 +1,11 @@
 // Runs the benchmarks in sequence and prints one markdown table (also written to
 // bench/results/latest.md). `node bench/run.js [emit] [hook-run] [launcher] [bus] [storm] [decide] [wasm] [nats]` runs a subset.
 // Run through `npm run bench`, which builds dist/ first.
+//
+// Each benchmark runs in a fresh Node process (`run.js --child NAME`): what one leaves behind (a
+// grown heap that the next one pays major GCs for, JIT state, forks' copy-on-write pages) must not
+// be counted in the next.
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
@@ -17,6 +22,41 @@ const BENCHMARKS = {
   wasm: () => import('./wasm.js'),
   nats: () => import('./nats.js'),
 };
+
+if (process.argv[2] === '--child') {
+  const name = process.argv[3] ?? '';
+  const load = BENCHMARKS[name];
+  if (load === undefined) throw new Error(`unknown benchmark ${name}`);
+  const mod = await load();
+  const rows = await mod.run();
+  process.stdout.write(`${JSON.stringify(rows)}\n`);
+  process.exit(0);
+}
+
+/** Runs one benchmark in a child process; resolves with its rows (it prints them as its last line). */
+function runChild(name) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', name], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      out += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const last = out.trim().split('\n').at(-1) ?? '';
+      if (code !== 0) reject(new Error(`benchmark ${name} exited with ${signal ?? code}`));
+      else {
+        try {
+          resolve(JSON.parse(last));
+        } catch {
+          reject(new Error(`benchmark ${name} printed no result rows`));
+        }
+      }
+    });
+  });
+}
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((n) => !(n in BENCHMARKS));
@@ -44,8 +84,7 @@ for (const name of names) {
   const t0 = performance.now();
   process.stderr.write(`▶ ${name}\n`);
   try {
-    const mod = await BENCHMARKS[name]();
-    rows.push(...(await mod.run()));
+    rows.push(...(await runChild(name)));
   } catch (err) {
     failed = true;
     process.stderr.write(`✗ ${name}: ${err?.stack ?? err}\n`);
