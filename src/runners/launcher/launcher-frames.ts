@@ -3,7 +3,8 @@
  * and stdout (events). Shared by the engine's client, the C launcher (native/hookwerk-launcher.c,
  * which documents the layout) and the Node launcher.
  *
- * Frame: u32 length (little endian, of what follows), u8 type, payload; strings are u32 length + bytes.
+ * Frame: u32 length (little endian, of what follows), u8 type, payload. A SPAWN request carries
+ * its strings as one block of NUL-terminated strings; in events, strings are u32 length + bytes.
  */
 
 import type { SpawnRequest } from '../spawn-backend.ts';
