@@ -80,18 +80,6 @@ import { PLUGINS_DIR } from './sources/plugin-scan.ts';
 import { loadPrxConfig, PRX_HOOKS_FILE, type PrxLoadResult } from './sources/prx-source.ts';
 import { type FileWatch, watchConfigFile } from './sources/watch.ts';
 
-export type {
-  EmitOptions,
-  GateConfig,
-  GateDecision,
-  GateDialect,
-  GateView,
-  HookEngine,
-  HookEngineOptions,
-  ReloadResult,
-  UseOptions,
-} from './engine-api.ts';
-
 const RUN_TOPIC: Readonly<Record<RunOutcome, string>> = {
   ok: 'hookwerk.run.ok',
   deny: 'hookwerk.run.deny',

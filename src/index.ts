@@ -11,6 +11,7 @@ export {
 } from './consent/project-consent.ts';
 export { readTrustStore, removeApproval, trustStorePath } from './consent/trust-store.ts';
 export type { Decision } from './dispatch/gate-sequential.ts';
+export { createHookEngine } from './engine.ts';
 export type {
   EmitOptions,
   GateView,
@@ -18,8 +19,7 @@ export type {
   HookEngineOptions,
   ReloadResult,
   UseOptions,
-} from './engine.ts';
-export { createHookEngine } from './engine.ts';
+} from './engine-api.ts';
 export { EngineClosedError, HookInputError } from './events/hook-input-error.ts';
 export type { LurusContext, LurusEnvelope, LurusEventName } from './events/lurus-events.ts';
 export { LURUS_EVENT_NAMES, LURUS_EVENTS } from './events/lurus-events.ts';

@@ -21,7 +21,7 @@ import {
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentDecision } from '../src/dialects/agent-answer.ts';
-import type { HookEngine, HookEngineOptions } from '../src/engine.ts';
+import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';

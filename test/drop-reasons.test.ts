@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BusMessage } from '../src/bus/memory-bus.ts';
 import { DEFAULT_MAX_QUEUE_AGE_MS, ObserveScheduler } from '../src/dispatch/observe-scheduler.ts';
-import type { HookEngine } from '../src/engine.ts';
+import type { HookEngine } from '../src/engine-api.ts';
 import { counterValue, makeEngine } from './engine-harness.ts';
 import { tempDir, waitFor, writeHooks } from './helpers.ts';
 

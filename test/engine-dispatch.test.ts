@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BusMessage } from '../src/bus/memory-bus.ts';
-import type { HookEngine } from '../src/engine.ts';
+import type { HookEngine } from '../src/engine-api.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { counterValue, makeEngine } from './engine-harness.ts';
 import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';

@@ -2,7 +2,8 @@
 // vitest's default `stack` order it runs after the engines below are closed.
 import './helpers.ts';
 import { afterEach } from 'vitest';
-import { createHookEngine, type HookEngine, type HookEngineOptions } from '../src/engine.ts';
+import { createHookEngine } from '../src/engine.ts';
+import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import { silentLogger } from '../src/records/logger.ts';
 
 const engines: HookEngine[] = [];

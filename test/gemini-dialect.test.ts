@@ -17,7 +17,7 @@ import {
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentDecision } from '../src/dialects/agent-answer.ts';
-import type { HookEngine, HookEngineOptions } from '../src/engine.ts';
+import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import { type GeminiEventName, geminiCanBlock } from '../src/events/gemini-events.ts';
 import { HookInputError } from '../src/events/hook-input-error.ts';
 import type { RunRecord } from '../src/records/run-record.ts';

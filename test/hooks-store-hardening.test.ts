@@ -10,7 +10,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHookEngine, type HookEngine } from '../src/engine.ts';
+import { createHookEngine } from '../src/engine.ts';
+import type { HookEngine } from '../src/engine-api.ts';
 import { createApp } from '../src/server/app.ts';
 import { runCli, STACK } from './cli-runner.ts';
 import { captureLogger, tempDir, writeHooks } from './helpers.ts';

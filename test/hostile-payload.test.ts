@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HookEngine } from '../src/engine.ts';
+import type { HookEngine } from '../src/engine-api.ts';
 import { HookInputError } from '../src/events/hook-input-error.ts';
 import { MAX_PAYLOAD_DEPTH } from '../src/events/json-payload-check.ts';
 import { silentLogger } from '../src/records/logger.ts';

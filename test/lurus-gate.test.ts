@@ -16,7 +16,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { approveProject } from '../src/consent/project-consent.ts';
 import { trustStorePath } from '../src/consent/trust-store.ts';
-import type { HookEngine, HookEngineOptions } from '../src/engine.ts';
+import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import { EngineClosedError, HookInputError } from '../src/events/hook-input-error.ts';
 import type { LurusEventName } from '../src/events/lurus-events.ts';
 import type { RunRecord } from '../src/records/run-record.ts';

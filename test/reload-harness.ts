@@ -1,7 +1,7 @@
 // The hot-reload tests' workspace, engine and probes (engines and temp folders are cleaned up after each test).
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { HookEngine, HookEngineOptions } from '../src/engine.ts';
+import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import { openEngine } from './engine-harness.ts';
 import { captureLogger, tempDir, writeHooks, writeScript } from './helpers.ts';
 

@@ -18,7 +18,7 @@ import {
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HookEngine } from '../src/engine.ts';
+import type { HookEngine } from '../src/engine-api.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { BWRAP_ENV_VAR, bwrapArgv, findBwrap } from '../src/sandbox/bwrap.ts';
 import { loadPrxConfig } from '../src/sources/prx-source.ts';

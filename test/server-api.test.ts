@@ -10,7 +10,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHookEngine, type HookEngine, type HookEngineOptions } from '../src/engine.ts';
+import { createHookEngine } from '../src/engine.ts';
+import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { createApp, type HookwerkApp, MAX_BODY_BYTES } from '../src/server/app.ts';
 import type { Hook } from '../src/server/hooks-store.ts';

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
-import type { HookEngine } from '../src/engine.ts';
+import type { HookEngine } from '../src/engine-api.ts';
 import type { HookwerkApp } from '../src/server/app.ts';
 import { closeServer, listenLocal } from './http-server.ts';
 

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHookEngine, type HookEngine } from '../src/engine.ts';
+import { createHookEngine } from '../src/engine.ts';
+import type { HookEngine } from '../src/engine-api.ts';
 import { silentLogger } from '../src/records/logger.ts';
 import { createApp, type HookwerkApp } from '../src/server/app.ts';
 import type { SseOptions } from '../src/server/sse.ts';

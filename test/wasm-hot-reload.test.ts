@@ -5,7 +5,7 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { HookEngine } from '../src/engine.ts';
+import type { HookEngine } from '../src/engine-api.ts';
 import { openEngine } from './engine-harness.ts';
 import { fixtureWasm, installFixture, manifest } from './fixtures/plugins/fixtures.ts';
 import { captureLogger, tempDir, waitFor } from './helpers.ts';

@@ -1,4 +1,5 @@
-import { createHookEngine, type GateDialect } from '../engine.ts';
+import { createHookEngine } from '../engine.ts';
+import type { GateDialect } from '../engine-api.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
 import { errorMessage } from '../files/errno.ts';
 import { silentLogger } from '../records/logger.ts';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { approveProject } from '../consent/project-consent.ts';
-import { createHookEngine, type GateDecision } from '../engine.ts';
+import { createHookEngine } from '../engine.ts';
+import type { GateDecision } from '../engine-api.ts';
 import { silentLogger } from '../records/logger.ts';
 import { loadClaudeConfig } from '../sources/claude-source.ts';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { GateDialect } from '../engine.ts';
 import { createHookEngine } from '../engine.ts';
+import type { GateDialect } from '../engine-api.ts';
 import { claudeMatchField } from '../events/claude-events.ts';
 import { GEMINI_EVENTS, isGeminiEvent } from '../events/gemini-events.ts';
 import { isLurusEvent } from '../events/lurus-events.ts';

@@ -3,7 +3,7 @@
  * `decide`): SIGINT or SIGTERM closes the engine — running hooks get the grace, then SIGTERM to
  * everything they started, SIGKILL 5 s later — and the command exits 130 / 143.
  */
-import type { HookEngine } from '../engine.ts';
+import type { HookEngine } from '../engine-api.ts';
 import { CliError } from './cli-error.ts';
 
 /** `--shutdown-grace-ms`: a whole number of milliseconds ≥ 0, or the engine's default. */

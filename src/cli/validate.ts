@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { consentStatus } from '../consent/project-consent.ts';
-import type { GateDialect } from '../engine.ts';
+import type { GateDialect } from '../engine-api.ts';
 import { loadClaudeConfig } from '../sources/claude-source.ts';
 import { loadGeminiConfig } from '../sources/gemini-source.ts';
 import { formatIssue } from '../sources/issues.ts';

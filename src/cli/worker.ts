@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { defaultMaxConcurrent } from '../dispatch/observe-scheduler.ts';
-import { createHookEngine, type HookEngine } from '../engine.ts';
+import { createHookEngine } from '../engine.ts';
+import type { HookEngine } from '../engine-api.ts';
 import { errorMessage } from '../files/errno.ts';
 import { defaultNatsName } from '../nats/engine-nats.ts';
 import { consumeCore, consumeDurable, type EventConsumer } from '../nats/event-consumer.ts';

@@ -1,6 +1,6 @@
 import { AckPolicy, type ConsumerMessages, type JsMsg, jetstreamManager } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import type { HookEngine } from '../engine.ts';
+import type { HookEngine } from '../engine-api.ts';
 import { errorMessage } from '../files/errno.ts';
 import type { Logger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';

@@ -1,4 +1,4 @@
-import type { HookEngine } from '../engine.ts';
+import type { HookEngine } from '../engine-api.ts';
 import { errorMessage } from '../files/errno.ts';
 import type { Logger } from '../records/logger.ts';
 import type { NatsLink } from './nats-link.ts';

@@ -2,7 +2,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { MAX_DEPTH } from '../bus/depth.ts';
-import type { HookEngine } from '../engine.ts';
+import type { HookEngine } from '../engine-api.ts';
 import { HookInputError } from '../events/hook-input-error.ts';
 import { errorMessage } from '../files/errno.ts';
 import { type Logger, stderrLogger } from '../records/logger.ts';

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ReloadResult } from '../engine.ts';
+import type { ReloadResult } from '../engine-api.ts';
 import type { PrxEventName } from '../events/prx-events.ts';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import { type Logger, stderrLogger } from '../records/logger.ts';
