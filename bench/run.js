@@ -2,7 +2,7 @@
 // bench/results/latest.md). `node bench/run.js [emit] [hook-run] [launcher] [bus] [storm] [decide] [wasm] [nats]` runs a subset.
 // Run through `npm run bench`, which builds dist/ first.
 //
-// Each benchmark runs in a fresh Node process (`run.js --child NAME`): what one leaves behind (a
+// Each benchmark runs in a fresh Node process (`run.js --run-one NAME`): what one leaves behind (a
 // grown heap that the next one pays major GCs for, JIT state, forks' copy-on-write pages) must not
 // be counted in the next.
 import { spawn } from 'node:child_process';
@@ -23,7 +23,7 @@ const BENCHMARKS = {
   nats: () => import('./nats.js'),
 };
 
-if (process.argv[2] === '--child') {
+if (process.argv[2] === '--run-one') {
   const name = process.argv[3] ?? '';
   const load = BENCHMARKS[name];
   if (load === undefined) throw new Error(`unknown benchmark ${name}`);
@@ -36,7 +36,7 @@ if (process.argv[2] === '--child') {
 /** Runs one benchmark in a child process; resolves with its rows (it prints them as its last line). */
 function runChild(name) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', name], {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--run-one', name], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
