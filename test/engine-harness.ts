@@ -2,6 +2,7 @@
 // vitest's default `stack` order it runs after the engines below are closed.
 import './helpers.ts';
 import { afterEach } from 'vitest';
+import type { BusMessage } from '../src/bus/memory-bus.ts';
 import { createHookEngine } from '../src/engine.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import { silentLogger } from '../src/records/logger.ts';
@@ -56,4 +57,13 @@ export async function counterValue(
   const data = await metric.get();
   const hit = data.values.find((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val));
   return hit?.value ?? 0;
+}
+
+/** Every bus message matching `pattern` from now on, in arrival order (the array fills as they come). */
+export function collectBus(engine: HookEngine, pattern: string): BusMessage[] {
+  const got: BusMessage[] = [];
+  engine.bus.subscribe(pattern, (m) => {
+    got.push(m);
+  });
+  return got;
 }

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LauncherBackend, selectBackend } from '../src/runners/launcher/launcher-backend.ts';
 import { ProcessRunner } from '../src/runners/process-runner.ts';
 import type { ProcessSpec } from '../src/runners/process-types.ts';
-import { tempDir, waitFor } from './helpers.ts';
+import { processAlive, tempDir, waitFor } from './helpers.ts';
 
 const KINDS = ['native', 'node', 'direct'] as const;
 const runners = new Map<string, ProcessRunner>();
@@ -29,14 +29,9 @@ afterAll(async () => {
   }
 });
 
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
+/** A short run of `command args` in `/`. */
+function quick(command: string, args: string[]): ProcessSpec {
+  return { command, args, env: { PATH: '/usr/bin:/bin' }, cwd: '/', timeoutMs: 10_000 };
 }
 
 /** A hook that records its pid and that of a background child, then waits for a minute. */
@@ -73,7 +68,7 @@ describe.each(KINDS)('[X-PROC-1] runs through the %s launcher', (kind) => {
     const dir = tempDir('hw-late-pid-');
     const result = await runnerFor(kind).run(sleeper(dir, { timeoutMs: 1 }));
     expect(result.reason).toBe('timeout');
-    for (const pid of pidsOf(dir)) await waitFor(() => !alive(pid), `process ${pid} to be gone`);
+    for (const pid of pidsOf(dir)) await waitFor(() => !processAlive(pid), `process ${pid} to be gone`);
   });
 
   it('[P-SEC-5] an abort right after the request (same turn) ends the run and kills all of it', async () => {
@@ -83,7 +78,7 @@ describe.each(KINDS)('[X-PROC-1] runs through the %s launcher', (kind) => {
     abort.abort();
     const result = await done;
     expect(result.reason).toBe('timeout');
-    for (const pid of pidsOf(dir)) await waitFor(() => !alive(pid), `process ${pid} to be gone`);
+    for (const pid of pidsOf(dir)) await waitFor(() => !processAlive(pid), `process ${pid} to be gone`);
   });
 
   it('terminateAll after the hook wrote its pids kills the hook and its background child', async () => {
@@ -95,37 +90,21 @@ describe.each(KINDS)('[X-PROC-1] runs through the %s launcher', (kind) => {
     const result = await done;
     expect(result.reason).toBe('timeout');
     expect(result.pid).toBe(pidsOf(dir)[0]);
-    for (const pid of pidsOf(dir)) await waitFor(() => !alive(pid), `process ${pid} to be gone`);
+    for (const pid of pidsOf(dir)) await waitFor(() => !processAlive(pid), `process ${pid} to be gone`);
   });
 
   it('[P-SEC-3] an argument with a NUL byte fails that run (spawn_error), and the next run works', async () => {
     const runner = runnerFor(kind);
-    const bad = await runner.run({
-      command: '/bin/echo',
-      args: ['a\0b'],
-      env: { PATH: '/usr/bin:/bin' },
-      cwd: '/',
-      timeoutMs: 10_000,
-    });
+    const bad = await runner.run(quick('/bin/echo', ['a\0b']));
     expect(bad.reason).toBe('spawn_error');
-    const good = await runner.run({
-      command: '/bin/echo',
-      args: ['fine'],
-      env: { PATH: '/usr/bin:/bin' },
-      cwd: '/',
-      timeoutMs: 10_000,
-    });
+    const good = await runner.run(quick('/bin/echo', ['fine']));
     expect(good).toMatchObject({ reason: 'exit', exitCode: 0, stdout: 'fine\n' });
   });
 
   it('output, exit code and pid arrive together for a short hook', async () => {
-    const result = await runnerFor(kind).run({
-      command: '/bin/sh',
-      args: ['-c', 'echo out; echo err >&2; echo $$; exit 4'],
-      env: { PATH: '/usr/bin:/bin' },
-      cwd: '/',
-      timeoutMs: 10_000,
-    });
+    const result = await runnerFor(kind).run(
+      quick('/bin/sh', ['-c', 'echo out; echo err >&2; echo $$; exit 4']),
+    );
     expect(result).toMatchObject({ reason: 'exit', exitCode: 4, stderr: 'err\n' });
     expect(result.stdout.split('\n')[0]).toBe('out');
     expect(Number(result.stdout.split('\n')[1])).toBe(result.pid);

@@ -12,7 +12,7 @@ import { detectContainment } from '../src/runners/containment.ts';
 import { nativeLauncherPath } from '../src/runners/launcher/launcher-backend.ts';
 import { BIN, cleanEnv } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
-import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
+import { processAlive, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 
 const LAUNCHERS = ['native', 'node', 'direct'] as const;
 /** What this machine offers to hold a hook's processes; probed once, nothing left behind. */
@@ -34,16 +34,6 @@ afterEach(() => {
     }
   }
 });
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 function pidsIn(file: string): number[] {
   return existsSync(file)
@@ -137,7 +127,7 @@ describe('[X-PROC-1] the launcher', () => {
       process.kill(launcherPid!, 'SIGKILL');
       await engine.drain();
       expect(engine.runs({ limit: 1 })[0]).toMatchObject({ outcome: 'spawn_error', cause: 'launcher_died' });
-      await waitFor(() => !alive(hookPid!), 'the orphaned hook to be killed');
+      await waitFor(() => !processAlive(hookPid!), 'the orphaned hook to be killed');
 
       writeScript(ws, 'hook.sh', 'echo again > again.txt');
       expect(await oneRun(engine)).toMatchObject({ outcome: 'ok' });
@@ -193,7 +183,7 @@ describe('[X-PROC-2] no process outlives its run', () => {
     const kids = pidsIn(path.join(ws, 'kids.txt'));
     expect(kids).toHaveLength(1);
     leftovers.push(...kids);
-    await waitFor(() => !alive(kids[0]!), `the ${kind} child to be gone`);
+    await waitFor(() => !processAlive(kids[0]!), `the ${kind} child to be gone`);
   });
 
   it.each(LAUNCHERS)(
@@ -207,7 +197,7 @@ describe('[X-PROC-2] no process outlives its run', () => {
       const kids = pidsIn(path.join(ws, 'kids.txt'));
       leftovers.push(...kids);
       await engine.close();
-      expect(alive(kids[0]!)).toBe(true);
+      expect(processAlive(kids[0]!)).toBe(true);
     },
   );
 
@@ -222,7 +212,7 @@ describe('[X-PROC-2] no process outlives its run', () => {
     const kids = pidsIn(path.join(ws, 'kids.txt'));
     leftovers.push(...kids);
     if (CONTAINMENT_KIND === 'pgroup') return;
-    for (const pid of kids) expect(alive(pid), `pid ${pid}`).toBe(false);
+    for (const pid of kids) expect(processAlive(pid), `pid ${pid}`).toBe(false);
   });
 });
 
@@ -245,7 +235,7 @@ describe('[X-PROC-3] bounded shutdown', () => {
       // Grace, then SIGTERM (sleep dies at once); generous upper bound for a loaded machine.
       expect(took).toBeGreaterThanOrEqual(150);
       expect(took).toBeLessThan(200 + 5000);
-      expect(alive(pid!)).toBe(false);
+      expect(processAlive(pid!)).toBe(false);
       const [run] = engine.runs({ limit: 1 });
       expect(run).toMatchObject({ outcome: 'timeout' });
       // No payload file left, nor the engine's private folder it was in.
@@ -298,7 +288,7 @@ describe('[X-PROC-3] the CLI on SIGTERM: the grace, then everything stopped, not
     const r = await stopMidRun(['decide', 'PreToolUse', '--project', project], project, home, pidFile);
     expect(r.code, r.stderr).toBe(143);
     expect(r.stderr).toMatch(/SIGTERM: stopping running hooks/);
-    expect(alive(pidsIn(pidFile)[0]!)).toBe(false);
+    expect(processAlive(pidsIn(pidFile)[0]!)).toBe(false);
   });
 
   it('[X-PROC-3] `emit --wait` with a 10-minute hook: exit 143, the hook is gone, and so is its payload file', async () => {
@@ -318,7 +308,7 @@ describe('[X-PROC-3] the CLI on SIGTERM: the grace, then everything stopped, not
       pidFile,
     );
     expect(r.code, r.stderr).toBe(143);
-    expect(alive(pidsIn(pidFile)[0]!)).toBe(false);
+    expect(processAlive(pidsIn(pidFile)[0]!)).toBe(false);
     const file = readFileSync(path.join(ws, 'payload-path.txt'), 'utf8').trim();
     expect(existsSync(file)).toBe(false);
     expect(existsSync(path.dirname(file))).toBe(false);

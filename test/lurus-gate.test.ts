@@ -23,7 +23,7 @@ import type { RunRecord } from '../src/records/run-record.ts';
 import type { GateAnswer } from '../src/registry/hook-definition.ts';
 import { loadLurusConfig } from '../src/sources/lurus-source.ts';
 import { makeEngine } from './engine-harness.ts';
-import { sleep, tempDir, writeScript } from './helpers.ts';
+import { processAlive, sleep, tempDir, writeScript } from './helpers.ts';
 import { closeHttpServers, deadPort, replyJson as reply, startHttpServer } from './http-server.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -880,17 +880,6 @@ describe('[L-RUN-3] the environment of a command hook is an allowlist', () => {
 });
 
 describe('[L-RUN-4] timeout stops the whole process group', () => {
-  /** Alive = a /proc entry that is not a zombie. */
-  function alive(pid: number): boolean {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-      const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-      return state !== 'Z' && state !== 'X';
-    } catch {
-      return false;
-    }
-  }
-
   const stubborn = [
     // The script is a child of `sh -c`: the leader dies of SIGTERM, the script and its child live on.
     { command: '.lurus/hooks/stubborn.sh', leader: 'the shell' },
@@ -930,8 +919,8 @@ describe('[L-RUN-4] timeout stops the whole process group', () => {
       const grandchild = Number(read(path.join(project, 'grandchild.pid')).trim());
       expect(child).toBeGreaterThan(1);
       expect(grandchild).toBeGreaterThan(1);
-      expect(alive(child)).toBe(false);
-      expect(alive(grandchild)).toBe(false);
+      expect(processAlive(child)).toBe(false);
+      expect(processAlive(grandchild)).toBe(false);
     });
   }
 
@@ -941,7 +930,7 @@ describe('[L-RUN-4] timeout stops the whole process group', () => {
     });
     const d = await engine.decide('PreToolUse', { toolName: 'Bash' });
     expect(onlyRun(d)).toMatchObject({ outcome: 'timeout', decision: 'allow' });
-    expect(alive(Number(read(path.join(project, 'grandchild.pid')).trim()))).toBe(false);
+    expect(processAlive(Number(read(path.join(project, 'grandchild.pid')).trim()))).toBe(false);
   });
 });
 

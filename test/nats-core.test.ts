@@ -5,12 +5,12 @@ import net from 'node:net';
 import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BusMessage } from '../src/bus/memory-bus.ts';
 import { createHookEngine } from '../src/engine.ts';
 import type { HookEngine } from '../src/engine-api.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { startCli } from './cli-process.ts';
 import { runCli, STACK } from './cli-runner.ts';
+import { collectBus } from './engine-harness.ts';
 import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 import { type NatsServer, startNatsServer } from './nats-server.ts';
 
@@ -31,14 +31,6 @@ async function engine(opts: Parameters<typeof createHookEngine>[0] = {}): Promis
   const e = await createHookEngine({ watch: false, plugins: false, ...opts });
   engines.push(e);
   return e;
-}
-
-function collect(e: HookEngine, pattern: string): BusMessage[] {
-  const got: BusMessage[] = [];
-  e.bus.subscribe(pattern, (m) => {
-    got.push(m);
-  });
-  return got;
 }
 
 function isRecord(value: unknown): value is RunRecord {
@@ -97,8 +89,8 @@ describe('[N-BUS-1] the bus bridge', () => {
   it('[N-BUS-1] an emit reaches local and remote subscribers exactly once each; nothing echoes back', async () => {
     const a = await engine({ nats: { servers: server.url } });
     const b = await engine({ nats: { servers: server.url } });
-    const gotA = collect(a, 'prx.*');
-    const gotB = collect(b, 'prx.*');
+    const gotA = collectBus(a, 'prx.*');
+    const gotB = collectBus(b, 'prx.*');
     a.emit('tool_call', TOOL_CALL, { sessionId: 'sess-bridge-1' });
     await waitFor(() => gotB.length === 1, 'the remote subscriber');
     // A round trip to the server after the message: anything echoed would have arrived by now.
@@ -118,7 +110,7 @@ describe('[N-BUS-1] the bus bridge', () => {
   it('[N-BUS-1] a message published on the bus keeps its depth across NATS (Hookwerk-Depth), and run records cross too', async () => {
     const a = await engine({ nats: { servers: server.url } });
     const b = await engine({ nats: { servers: server.url } });
-    const gotB = collect(b, 'hookwerk.*');
+    const gotB = collectBus(b, 'hookwerk.*');
     const record: RunRecord = {
       hook: 'h',
       source: 's',
@@ -139,7 +131,7 @@ describe('[N-BUS-1] the bus bridge', () => {
     writeHooks(ws, { tool_call: [{ id: 'mark', command: writeScript(ws, 'mark.sh', `touch '${marker}'`) }] });
     const a = await engine({ nats: { servers: server.url } });
     const b = await engine({ workspace: ws, nats: { servers: server.url } });
-    const gotB = collect(b, 'prx.*');
+    const gotB = collectBus(b, 'prx.*');
     a.emit('tool_call', TOOL_CALL);
     await waitFor(() => gotB.length === 1, 'the remote event');
     await b.drain();
@@ -159,7 +151,7 @@ describe('[N-WORK-1] workers', () => {
     );
     await Promise.all(workers.map((w) => w.waitForOutput(/^ready$/m)));
     const agent = await engine({ nats: { servers: server.url, runLocally: false } });
-    const records = collect(agent, 'hookwerk.run.*');
+    const records = collectBus(agent, 'hookwerk.run.*');
     const N = 3000;
     for (let i = 0; i < N; i++) agent.emit('tool_call', TOOL_CALL, { sessionId: `s-${i}` });
     await waitFor(() => records.length >= N, `${N} run records`, 90_000);

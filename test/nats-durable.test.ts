@@ -14,7 +14,8 @@ import { silentLogger } from '../src/records/logger.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { type CliProcess, startCli } from './cli-process.ts';
 import { runCli } from './cli-runner.ts';
-import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
+import { collectBus } from './engine-harness.ts';
+import { processAlive, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 import { type NatsServer, startNatsServer } from './nats-server.ts';
 
 const TOOL_CALL = { tool: 'Bash', success: true, output: 'ok' };
@@ -57,18 +58,12 @@ afterEach(async () => {
   await server.cleanup();
   // Nothing a test started outlives it: workers, their launchers' hooks, the server.
   const pids = [...started.map((w) => w.pid), ...hookPids(), serverPid];
-  await waitFor(() => pids.every((pid) => !alive(pid)), `processes ${pids.join(', ')} to be gone`, 10_000);
+  await waitFor(
+    () => pids.every((pid) => !processAlive(pid)),
+    `processes ${pids.join(', ')} to be gone`,
+    10_000,
+  );
 });
-
-/** True while `pid` exists and is not a zombie (a killed child its parent has not reaped yet is dead). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** Live processes whose process group is `pgid` (a hook runs in a group of its own). */
 function groupMembers(pgid: number): number[] {
@@ -155,14 +150,6 @@ async function agent(extra: Record<string, unknown> = {}): Promise<HookEngine> {
   return e;
 }
 
-function collect(e: HookEngine, pattern: string): BusMessage[] {
-  const got: BusMessage[] = [];
-  e.bus.subscribe(pattern, (m) => {
-    got.push(m);
-  });
-  return got;
-}
-
 function records(got: BusMessage[]): RunRecord[] {
   return got.map((m) => m.payload as RunRecord);
 }
@@ -219,7 +206,7 @@ async function allDone(sessions: string[], timeoutMs: number): Promise<Map<strin
 describe('[N-DUR-1] durable delivery', () => {
   it('[N-DUR-1] SIGKILL of a worker mid-run: its event runs on the other worker after the ack wait, nothing is lost, its hook dies with it', async () => {
     const ag = await agent();
-    const runs = collect(ag, 'hookwerk.run.*');
+    const runs = collectBus(ag, 'hookwerk.run.*');
     const a = await startWorker('A', workspace('A', 'block'), ['--ack-wait-ms', '1000']);
     ag.emit('tool_call', TOOL_CALL, { sessionId: 'block-victim', eventId: 'victim' });
     const victim = await waitFor(
@@ -229,7 +216,7 @@ describe('[N-DUR-1] durable delivery', () => {
     );
     const victimPid = victim?.pid ?? 0;
     expect(victimPid).toBeGreaterThan(0);
-    expect(alive(victimPid)).toBe(true);
+    expect(processAlive(victimPid)).toBe(true);
 
     await startWorker('B', workspace('B'), ['--ack-wait-ms', '1000']);
     // More events while both work: some land on A (and finish there, or wait in its buffer).
@@ -240,7 +227,7 @@ describe('[N-DUR-1] durable delivery', () => {
     expect(await a.exit).toEqual({ code: null, signal: 'SIGKILL' });
     // The hook the launcher ran for A is gone with A: its process and its whole group.
     await waitFor(
-      () => !alive(victimPid) && groupMembers(victimPid).length === 0,
+      () => !processAlive(victimPid) && groupMembers(victimPid).length === 0,
       'the victim hook to die',
       10_000,
     );
@@ -322,7 +309,7 @@ describe('[N-DUR-1] durable delivery', () => {
 
   it('[N-DUR-1] an event whose runs never complete goes to hookwerk.dead.<event> with the envelope and deliveries = maxDeliver', async () => {
     const ag = await agent();
-    const dead = collect(ag, 'hookwerk.dead.*');
+    const dead = collectBus(ag, 'hookwerk.dead.*');
     ag.emit(
       'tool_call',
       { ...TOOL_CALL, output: 'poison' },
@@ -396,7 +383,7 @@ describe('[N-OPS-1, N-CONN-1] reconnecting', () => {
     expect(counts.size).toBe(200);
     // Both workers lived through it (same processes) and said they reconnected.
     for (const w of [a, b]) {
-      expect(alive(w.pid)).toBe(true);
+      expect(processAlive(w.pid)).toBe(true);
       await w.waitForOutput(/nats: reconnected to /, 10_000);
     }
   }, 60_000);
@@ -411,7 +398,7 @@ describe('[N-OPS-1, N-CONN-1] reconnecting', () => {
     await server.restart();
     await allDone(sessions, 20_000);
     expect(ag.metrics.droppedCount('nats_queue_full')).toBe(0);
-    expect(alive(w.pid)).toBe(true);
+    expect(processAlive(w.pid)).toBe(true);
     await w.waitForOutput(/nats: reconnected to /, 10_000);
   }, 45_000);
 });

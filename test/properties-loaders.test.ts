@@ -415,6 +415,41 @@ function layout() {
   return { project, home, plugin };
 }
 
+/**
+ * The property every gate loader keeps: write `content` to one of `files`, load in every consent
+ * mode — issues and warnings well formed, never a throw — and `check` the result; the file is
+ * removed after each case.
+ */
+function loaderNeverThrows<R extends { issues: readonly ConfigIssue[]; warnings: readonly ConfigIssue[] }>(
+  examples: readonly unknown[],
+  files: readonly string[],
+  load: (consent: ConsentPolicy | undefined) => R,
+  check: (r: R, file: string, content: Content) => void,
+): void {
+  fc.assert(
+    fc.property(inputs(examples), fc.nat({ max: files.length - 1 }), (content, f) => {
+      const file = files[f]!;
+      write(file, content);
+      try {
+        for (const consent of MODES) {
+          const r = load(consent);
+          expectIssues(r.issues);
+          expectIssues(r.warnings);
+          check(r, file, content);
+        }
+      } finally {
+        rmSync(file, { force: true });
+      }
+    }),
+    { numRuns: runs(RUNS) },
+  );
+}
+
+/** A source file that is not JSON is reported as an issue of that file. */
+function notJsonIsAnIssue(r: { issues: readonly ConfigIssue[] }, file: string, content: Content): void {
+  if (!isJson(asText(content))) expect(r.issues.some((i) => i.file === file)).toBe(true);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 describe('issue 11: config loaders never throw, whatever the file holds', () => {
@@ -501,27 +536,18 @@ describe('issue 11: config loaders never throw, whatever the file holds', () => 
         path.join(home, '.lurus', 'hooks.json'),
         path.join(home, '.lurus', 'settings.json'),
       ];
-      fc.assert(
-        fc.property(inputs(LURUS_EXAMPLES), fc.nat({ max: files.length - 1 }), (content, f) => {
-          const file = files[f]!;
-          write(file, content);
-          try {
-            for (const consent of MODES) {
-              const r = loadLurusConfig({ projectDir: project, home, ...(consent ? { consent } : {}) });
-              expectIssues(r.issues);
-              expectIssues(r.warnings);
-              expect(r.sources.length).toBe(6);
-              // Text that is not JSON never yields hooks: its source is skipped whole.
-              if (!isJson(asText(content))) {
-                expect(r.issues.some((i) => i.file === file)).toBe(true);
-                expect(r.entries.filter((e) => e.origin.file === file)).toEqual([]);
-              }
-            }
-          } finally {
-            rmSync(file, { force: true });
+      loaderNeverThrows(
+        LURUS_EXAMPLES,
+        files,
+        (consent) => loadLurusConfig({ projectDir: project, home, ...(consent ? { consent } : {}) }),
+        (r, file, content) => {
+          expect(r.sources.length).toBe(6);
+          // Text that is not JSON never yields hooks: its source is skipped whole.
+          if (!isJson(asText(content))) {
+            expect(r.issues.some((i) => i.file === file)).toBe(true);
+            expect(r.entries.filter((e) => e.origin.file === file)).toEqual([]);
           }
-        }),
-        { numRuns: runs(RUNS) },
+        },
       );
     },
     timeout(),
@@ -539,27 +565,17 @@ describe('issue 11: config loaders never throw, whatever the file holds', () => 
         path.join(project, '.claude', 'settings.local.json'),
         path.join(plugin, 'hooks', 'hooks.json'),
       ];
-      fc.assert(
-        fc.property(inputs(CLAUDE_EXAMPLES), fc.nat({ max: files.length - 1 }), (content, f) => {
-          const file = files[f]!;
-          write(file, content);
-          try {
-            for (const consent of MODES) {
-              const r = loadClaudeConfig({
-                projectDir: project,
-                home,
-                claude: { plugins: [plugin], managedSettings: managed },
-                ...(consent ? { consent } : {}),
-              });
-              expectIssues(r.issues);
-              expectIssues(r.warnings);
-              if (!isJson(asText(content))) expect(r.issues.some((i) => i.file === file)).toBe(true);
-            }
-          } finally {
-            rmSync(file, { force: true });
-          }
-        }),
-        { numRuns: runs(RUNS) },
+      loaderNeverThrows(
+        CLAUDE_EXAMPLES,
+        files,
+        (consent) =>
+          loadClaudeConfig({
+            projectDir: project,
+            home,
+            claude: { plugins: [plugin], managedSettings: managed },
+            ...(consent ? { consent } : {}),
+          }),
+        notJsonIsAnIssue,
       );
     },
     timeout(),
@@ -575,27 +591,17 @@ describe('issue 11: config loaders never throw, whatever the file holds', () => 
         path.join(home, '.gemini', 'settings.json'),
         path.join(project, '.gemini', 'settings.json'),
       ];
-      fc.assert(
-        fc.property(inputs(GEMINI_EXAMPLES), fc.nat({ max: files.length - 1 }), (content, f) => {
-          const file = files[f]!;
-          write(file, content);
-          try {
-            for (const consent of MODES) {
-              const r = loadGeminiConfig({
-                projectDir: project,
-                home,
-                gemini: { systemSettings: system },
-                ...(consent ? { consent } : {}),
-              });
-              expectIssues(r.issues);
-              expectIssues(r.warnings);
-              if (!isJson(asText(content))) expect(r.issues.some((i) => i.file === file)).toBe(true);
-            }
-          } finally {
-            rmSync(file, { force: true });
-          }
-        }),
-        { numRuns: runs(RUNS) },
+      loaderNeverThrows(
+        GEMINI_EXAMPLES,
+        files,
+        (consent) =>
+          loadGeminiConfig({
+            projectDir: project,
+            home,
+            gemini: { systemSettings: system },
+            ...(consent ? { consent } : {}),
+          }),
+        notJsonIsAnIssue,
       );
     },
     timeout(),
