@@ -16,6 +16,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { createHookEngine } from '../dist/index.js';
 import { fmtRatio, fmtUs, median, nowUs, progress, quietLogger, verdict } from './lib.js';
@@ -111,6 +112,22 @@ function rawShell(cwd, input, command = COMMAND, env = { PATH: process.env.PATH 
     child.once('error', reject);
     child.once('close', () => (out.includes('allow') ? resolve() : reject(new Error(out))));
     child.stdin.end(input);
+  });
+}
+
+/** `hookwerk trust --yes` in `dir` with HOME = `home`: the approval a user gives. */
+function approveWithCli(dir, home) {
+  const bin = fileURLToPath(new URL('../bin/hookwerk.js', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'trust', '--yes'], {
+      cwd: dir,
+      env: { ...process.env, HOME: home },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`hookwerk trust exited ${code}`)),
+    );
   });
 }
 
@@ -246,6 +263,91 @@ export async function run() {
         ratio: fmtRatio(r.a / r.b),
         target: '≤ 1.1×',
         verdict: verdict(r.a / r.b <= 1.1),
+      });
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  }
+
+  // [L-TRUST-8..9] The same Claude Code hook as a project hook under a real approval: its pins are
+  // checked right before each run and what it could read is compared again right after. The
+  // consent work alone is timed too (check + watch), so its cost per decide is reported on its own.
+  {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hookwerk-bench-approved-'));
+    const home = mkdtempSync(path.join(tmpdir(), 'hookwerk-bench-home-'));
+    mkdirSync(path.join(dir, '.claude', 'hooks', 'lib'), { recursive: true });
+    writeFileSync(path.join(dir, '.claude', 'hooks', 'guard.sh'), `#!/bin/sh\n${CLAUDE_COMMAND}\n`);
+    for (let i = 0; i < 8; i++)
+      writeFileSync(path.join(dir, '.claude', 'hooks', 'lib', `rule-${i}.sh`), `# rule ${i}\n`);
+    const command = 'sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh';
+    const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } };
+    writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify(settings));
+    await approveWithCli(dir, home);
+    const engine = await createHookEngine({
+      projectDir: dir,
+      home,
+      gateDialect: 'claude',
+      sessionId: 'bench',
+      watch: false,
+      logger: quietLogger,
+    });
+    try {
+      const projectDir = engine.gate.config.projectDir;
+      const given = { tool_name: 'Bash', tool_input: { command: 'ls -la' } };
+      const input = `${JSON.stringify({ ...given, hook_event_name: 'PreToolUse', session_id: 'bench', cwd: projectDir, permission_mode: 'default' })}\n`;
+      const hook = async () => {
+        const d = await engine.decide('PreToolUse', given);
+        if (d.runs[0]?.outcome !== 'ok') throw new Error(`approved hook: ${JSON.stringify(d.runs[0])}`);
+      };
+      const env = { ...process.env, CLAUDE_PROJECT_DIR: projectDir };
+      const r = await interleaved(
+        hook,
+        () => rawShell(dir, input, `sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh`, env),
+        { n: 25, rounds: 10, warmup: 10 },
+      );
+      progress(`decide/approved: per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
+      rows.push({
+        benchmark:
+          'decide() with one approved Claude Code project hook (real trust store: 10 pinned files checked before the run, re-checked after [L-TRUST-8]; 10 rounds × 25, interleaved)',
+        hookwerk: fmtUs(r.a),
+        baseline: `${fmtUs(r.b)} (raw spawn of sh -c, same stdin and env; paired ${fmtRatio(median(r.ratios))})`,
+        ratio: fmtRatio(r.a / r.b),
+        target: '≤ 0.75×',
+        verdict: verdict(r.a / r.b <= 0.75),
+      });
+      const entry = engine.registry().entries('PreToolUse')[0];
+      const consent = entry?.consent;
+      if (consent === undefined) throw new Error('approved hook: no consent on the entry');
+      const target = { command, cwd: projectDir };
+      const checkAndWatch = () => {
+        const check = consent.check(target);
+        if (check.changed.length > 0 || check.watch?.changed() !== undefined) throw new Error('pins moved');
+      };
+      const checkOnly = () => {
+        if (consent.check().changed.length > 0) throw new Error('pins moved');
+      };
+      const perCall = (fn) => {
+        for (let i = 0; i < 2000; i++) fn();
+        const per = [];
+        for (let round = 0; round < 15; round++) {
+          const t0 = nowUs();
+          for (let i = 0; i < 500; i++) fn();
+          per.push((nowUs() - t0) / 500);
+        }
+        return median(per);
+      };
+      const withWatch = perCall(checkAndWatch);
+      const before = perCall(checkOnly);
+      rows.push({
+        benchmark:
+          'consent work per decide of that hook: pins checked before + run watched [L-TRUST-8, L-TRUST-9] (sync, median of 15 × 500)',
+        hookwerk: fmtUs(withWatch),
+        baseline: `${fmtUs(before)} (the check before the run alone, as before issue 18)`,
+        ratio: fmtRatio(withWatch / before),
+        target: `≤ 5% of the hook run (${fmtUs(r.a * 0.05)})`,
+        verdict: verdict(withWatch <= r.a * 0.05),
       });
     } finally {
       await engine.close();

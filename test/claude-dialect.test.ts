@@ -6,6 +6,7 @@
  * claude` (from dist/), in temp projects with a temp HOME.
  */
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${CLAUDE_PLUGIN_ROOT}`-style strings are hook file syntax.
+import { execFileSync } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
@@ -1194,22 +1195,30 @@ describe('[C-SRC-4] consent with the real trust store', () => {
     expect(existsSync(path.join(e.project, 'tampered.ran'))).toBe(false);
   });
 
-  it('[C-SRC-4] __pycache__/ written by an approved Python hook on its first run is not a change', async () => {
+  it('[C-SRC-4] [L-TRUST-10] an approved Python hook writes no __pycache__/, and one made outside hookwerk is not a change', async () => {
     const e = newEnv();
     installHook(e, 'guard_rules.py');
     const guard = installHook(e, 'push-guard.py');
     writeSettings(e, 'project', { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(guard)] }] });
     await trustCli(e);
-    // Python may write its bytecode cache here (as it does outside this test run).
+    const rules = path.join(e.project, '.claude', 'hooks', 'guard_rules.py');
+    // Python would write its bytecode cache here (as it does outside this test run).
     const env = { ...process.env };
     delete env.PYTHONDONTWRITEBYTECODE;
+    delete env.PYTHONPYCACHEPREFIX;
     const engine = await engineFor(e, { realTrust: true, env });
     const first = await decide(engine, 'PreToolUse', bash('git push --force origin main'));
     expect(first).toMatchObject({
       blocked: true,
       reason: 'push-guard: force-pushing main rewrites shared history',
     });
-    expect(readdirSync(path.join(e.project, '.claude', 'hooks', '__pycache__')).length).toBeGreaterThan(0);
+    const cache = path.join(e.project, '.claude', 'hooks', '__pycache__');
+    expect(existsSync(cache)).toBe(false);
+    // The user runs the guard by hand once: Python caches its module in the project.
+    execFileSync('python3', ['-c', 'import py_compile, sys; py_compile.compile(sys.argv[1])', rules], {
+      env,
+    });
+    expect(readdirSync(cache).length).toBeGreaterThan(0);
     const second = await decide(
       await engineFor(e, { realTrust: true, env }),
       'PreToolUse',

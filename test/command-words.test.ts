@@ -122,7 +122,13 @@ describe('[L-TRUST-1] every word is a candidate; syntax is not', () => {
   it('[L-TRUST-1] file descriptors, here-document delimiters and comments are no words', () => {
     expect(projectPathsOf('./g.sh 2>/dev/null 3<&0 >&2 # see docs/x.md', P)).toEqual(['/proj/g.sh']);
     expect(projectPathsOf('./g.sh <<EOF', P)).toEqual(['/proj/g.sh']);
-    expect(projectPathsOf('./g.sh > log.txt', P)).toEqual(['/proj/g.sh', '/proj/log.txt']);
+    // A file the command only writes is no code: pinning it would void the approval at the first run.
+    expect(projectPathsOf('./g.sh > log.txt', P)).toEqual(['/proj/g.sh']);
+    expect(projectPathsOf('./g.sh > log.txt; sh log.txt', P)).toEqual([
+      '/proj/g.sh',
+      '/proj/log.txt',
+      '/proj/sh',
+    ]);
   });
 
   it('[L-TRUST-1] a sibling folder whose name starts with the project name is outside', () => {

@@ -828,7 +828,7 @@ describe('[L-RUN-3] the environment of a command hook is an allowlist', () => {
     return out;
   }
 
-  it('[L-RUN-3] only PATH HOME USER LOGNAME SHELL LANG LC_* TERM TMPDIR TZ, plus LURUS_HOOK_PASS_ENV names and CLAUDE_PROJECT_DIR; snapshotted at load', async () => {
+  it('[L-RUN-3] [L-TRUST-10] only PATH HOME USER LOGNAME SHELL LANG LC_* TERM TMPDIR TZ, plus LURUS_HOOK_PASS_ENV names, CLAUDE_PROJECT_DIR and the Python cache settings; snapshotted at load', async () => {
     const saved = Object.fromEntries(CANARIES.map((k) => [k, process.env[k]]));
     try {
       process.env.SECRET_TOKEN = 'canary-secret';
@@ -847,6 +847,9 @@ describe('[L-RUN-3] the environment of a command hook is an allowlist', () => {
       }
       // [L-RUN-3] Plus CLAUDE_PROJECT_DIR, so hooks written for Claude Code find their files.
       expected.set('CLAUDE_PROJECT_DIR', realpathSync(project));
+      // [L-TRUST-10] And no Python bytecode cache is read or written.
+      expected.set('PYTHONDONTWRITEBYTECODE', '1');
+      expected.set('PYTHONPYCACHEPREFIX', '/dev/null/hookwerk-pycache');
       // Set after the engine read its environment: not seen until reload().
       process.env.MY_LATE = 'late';
       process.env.LURUS_HOOK_PASS_ENV = 'MY_VAR,MY_LATE';

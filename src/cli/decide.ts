@@ -1,8 +1,10 @@
+import { CONSENT_CAUSES, trustHint } from '../consent/run-consent.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
 import { errorMessage } from '../files/errno.ts';
 import { silentLogger } from '../records/logger.ts';
+import type { RunRecord } from '../records/run-record.ts';
 import { formatIssue } from '../sources/issues.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 import { readStdin as readBoundedStdin } from './read-stdin.ts';
@@ -67,6 +69,7 @@ export async function decideCommand(
     err(`hookwerk: ${file} changed since approval: the approved version runs (run \`hookwerk trust\`)`);
   try {
     const decision = await engine.decide(event, given);
+    for (const line of skippedGuardLines(decision.runs, config.projectDir)) err(line);
     out(JSON.stringify(decision));
     return decision.blocked ? 2 : 0;
   } catch (e) {
@@ -75,6 +78,27 @@ export async function decideCommand(
     stopOnSignal();
     await engine.close();
   }
+}
+
+/**
+ * [L-TRUST-11] A guard that did not run as approved is never silent: one line per source file
+ * and cause, naming the file and the command that reviews the project.
+ */
+export function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): string[] {
+  const lines = new Map<string, string>();
+  for (const run of runs) {
+    if (run.cause === undefined || !CONSENT_CAUSES.has(run.cause)) continue;
+    const file = run.source.replace(/#.*$/, '');
+    const key = `${file}\0${run.cause}`;
+    if (lines.has(key)) continue;
+    const effect = run.outcome === 'skipped_untrusted' ? 'skipped' : 'denied (failMode "closed")';
+    const why = run.reason ?? run.cause;
+    const line = why.includes('hookwerk trust --project')
+      ? why
+      : `${why.replace(/:? \(?run `hookwerk trust`\)?$/, '')}: ${trustHint(projectDir)}`;
+    lines.set(key, `hookwerk: project hook ${effect}, ${run.cause}: ${file}: ${line}`);
+  }
+  return [...lines.values()];
 }
 
 function objectOption(what: string, text: string): object {

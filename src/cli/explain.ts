@@ -15,6 +15,8 @@ const LABEL: Record<Explanation['verdict'], string> = {
   matcher: 'no match',
   disabled: 'disabled',
   untrusted: 'untrusted',
+  changed_since_approval: 'changed_since_approval',
+  newer_version_pending: 'newer_version_pending',
   invalid: 'invalid',
 };
 

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { type FilePin, PIN_DIRECTORY, PIN_SPECIAL, PIN_UNREADABLE } from '../consent/pins.ts';
+import { type FilePin, folderFiles, PIN_DIRECTORY, PIN_SPECIAL, PIN_UNREADABLE } from '../consent/pins.ts';
 import { approveSurface, consentStatus } from '../consent/project-consent.ts';
 import { readProject } from '../consent/project-surface.ts';
 import { projectKey, readTrustStore, removeApproval, trustStorePath } from '../consent/trust-store.ts';
@@ -259,6 +259,11 @@ function printReview(
       );
     }
   });
+  // [L-TRUST-10] A link in a hook folder is followed and what it reaches is pinned file by file.
+  for (const folder of hookFolders) {
+    for (const { link, target } of folderFiles(folder, root).outsideLinks)
+      out(`  link:  ${rel(root, link)} → ${target} (outside the project; pinned by content like the rest)`);
+  }
   const folders = hookFolders.map((f) => rel(root, f)).join(', ');
   out(
     `approval pins the project sources, every file under ${folders}, and the files above${

@@ -7,17 +7,21 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  type BigIntStats,
   closeSync,
   constants,
   type Dirent,
   fstatSync,
+  lstatSync,
   openSync,
   readdirSync,
   readSync,
+  realpathSync,
   statSync,
 } from 'node:fs';
 import path from 'node:path';
 import { errorCode } from '../files/errno.ts';
+import { isInside } from '../files/real-path.ts';
 
 /** Pin of a path that is a folder: its presence is pinned, not what it holds. */
 export const PIN_DIRECTORY = 'directory';
@@ -38,23 +42,34 @@ const CHUNK = 1024 * 1024;
 
 /** The pin of one path (symlinks followed): sha-256 of its bytes, `null` when absent, or a marker. */
 export function pinOf(file: string): FilePin {
+  return observe(file).pin;
+}
+
+/**
+ * The pin of one path, and the stat key of the very file that was hashed (from the open
+ * descriptor, so a swap between a `stat` and the read cannot pair one file's key with another's
+ * content). `key` is undefined when nothing could be opened.
+ */
+function observe(file: string): { pin: FilePin; key?: string } {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch (err) {
     const code = errorCode(err);
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP') return null;
-    return PIN_UNREADABLE;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP')
+      return { pin: null };
+    return { pin: PIN_UNREADABLE };
   }
   try {
-    const stat = fstatSync(fd);
-    if (stat.isDirectory()) return PIN_DIRECTORY;
-    if (!stat.isFile()) return PIN_SPECIAL;
-    if (stat.size > MAX_PINNED_FILE_BYTES) return PIN_UNREADABLE;
-    return hashFd(fd);
+    const stat = fstatSync(fd, { bigint: true });
+    const key = statKey(stat);
+    if (stat.isDirectory()) return { pin: PIN_DIRECTORY, key };
+    if (!stat.isFile()) return { pin: PIN_SPECIAL, key };
+    if (stat.size > MAX_PINNED_FILE_BYTES) return { pin: PIN_UNREADABLE, key };
+    return { pin: hashFd(fd), key };
   } catch {
-    return PIN_UNREADABLE;
+    return { pin: PIN_UNREADABLE };
   } finally {
     closeSync(fd);
   }
@@ -87,57 +102,185 @@ export function pinOfText(text: string): string {
 export class PinCache {
   readonly #pins = new Map<string, { key: string; pin: FilePin }>();
 
-  pin(file: string): FilePin {
-    let key: string;
-    try {
-      const s = statSync(file, { bigint: true });
-      key = `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}`;
-    } catch (err) {
+  /**
+   * `identity`, when given, is `identityOf(file)` taken just now: for a file that is not a link it
+   * is the stat key, so the file is not stat'ed a second time.
+   */
+  pin(file: string, identity?: string): FilePin {
+    if (identity === 'absent') {
       this.#pins.delete(file);
-      const code = errorCode(err);
-      return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENAMETOOLONG'
-        ? null
-        : PIN_UNREADABLE;
+      return null;
     }
+    let key: string;
+    if (identity !== undefined && identity !== 'unknown' && !identity.includes('>')) key = identity;
+    else
+      try {
+        key = statKey(statSync(file, { bigint: true }));
+      } catch (err) {
+        this.#pins.delete(file);
+        const code = errorCode(err);
+        return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENAMETOOLONG'
+          ? null
+          : PIN_UNREADABLE;
+      }
     const cached = this.#pins.get(file);
     if (cached !== undefined && cached.key === key) return cached.pin;
-    const pin = pinOf(file);
+    const seen = observe(file);
     if (this.#pins.size >= 10_000) this.#pins.clear();
-    this.#pins.set(file, { key, pin });
-    return pin;
+    // Cached under the key of what was hashed: if the path changed since the stat above, the next
+    // check sees a key that differs and hashes again.
+    if (seen.key !== undefined) this.#pins.set(file, { key: seen.key, pin: seen.pin });
+    else this.#pins.delete(file);
+    return seen.pin;
   }
 }
 
-/** Interpreters write these on first run: pinning them would void every approval of a Python hook. */
+/**
+ * Interpreters write these on first run: pinning them would void every approval of a Python hook.
+ * They are never read either: hook processes get `PYTHONDONTWRITEBYTECODE` and a private
+ * `PYTHONPYCACHEPREFIX` [L-TRUST-10], so a forged `.pyc` in the project cannot replace a script.
+ */
 function ignoredEntry(entry: Dirent): boolean {
   return (entry.isDirectory() && entry.name === '__pycache__') || entry.name.endsWith('.pyc');
 }
 
+/** What `folderFiles` read of each folder, by path, so an unchanged folder is not read again. */
+export type FolderListings = Map<string, { identity: string; entries: Dirent[] }>;
+
+export interface FolderListing {
+  /** Every file under the folder, links to folders followed, by the path the hook would use. Sorted. */
+  files: string[];
+  /** The folders walked (the folder itself first, then those below it, linked ones too). */
+  folders: string[];
+  /** `identityOf` each of `folders`, taken before it was read [L-TRUST-8]. */
+  folderIdentities: string[];
+  /** Symlinks met on the way whose target lies outside `within` (for the review) [L-TRUST-10]. */
+  outsideLinks: Array<{ link: string; target: string }>;
+  /** More than MAX_FOLDER_FILES files: the folder cannot be approved. */
+  overflow: boolean;
+}
+
 /**
- * [L-TRUST-5] Every file under a hook folder, recursively, sorted. Symlinks are listed (their pin
- * follows them) but never descended into, so a link cannot pull a whole tree (or a loop) in.
- * Beyond MAX_FOLDER_FILES the folder itself is listed as `overflow`: it cannot be approved.
+ * [L-TRUST-5, L-TRUST-10] Every file under a hook folder, recursively, sorted. A symlink to a
+ * folder is followed and what it reaches is listed file by file under the link's path (the path a
+ * hook uses), each real folder once, so a loop ends; a link to a file is listed and its pin
+ * follows it. Links whose target lies outside `within` are reported. Beyond MAX_FOLDER_FILES the
+ * listing stops with `overflow`: the folder cannot be approved. With `listings`, a folder whose
+ * identity did not change since it was read is not read again.
  */
-export function folderFiles(folder: string): { files: string[]; overflow: boolean } {
-  const files: string[] = [];
-  const pending = [folder];
+export function folderFiles(folder: string, within?: string, listings?: FolderListings): FolderListing {
+  const listing: FolderListing = {
+    files: [],
+    folders: [],
+    folderIdentities: [],
+    outsideLinks: [],
+    overflow: false,
+  };
+  // Folders met, by device and inode: where a link was followed, a loop ends there (a plain
+  // folder tree has none, so only those under a link are looked up).
+  const seen = new Set<string>();
+  const pending: Array<{ dir: string; linked: boolean }> = [{ dir: folder, linked: true }];
   while (pending.length > 0) {
-    const dir = pending.pop() ?? folder;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue; // missing, or not a folder: nothing under it to pin
+    const { dir, linked } = pending.pop() ?? { dir: folder, linked: true };
+    // Before reading it: an entry made after the read moves the folder's times past this.
+    const identity = identityOf(dir);
+    if (identity === 'absent' || identity === 'unknown') continue;
+    if (linked) {
+      const inode = inodeOfIdentity(identity);
+      if (seen.has(inode)) continue;
+      seen.add(inode);
     }
+    // A folder whose identity is the same has the same entries: any entry made, removed or
+    // renamed in it moves its times.
+    const known = listings?.get(dir);
+    let entries: Dirent[];
+    if (known !== undefined && known.identity === identity) entries = known.entries;
+    else {
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue; // not a folder: nothing under it to pin
+      }
+      if (listings !== undefined) {
+        if (listings.size >= MAX_FOLDER_FILES) listings.clear();
+        listings.set(dir, { identity, entries });
+      }
+    }
+    listing.folders.push(dir);
+    listing.folderIdentities.push(identity);
     for (const entry of entries) {
       if (ignoredEntry(entry)) continue;
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) pending.push(full);
-      else files.push(full);
-      if (files.length > MAX_FOLDER_FILES) return { files: files.sort(), overflow: true };
+      if (entry.isSymbolicLink()) {
+        const target = linkTarget(full);
+        if (within !== undefined && target !== undefined && !isInside(within, target))
+          listing.outsideLinks.push({ link: full, target });
+        if (target !== undefined && isFolder(full)) {
+          pending.push({ dir: full, linked: true });
+          continue;
+        }
+      }
+      if (entry.isDirectory()) pending.push({ dir: full, linked });
+      else listing.files.push(full);
+      if (listing.files.length > MAX_FOLDER_FILES) {
+        listing.overflow = true;
+        pending.length = 0;
+        break;
+      }
     }
   }
-  return { files: files.sort(), overflow: false };
+  listing.files.sort();
+  return listing;
+}
+
+function linkTarget(link: string): string | undefined {
+  try {
+    return realpathSync(link);
+  } catch {
+    return undefined; // dangling: listed as a file, pinned as absent
+  }
+}
+
+/**
+ * What a path is right now, in one string: device, inode, size, times and mode of what it names
+ * (of the link itself and of its target, for a symlink), `absent`, or `unknown`. Any write,
+ * rename, link or `chmod` moves the change time, which user space cannot set back, so two equal
+ * identities taken before and after a run mean nothing was swapped in between [L-TRUST-8].
+ */
+export function identityOf(file: string): string {
+  const own = statOrMissing(file, lstatSync);
+  if (typeof own === 'string') return own;
+  const key = statKey(own);
+  if (!own.isSymbolicLink()) return key;
+  const target = statOrMissing(file, statSync);
+  return `${key}>${typeof target === 'string' ? target : statKey(target)}`;
+}
+
+/** The stat of a path, `absent` when nothing is there (or a parent is no folder), else `unknown`. */
+function statOrMissing(file: string, stat: typeof statSync): BigIntStats | 'absent' | 'unknown' {
+  try {
+    return stat(file, { bigint: true, throwIfNoEntry: false }) ?? 'absent';
+  } catch (err) {
+    const code = errorCode(err);
+    return code === 'ENOTDIR' || code === 'ENOENT' || code === 'ENAMETOOLONG' ? 'absent' : 'unknown';
+  }
+}
+
+/** `dev:ino` of what an identity names (the link's target, for a link). */
+function inodeOfIdentity(identity: string): string {
+  const named = identity.slice(identity.lastIndexOf('>') + 1);
+  const [dev, ino] = named.split(':');
+  return `${dev}:${ino}`;
+}
+
+/** A folder's identity by device and inode only: its times move with every entry made in it. */
+export function inodeOf(file: string): string {
+  const s = statOrMissing(file, statSync);
+  return typeof s === 'string' ? s : `${s.dev}:${s.ino}`;
+}
+
+function statKey(s: BigIntStats): string {
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}`;
 }
 
 /** Pinned paths whose pins differ between two fingerprints (added, removed or modified), sorted. */

@@ -9,11 +9,16 @@
  * from running as approved.
  */
 import path from 'node:path';
-import { projectPathsOf } from '../sources/command-words.ts';
+import { isInside } from '../files/real-path.ts';
+import { projectPathsOf, type RunPath, runPathsOf } from '../sources/command-words.ts';
 import {
   type Fingerprint,
+  type FolderListings,
   fingerprintChanges,
   folderFiles,
+  identityOf,
+  inodeOf,
+  isFolder,
   PIN_UNREADABLE,
   PinCache,
   pinOf,
@@ -71,12 +76,62 @@ export function projectFingerprint(
   return out;
 }
 
+/** What a project command hook is about to run: the command line as pinned, and where it starts. */
+export interface RunTarget {
+  /** The command line as the approval read it (exec form: the program with its arguments quoted). */
+  command: string;
+  /** The folder the command starts in (the input's `cwd` in the agent dialects). */
+  cwd: string;
+  /** `${CLAUDE_PLUGIN_ROOT}` of a plugin hook. */
+  pluginRoot?: string;
+}
+
 /** What the check before a run found. */
 export interface ConsentCheck {
   /** Pinned files other than sources that differ from the approval (edited, created, deleted). */
   changed: string[];
   /** Sources whose current text is not the approved one: a newer version waits for consent. */
   pending: string[];
+  /**
+   * [L-TRUST-9] A file (or, where the command runs it, a folder) that the command names when it
+   * starts in the run's folder, which the approval does not pin: not the code that was approved.
+   */
+  unpinned?: string;
+  /** [L-TRUST-8] Compares what the run could read with this moment, once it has ended. */
+  watch?: RunWatch;
+}
+
+/**
+ * [L-TRUST-8] What every file and folder a run could read was, taken right before its pins were
+ * checked. `changed()` after the run names the first that is not the same any more: a swap
+ * between the check and the exec, put back after, still moved its change time, so the run's
+ * answer cannot be trusted even though the pins match again.
+ */
+export class RunWatch {
+  readonly #paths: string[] = [];
+  readonly #identities: string[] = [];
+  readonly #root: string;
+  readonly #rootInode: string;
+
+  constructor(root: string) {
+    this.#root = root;
+    this.#rootInode = inodeOf(root);
+  }
+
+  /** Remembers what `file` is now. */
+  add(file: string, identity = identityOf(file)): void {
+    this.#paths.push(file);
+    this.#identities.push(identity);
+  }
+
+  /** The first watched path that is not what it was, or undefined. */
+  changed(): string | undefined {
+    for (let i = 0; i < this.#paths.length; i++) {
+      const file = this.#paths[i]!;
+      if (identityOf(file) !== this.#identities[i]) return file;
+    }
+    return inodeOf(this.#root) === this.#rootInode ? undefined : this.#root;
+  }
 }
 
 /**
@@ -91,6 +146,11 @@ export class ProjectConsent {
   readonly #folders: readonly string[];
   readonly #excluded: ReadonlySet<string>;
   readonly #cache: PinCache;
+  /** Folders above the pinned code that no hook-folder listing covers: watched during each run. */
+  readonly #ancestors: readonly string[];
+  readonly #listings: FolderListings = new Map();
+  /** Per command line and folder: the paths it names there that the approval did not see. */
+  readonly #extra = new Map<string, RunPath[]>();
 
   constructor(key: string, entry: TrustEntry, surface: ProjectSurface, cache = new PinCache()) {
     this.key = key;
@@ -100,28 +160,101 @@ export class ProjectConsent {
     this.#folders = surface.hookFolders;
     this.#excluded = new Set(surface.excluded);
     this.#cache = cache;
+    this.#ancestors = ancestorFolders(
+      key,
+      Object.keys(entry.files).filter((f) => !this.#sources.has(f)),
+      surface.hookFolders,
+    );
   }
 
-  check(): ConsentCheck {
+  /**
+   * Right before a project hook runs [L-TRUST-6]. With the run's `target` (command hooks) it also
+   * finds files the command names from its folder that are not pinned [L-TRUST-9], and returns
+   * the watch to compare with once the run has ended [L-TRUST-8].
+   */
+  check(target?: RunTarget): ConsentCheck {
+    const watch = target === undefined ? undefined : new RunWatch(this.key);
     const changed: string[] = [];
     const pending: string[] = [];
-    for (const [file, pinned] of Object.entries(this.#pins)) {
-      // An unreadable file's content is unknown: it can never count as unchanged.
-      if (pinned !== PIN_UNREADABLE && this.#cache.pin(file) === pinned) continue;
-      if (this.#sources.has(file)) pending.push(file);
-      else changed.push(file);
-    }
-    // A file added to a hook folder after the approval is code that was never reviewed.
+    // A file added to a hook folder after the approval is code that was never reviewed. Each
+    // folder's identity is taken before it is read.
     for (const folder of this.#folders) {
-      const listed = folderFiles(folder);
+      const listed = folderFiles(folder, undefined, this.#listings);
+      if (watch !== undefined)
+        for (let i = 0; i < listed.folders.length; i++)
+          watch.add(listed.folders[i]!, listed.folderIdentities[i]);
       for (const file of listed.files) {
         if (!Object.hasOwn(this.#pins, file) && !this.#sources.has(file) && !this.#excluded.has(file))
           changed.push(file);
       }
       if (listed.overflow) changed.push(path.join(folder, '…'));
     }
-    return { changed, pending };
+    for (const [file, pinned] of Object.entries(this.#pins)) {
+      // What the run is compared with afterwards, taken before the pin is: a swap after this
+      // point shows in the pin, or in the watch once the run has ended [L-TRUST-8].
+      const identity = watch !== undefined && !this.#sources.has(file) ? identityOf(file) : undefined;
+      if (identity !== undefined) watch?.add(file, identity);
+      // An unreadable file's content is unknown: it can never count as unchanged.
+      if (pinned !== PIN_UNREADABLE && this.#cache.pin(file, identity) === pinned) continue;
+      if (this.#sources.has(file)) pending.push(file);
+      else changed.push(file);
+    }
+    const check: ConsentCheck = { changed, pending };
+    if (watch === undefined || target === undefined) return check;
+    for (const dir of this.#ancestors) watch.add(dir);
+    check.watch = watch;
+    for (const extra of this.#extraPaths(target)) {
+      const identity = identityOf(extra.path);
+      if (identity === 'absent') {
+        // Nothing there now; if the run's command finds something there later, it is not approved code.
+        watch.add(extra.path, identity);
+        continue;
+      }
+      if (extra.runs || !isFolder(extra.path)) {
+        check.unpinned = extra.path;
+        break;
+      }
+    }
+    return check;
   }
+
+  /**
+   * [L-TRUST-9] The paths the command names from `target.cwd` that it did not name from the
+   * project folder, where the approval read it, and that are not pinned anyway. Empty when it
+   * runs in the project folder (then it names exactly what was pinned).
+   */
+  #extraPaths(target: RunTarget): RunPath[] {
+    const cwd = path.resolve(this.key, target.cwd);
+    if (cwd === this.key) return [];
+    const cacheKey = `${cwd}\0${target.pluginRoot ?? ''}\0${target.command}`;
+    const cached = this.#extra.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const opts = target.pluginRoot !== undefined ? { pluginRoot: target.pluginRoot } : {};
+    const approved = new Set(runPathsOf(target.command, this.key, this.key, opts).map((p) => p.path));
+    const extra = runPathsOf(target.command, this.key, cwd, opts).filter(
+      (p) => !approved.has(p.path) && !Object.hasOwn(this.#pins, p.path),
+    );
+    if (this.#extra.size >= 512) this.#extra.clear();
+    this.#extra.set(cacheKey, extra);
+    return extra;
+  }
+}
+
+/**
+ * Every folder between the project folder and each pinned file or hook folder (a folder renamed
+ * away and back moves its change time; the files inside do not), but those inside a hook folder,
+ * which its listing watches. The project folder itself is compared by inode only (`RunWatch`): its
+ * times move whenever the agent makes a file at the top of the project.
+ */
+function ancestorFolders(root: string, pinned: readonly string[], folders: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const start of [...pinned, ...folders]) {
+    for (let dir = path.dirname(start); dir !== root && isInside(root, dir); dir = path.dirname(dir)) {
+      if (folders.some((folder) => isInside(folder, dir))) continue;
+      out.add(dir);
+    }
+  }
+  return [...out];
 }
 
 /** Where a project stands, for `validate`, `explain` and the `trust` review. */

@@ -109,9 +109,14 @@ export function commandLinesOf(text: string): string[] {
     if (typeof command !== 'string') return;
     const args: unknown = Reflect.get(hook, 'args');
     const words = Array.isArray(args) ? args.filter((a): a is string => typeof a === 'string') : [];
-    out.push([command, ...words.map(shellQuote)].join(' '));
+    out.push(commandLineOf(command, words));
   });
   return out;
+}
+
+/** A hook's command line as consent reads it: exec-form `args` appended as quoted words. */
+export function commandLineOf(command: string, args: readonly string[] = []): string {
+  return [command, ...args.map(shellQuote)].join(' ');
 }
 
 /** Every hook object of every event map of a source file: `{EVENT: [{hooks: [HOOK…]}]}` at any of the known keys. */

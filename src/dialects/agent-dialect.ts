@@ -79,7 +79,7 @@ export function processSpec(
   envFile?: string,
 ): ProcessSpec {
   const env: Record<string, string> = { ...hook.env };
-  const cwd = typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : hook.cwd;
+  const cwd = runFolderOf(hook, input);
   if (hook.pluginRoot !== undefined) env.CLAUDE_PLUGIN_ROOT = hook.pluginRoot;
   if (hook.pluginData !== undefined) {
     // Created on demand, private: a plugin keeps its state there across sessions.
@@ -100,6 +100,11 @@ export function processSpec(
   spec.stdin = `${JSON.stringify(input)}\n`;
   if (hook.keepChildren === true) spec.keepChildren = true;
   return spec;
+}
+
+/** The folder a command hook runs in: the input's `cwd` when it is an absolute path, else the hook's. */
+export function runFolderOf(hook: AgentCommandHook, input: Record<string, unknown>): string {
+  return typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : hook.cwd;
 }
 
 const GEMINI_VARIABLES = ['GEMINI_PROJECT_DIR', 'GEMINI_CWD', 'GEMINI_SESSION_ID', 'CLAUDE_PROJECT_DIR'];

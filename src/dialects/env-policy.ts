@@ -51,3 +51,19 @@ export function inheritedEnv(parent: NodeJS.ProcessEnv): Record<string, string> 
   }
   return env;
 }
+
+/**
+ * [L-TRUST-10] Python never reads or writes a bytecode cache for a gate hook: a forged
+ * `__pycache__/*.pyc` whose header matches an approved script would otherwise run instead of it.
+ * The prefix names a folder under `/dev/null`, which no one — the guarded agent included, though
+ * it runs as the same user — can ever create, so no cache can be planted there either.
+ */
+export const INTERPRETER_CACHE_ENV: Readonly<Record<string, string>> = Object.freeze({
+  PYTHONDONTWRITEBYTECODE: '1',
+  PYTHONPYCACHEPREFIX: '/dev/null/hookwerk-pycache',
+});
+
+/** `env` with the interpreter-cache settings over whatever it had. */
+export function withoutInterpreterCaches(env: Record<string, string>): Record<string, string> {
+  return Object.assign(env, INTERPRETER_CACHE_ENV);
+}

@@ -4,8 +4,11 @@
  * identical handlers once, `async` ones in the background; the answers are merged in
  * configuration order — never finish order — so the same hooks give the same decision every time.
  */
+import type { ConsentCheck } from '../consent/project-consent.ts';
+import { commandLineOf } from '../consent/project-surface.ts';
+import { type ConsentRefusal, refusalAfter, refusalBefore } from '../consent/run-consent.ts';
 import type { AgentAnswer, AgentDecision } from '../dialects/agent-answer.ts';
-import type { AgentRun } from '../dialects/agent-dialect.ts';
+import { type AgentRun, runFolderOf } from '../dialects/agent-dialect.ts';
 import { isoNow } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import type { AgentHook, GateEntry, InProcessGateHook } from '../registry/hook-definition.ts';
@@ -96,26 +99,85 @@ function isSequential(entry: GateEntry): boolean {
 
 /**
  * [C-RUN-1] `async: true`: runs, is recorded, never decides. Consent is checked right before it
- * runs, as for every other hook [L-TRUST-6]: a changed pinned file means it does not run (it has
- * no decision to close, so `failMode` does not matter).
+ * runs, as for every other hook [L-TRUST-6, L-TRUST-9]: if it cannot run as approved it does not
+ * run (it has no decision to close, so `failMode` does not matter).
  */
 async function runInBackground(gate: AgentGate, hook: AgentHook): Promise<void> {
   const at = isoNow();
-  const check = hook.consent?.check();
-  const pending = check !== undefined && check.pending.length > 0;
-  const changed = check?.changed[0];
-  if (changed !== undefined) {
-    const record = skipped(gate, hook, at, `${changed} changed since approval: run \`hookwerk trust\``);
-    record.cause = 'changed_since_approval';
-    if (pending) record.consent = 'newer_version_pending';
-    gate.onRecord(record);
+  const consent = consentBefore(hook, gate.input);
+  if (consent.refusal !== undefined) {
+    gate.onRecord(refusedRecord(gate, hook, at, consent.refusal, consent.pending));
     return;
   }
   const { answer } = await gate.run(hook, gate.input);
   const record = recordOf(gate, hook, at, answer);
   record.cause ??= 'async';
-  if (pending) record.consent = 'newer_version_pending';
+  if (consent.pending) record.consent = 'newer_version_pending';
   gate.onRecord(record);
+}
+
+interface ConsentBefore {
+  check?: ConsentCheck;
+  pending: boolean;
+  refusal?: ConsentRefusal;
+}
+
+/** [L-TRUST-6, L-TRUST-9] Right before a hook runs: can it run as approved? */
+function consentBefore(hook: AgentHook, input: Record<string, unknown>): ConsentBefore {
+  const consent = hook.consent;
+  if (consent === undefined) return { pending: false };
+  const target =
+    hook.kind === 'process'
+      ? {
+          command: commandLineOf(hook.command, hook.args),
+          cwd: runFolderOf(hook, input),
+          ...(hook.pluginRoot !== undefined ? { pluginRoot: hook.pluginRoot } : {}),
+        }
+      : undefined;
+  const check = consent.check(target);
+  const out: ConsentBefore = { check, pending: check.pending.length > 0 };
+  const refusal = refusalBefore(consent, check);
+  if (refusal !== undefined) out.refusal = refusal;
+  return out;
+}
+
+/** A hook that may not run as approved, or whose answer was discarded: a closed guard denies, others are skipped. */
+function refusedStep(
+  gate: AgentGate,
+  entry: AgentHook,
+  at: string,
+  refusal: ConsentRefusal,
+  pending: boolean,
+  durationMs = 0,
+): Step {
+  if (entry.failMode !== 'closed') {
+    const record = refusedRecord(gate, entry, at, refusal, pending);
+    record.durationMs = durationMs;
+    return { kind: 'skip', record };
+  }
+  const answer: AgentAnswer = {
+    ending: { outcome: 'deny', durationMs, cause: refusal.cause, reason: refusal.reason },
+    block: true,
+    permission: 'deny',
+    reason: refusal.reason,
+    failed: 'closed',
+  };
+  const record = recordOf(gate, entry, at, answer);
+  if (pending) record.consent = 'newer_version_pending';
+  return { kind: 'answer', answer, record };
+}
+
+function refusedRecord(
+  gate: AgentGate,
+  entry: AgentHook,
+  at: string,
+  refusal: ConsentRefusal,
+  pending: boolean,
+): RunRecord {
+  const record = skipped(gate, entry, at, refusal.reason);
+  record.cause = refusal.cause;
+  if (pending) record.consent = 'newer_version_pending';
+  return record;
 }
 
 async function stepOf(gate: AgentGate, entry: GateEntry, input: Record<string, unknown>): Promise<Step> {
@@ -132,32 +194,19 @@ async function stepOf(gate: AgentGate, entry: GateEntry, input: Record<string, u
     const answer = await gate.runInProcess(entry, input);
     return { kind: 'answer', answer, record: recordOf(gate, entry, at, answer) };
   }
-  // [L-TRUST-6] Right before it runs: a changed pinned file means it cannot run as approved.
-  const check = entry.consent?.check();
-  const pending = check !== undefined && check.pending.length > 0;
-  const changed = check?.changed[0];
-  if (changed !== undefined) {
-    const why = `${changed} changed since approval: run \`hookwerk trust\``;
-    if (entry.failMode !== 'closed') {
-      const record = skipped(gate, entry, at, why);
-      record.cause = 'changed_since_approval';
-      if (pending) record.consent = 'newer_version_pending';
-      return { kind: 'skip', record };
-    }
-    const answer: AgentAnswer = {
-      ending: { outcome: 'deny', durationMs: 0, cause: 'changed_since_approval', reason: why },
-      block: true,
-      permission: 'deny',
-      reason: why,
-      failed: 'closed',
-    };
-    const record = recordOf(gate, entry, at, answer);
-    if (pending) record.consent = 'newer_version_pending';
-    return { kind: 'answer', answer, record };
-  }
+  // [L-TRUST-6, L-TRUST-9] Right before it runs: a changed or unpinned file means it cannot run as approved.
+  const consent = consentBefore(entry, input);
+  if (consent.refusal !== undefined) return refusedStep(gate, entry, at, consent.refusal, consent.pending);
   const run = await gate.run(entry, input);
+  // [L-TRUST-8] And right after: an answer from a run during which its code moved is not the approved code's.
+  const after =
+    entry.consent !== undefined && consent.check !== undefined
+      ? refusalAfter(entry.consent, consent.check)
+      : undefined;
+  if (after !== undefined)
+    return refusedStep(gate, entry, at, after, consent.pending, run.answer.ending.durationMs);
   const record = recordOf(gate, entry, at, run.answer);
-  if (pending) record.consent = 'newer_version_pending';
+  if (consent.pending) record.consent = 'newer_version_pending';
   return run.env !== undefined
     ? { kind: 'answer', answer: run.answer, record, env: run.env }
     : { kind: 'answer', answer: run.answer, record };

@@ -1,3 +1,4 @@
+import { type ConsentRefusal, refusalAfter, refusalBefore } from '../consent/run-consent.ts';
 import type { HookVerdict } from '../dialects/lurus-dialect.ts';
 import { failedVerdict } from '../dialects/lurus-dialect.ts';
 import type { LurusEnvelope } from '../events/lurus-events.ts';
@@ -76,27 +77,28 @@ class GateWalk {
     for (; i < this.entries.length; i++) {
       const entry = this.entries[i]!;
       const at = isoNow();
-      let verdict: HookVerdict | SkipFields | Promise<HookVerdict>;
+      let verdict: HookVerdict | SkipFields | Promise<HookVerdict | SkipFields>;
       let pending = false;
       if (entry.kind === 'unapproved') {
         verdict = skip('untrusted', entry.reason);
+      } else if (entry.consent === undefined) {
+        verdict = this.run(entry, this.envelope, this.#jsonOf);
       } else {
-        const check = entry.consent?.check();
-        pending = check !== undefined && check.pending.length > 0;
-        const changed = check?.changed[0];
-        if (changed !== undefined) {
-          const why = `${changed} changed since approval: run \`hookwerk trust\``;
-          verdict =
-            entry.failMode === 'closed'
-              ? failedVerdict('closed', {
-                  outcome: 'deny',
-                  durationMs: 0,
-                  cause: 'changed_since_approval',
-                  reason: why,
-                })
-              : skip('changed_since_approval', why);
-        } else {
-          verdict = this.run(entry, this.envelope, this.#jsonOf);
+        // [L-TRUST-6, L-TRUST-9] Right before it runs, and [L-TRUST-8] right after.
+        const consent = entry.consent;
+        const check = consent.check(
+          entry.kind === 'process' ? { command: entry.command, cwd: entry.cwd } : undefined,
+        );
+        pending = check.pending.length > 0;
+        const refusal = refusalBefore(consent, check);
+        if (refusal !== undefined) verdict = refused(entry, refusal);
+        else {
+          const ran = this.run(entry, this.envelope, this.#jsonOf);
+          const after = (v: HookVerdict): HookVerdict | SkipFields => {
+            const moved = refusalAfter(consent, check);
+            return moved === undefined ? v : refused(entry, moved, v.durationMs);
+          };
+          verdict = ran instanceof Promise ? ran.then(after) : after(ran);
         }
       }
       if (verdict instanceof Promise) {
@@ -147,6 +149,13 @@ class GateWalk {
 }
 
 type SkipFields = Pick<RunRecord, 'outcome' | 'durationMs' | 'cause' | 'reason'>;
+
+/** A hook that may not run as approved, or whose answer was discarded: a closed guard denies, others are skipped. */
+function refused(entry: LurusGateHook, refusal: ConsentRefusal, durationMs = 0): HookVerdict | SkipFields {
+  return entry.failMode === 'closed'
+    ? failedVerdict('closed', { outcome: 'deny', durationMs, cause: refusal.cause, reason: refusal.reason })
+    : { ...skip(refusal.cause, refusal.reason), durationMs };
+}
 
 function skip(cause: string, reason: string): SkipFields {
   return { outcome: 'skipped_untrusted', durationMs: 0, cause, reason };

@@ -2,6 +2,8 @@
  * "Why didn't my hook fire?": every entry configured for an event, in run order, with the
  * registry's own admission (the very rule `select()` applies) and the reason in words.
  */
+import type { ConsentCheck, ProjectConsent } from '../consent/project-consent.ts';
+import { trustHint } from '../consent/run-consent.ts';
 import { type ConfigIssue, formatIssue } from '../sources/issues.ts';
 import type { RegistryEntry } from './hook-definition.ts';
 import { type Admission, admit, type Registry } from './registry.ts';
@@ -9,8 +11,12 @@ import { type Admission, admit, type Registry } from './registry.ts';
 export interface Explanation {
   hook: string;
   source: string;
-  /** `runs`, or the first reason it would not; `invalid` for a source skipped whole. */
-  verdict: Admission | 'invalid';
+  /**
+   * `runs`, or the first reason it would not: a project hook whose pinned files changed does not
+   * run as approved (`changed_since_approval`) [L-TRUST-11]; `newer_version_pending` for a source
+   * whose edit waits for consent (its approved text runs); `invalid` for a source skipped whole.
+   */
+  verdict: Admission | 'changed_since_approval' | 'newer_version_pending' | 'invalid';
   detail: string;
 }
 
@@ -27,20 +33,34 @@ export function explainEvent(
   target: string | undefined,
   ctx: ExplainContext,
 ): Explanation[] {
+  const checks = new Map<ProjectConsent, ConsentCheck>();
   const out: Explanation[] = registry.entries(event).map((entry) => {
     const verdict = admit(entry, target);
-    return {
+    const explanation: Explanation = {
       hook: entry.name,
       source: entry.origin.source,
       verdict,
       detail: detailOf(entry, verdict, target),
     };
+    // [L-TRUST-11] The check decide() makes right before the run: never RUNS for a hook that would not run.
+    const consent = verdict === 'runs' && 'consent' in entry ? entry.consent : undefined;
+    if (consent !== undefined && entry.kind !== 'unapproved') {
+      const check = checks.get(consent) ?? consent.check();
+      checks.set(consent, check);
+      const changed = check.changed[0];
+      if (changed !== undefined) {
+        explanation.verdict = 'changed_since_approval';
+        const effect = entry.failMode === 'closed' ? 'denies (failMode "closed")' : 'is skipped';
+        explanation.detail = `${changed} changed since approval, so this hook ${effect}: ${trustHint(consent.key)}`;
+      }
+    }
+    return explanation;
   });
   for (const file of ctx.pending ?? []) {
     out.push({
       hook: '(newer version pending)',
       source: file,
-      verdict: 'invalid',
+      verdict: 'newer_version_pending',
       detail: 'changed since approval: the approved version runs until you run `hookwerk trust`',
     });
   }

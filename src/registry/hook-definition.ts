@@ -181,6 +181,8 @@ export interface AgentCommandHook extends AgentCommon {
   command: string;
   /** Exec form: the program and its arguments (placeholders substituted at load); absent for shell form. */
   exec?: { program: string; args: readonly string[] };
+  /** Exec form: the arguments as written (what consent pinned them as). */
+  args?: readonly string[];
   /** The shell that runs shell form (`/bin/sh`; Gemini: `bash` where present). */
   shell: string;
   /** The environment taken at load [C-RUN-3, G-RUN-1]; per-run variables are added when it runs. */

@@ -11,7 +11,7 @@ import type { ProjectConsent } from '../consent/project-consent.ts';
 import { type ProjectRead, pluginHooksFile, readProject } from '../consent/project-surface.ts';
 import { projectKey } from '../consent/trust-store.ts';
 import { compileIfRule } from '../dialects/claude-if-rule.ts';
-import { inheritedEnv } from '../dialects/env-policy.ts';
+import { inheritedEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { claudeMatchField, isDocumentedClaudeEvent } from '../events/claude-events.ts';
 import type {
@@ -154,7 +154,9 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): AgentConfig {
   const project = opts.project ?? readProject(projectDir, home, plugins);
   const admission = admitProject(opts.consent, home, project.surface, project.reads);
   const parent = opts.env ?? process.env;
-  const baseEnv = claude.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent);
+  const baseEnv = withoutInterpreterCaches(
+    claude.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent),
+  );
   baseEnv.CLAUDE_PROJECT_DIR = projectDir;
   Object.freeze(baseEnv);
   const warnings: ConfigIssue[] = [];
@@ -320,6 +322,7 @@ function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentH
     if (h.args !== undefined) {
       const sub = (s: string) => substitutePlaceholders(s, ctx);
       hook.exec = { program: sub(h.command), args: h.args.map(sub) };
+      hook.args = h.args;
     }
     if (h.if !== undefined) hook.ifRule = compileIfRule(h.if);
     if (h.statusMessage !== undefined) hook.statusMessage = h.statusMessage;

@@ -289,18 +289,27 @@ interface Scope {
   projectDir: string;
   pluginRoot: string | undefined;
   home: string | undefined;
+  /** The folder the line starts in: Gemini CLI's `$GEMINI_CWD` (the input's `cwd`). */
+  startCwd: string;
   /** Known variables the line itself assigns or names (`PWD=…`, `unset PWD`): no longer known. */
   reassigned: ReadonlySet<string>;
 }
 
-const KNOWN_VARIABLES = new Set(['CLAUDE_PROJECT_DIR', 'GEMINI_PROJECT_DIR', 'PWD', 'CLAUDE_PLUGIN_ROOT']);
+const KNOWN_VARIABLES = new Set([
+  'CLAUDE_PROJECT_DIR',
+  'GEMINI_PROJECT_DIR',
+  'GEMINI_CWD',
+  'PWD',
+  'CLAUDE_PLUGIN_ROOT',
+]);
 
-function scopeFor(projectDir: string, opts: { pluginRoot?: string; home?: string }): Scope {
+function scopeFor(projectDir: string, opts: { pluginRoot?: string; home?: string; cwd?: string }): Scope {
   const root = path.resolve(projectDir);
   return {
     projectDir: root,
     pluginRoot: opts.pluginRoot === undefined ? undefined : path.resolve(root, opts.pluginRoot),
     home: opts.home,
+    startCwd: opts.cwd === undefined ? root : path.resolve(root, opts.cwd),
     reassigned: new Set(),
   };
 }
@@ -311,6 +320,7 @@ function variable(name: string, scope: Scope, cwd: string | undefined): string |
   // Both name the project folder: Claude Code's, and Gemini CLI's as hookwerk sets it [G-RUN-1].
   if (name === 'CLAUDE_PROJECT_DIR' || name === 'GEMINI_PROJECT_DIR') return scope.projectDir;
   if (name === 'PWD') return cwd;
+  if (name === 'GEMINI_CWD') return scope.startCwd;
   if (name === 'CLAUDE_PLUGIN_ROOT') return scope.pluginRoot;
   return undefined;
 }
@@ -603,16 +613,50 @@ export function commandWords(command: string): string[] {
  * [L-TRUST-1, L-TRUST-5] Every word of the command that, with quotes removed, the known variables
  * expanded (`$CLAUDE_PROJECT_DIR`, `$PWD`, `${CLAUDE_PLUGIN_ROOT}` with `opts.pluginRoot`, `~` with
  * `opts.home`) and resolved against the folder it stands in (after `cd`), names a path inside the
- * project. Any word is a candidate — a missing file is pinned as absent, which costs nothing and
- * catches a file created later. Sorted, without duplicates.
+ * project. Any word but an output redirection's target is a candidate — a missing file is pinned
+ * as absent, which costs nothing and catches a file created later. Sorted, without duplicates.
  */
 export function projectPathsOf(command: string, projectDir: string, opts: CommandPathOptions = {}): string[] {
   const scope = scopeFor(projectDir, opts);
   const out = new Set<string>();
   for (const ref of refsOf(command, scope, scope.projectDir)) {
+    // A file the command only writes (`>> hooks.log`) runs nothing: pinning it would void the
+    // approval with the hook's first run.
+    if (ref.role === 'output') continue;
     if (ref.target.kind === 'path' && isBelow(scope.projectDir, ref.target.path)) out.add(ref.target.path);
   }
   return [...out].sort();
+}
+
+/** A file a command names when it runs in a given folder, and whether running it could run code. */
+export interface RunPath {
+  path: string;
+  /** `program` or `script`: a folder there runs code too (`node DIR` runs `DIR/index.js`). */
+  runs: boolean;
+}
+
+/**
+ * [L-TRUST-9] The paths the command names when it starts in `cwd` (`$PWD` and `$GEMINI_CWD` are
+ * that folder; relative words resolve against it, and against each `cd`). `cd` operands and
+ * output redirections are left out: a folder entered or a file written runs nothing by itself.
+ * In order, without duplicates.
+ */
+export function runPathsOf(
+  command: string,
+  projectDir: string,
+  cwd: string,
+  opts: CommandPathOptions = {},
+): RunPath[] {
+  const scope = scopeFor(projectDir, { ...opts, cwd });
+  const out = new Map<string, RunPath>();
+  for (const ref of refsOf(command, scope, scope.startCwd)) {
+    if (ref.target.kind !== 'path' || ref.role === 'cd' || ref.role === 'output') continue;
+    const runs = ref.role === 'program' || ref.role === 'script';
+    const known = out.get(ref.target.path);
+    if (known === undefined || (runs && !known.runs))
+      out.set(ref.target.path, { path: ref.target.path, runs });
+  }
+  return [...out.values()];
 }
 
 /**
@@ -664,7 +708,7 @@ export function scriptPathsOf(
   home: string,
   opts: ScriptPathOptions = {},
 ): string[] {
-  const scope = scopeFor(opts.projectDir ?? cwd, { ...opts, home });
+  const scope = scopeFor(opts.projectDir ?? cwd, { ...opts, home, cwd });
   const out = new Set<string>();
   for (const ref of refsOf(command, scope, path.resolve(cwd))) {
     if (!CHECKED_ROLES.has(ref.role) || ref.target.kind !== 'path') continue;
@@ -686,7 +730,7 @@ export function primaryScriptOf(
   home: string,
   opts: ScriptPathOptions = {},
 ): string | undefined {
-  const scope = scopeFor(opts.projectDir ?? cwd, { ...opts, home });
+  const scope = scopeFor(opts.projectDir ?? cwd, { ...opts, home, cwd });
   const tokens = lex(command);
   const inner = { ...scope, reassigned: reassignedIn(tokens, scope.reassigned) };
   for (const step of stepsOf(tokens, inner, path.resolve(cwd))) {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
 import { type ProjectRead, readProject } from '../consent/project-surface.ts';
 import { projectKey } from '../consent/trust-store.ts';
-import { inheritedEnv, isCodeInjectingEnv } from '../dialects/env-policy.ts';
+import { inheritedEnv, isCodeInjectingEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from '../events/gemini-events.ts';
 import type { AgentCommandHook, GateEntry } from '../registry/hook-definition.ts';
@@ -107,7 +107,9 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
   const project = opts.project ?? readProject(projectDir, home);
   const admission = admitProject(opts.consent, home, project.surface, project.reads);
   const parent = opts.env ?? process.env;
-  const baseEnv = gemini.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent);
+  const baseEnv = withoutInterpreterCaches(
+    gemini.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent),
+  );
   baseEnv.CLAUDE_PROJECT_DIR = projectDir;
   baseEnv.GEMINI_PROJECT_DIR = projectDir;
   const shell = bashOrSh();

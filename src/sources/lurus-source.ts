@@ -20,6 +20,7 @@ import {
 import type { ProjectConsent, ProjectSurface } from '../consent/project-consent.ts';
 import { type ProjectRead, readProject } from '../consent/project-surface.ts';
 import { lurusDir, projectKey } from '../consent/trust-store.ts';
+import { withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES, type LurusEventName } from '../events/lurus-events.ts';
 import type {
@@ -451,7 +452,7 @@ function commandHook(
 /** [L-RUN-3] Hooks written for Claude Code find their files through CLAUDE_PROJECT_DIR. */
 function withProjectDir(env: Record<string, string>, projectDir: string): Readonly<Record<string, string>> {
   env.CLAUDE_PROJECT_DIR = projectDir;
-  return Object.freeze(env);
+  return Object.freeze(withoutInterpreterCaches(env));
 }
 
 /**

@@ -7,6 +7,8 @@ const VERDICT_LABEL: Record<string, string> = {
   matcher: 'no match',
   disabled: 'disabled',
   untrusted: 'untrusted',
+  changed_since_approval: 'changed since approval',
+  newer_version_pending: 'newer version pending',
   invalid: 'invalid',
 };
 

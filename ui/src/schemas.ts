@@ -94,7 +94,15 @@ export const errorAnswerSchema = z.object({
   issues: z.optional(z.array(fieldIssueSchema)),
 });
 
-export const VERDICTS = ['runs', 'matcher', 'disabled', 'untrusted', 'invalid'] as const;
+export const VERDICTS = [
+  'runs',
+  'matcher',
+  'disabled',
+  'untrusted',
+  'changed_since_approval',
+  'newer_version_pending',
+  'invalid',
+] as const;
 export const explainAnswerSchema = z.object({
   event: z.string(),
   explanations: z.array(

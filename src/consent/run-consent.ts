@@ -1,0 +1,54 @@
+/**
+ * The consent of one project hook's run, before and after it [L-TRUST-6, L-TRUST-8, L-TRUST-9]:
+ * why it may not run as approved, and why its answer cannot be trusted once it has run. Both
+ * gates (sequential and parallel) ask the same questions here and only decide what a refusal
+ * means for their answer (a closed guard denies, others are skipped).
+ */
+import type { ConsentCheck, ProjectConsent } from './project-consent.ts';
+
+export type RefusalCause = 'changed_since_approval' | 'unpinned_file' | 'changed_during_run';
+
+export interface ConsentRefusal {
+  cause: RefusalCause;
+  /** One line: which file, and what to run. */
+  reason: string;
+}
+
+/** Causes of a project hook that did not run (or whose answer was dropped) under its approval. */
+export const CONSENT_CAUSES: ReadonlySet<string> = new Set<RefusalCause | 'untrusted'>([
+  'untrusted',
+  'changed_since_approval',
+  'unpinned_file',
+  'changed_during_run',
+]);
+
+/** The command that reviews the project again [L-TRUST-11]. */
+export function trustHint(projectDir: string): string {
+  return `run \`hookwerk trust --project ${projectDir}\``;
+}
+
+/** Why the hook may not run as approved, found right before it [L-TRUST-6, L-TRUST-9]. */
+export function refusalBefore(consent: ProjectConsent, check: ConsentCheck): ConsentRefusal | undefined {
+  const changed = check.changed[0];
+  if (changed !== undefined)
+    return {
+      cause: 'changed_since_approval',
+      reason: `${changed} changed since approval: ${trustHint(consent.key)}`,
+    };
+  if (check.unpinned !== undefined)
+    return {
+      cause: 'unpinned_file',
+      reason: `${check.unpinned} is named by the command from the folder it runs in, and the approval does not pin it: ${trustHint(consent.key)}`,
+    };
+  return undefined;
+}
+
+/** [L-TRUST-8] Why the answer of a run that has ended cannot be trusted: a watched file moved during it. */
+export function refusalAfter(consent: ProjectConsent, check: ConsentCheck): ConsentRefusal | undefined {
+  const moved = check.watch?.changed();
+  if (moved === undefined) return undefined;
+  return {
+    cause: 'changed_during_run',
+    reason: `${moved} changed while the hook ran, so its answer may not come from the approved code: discarded (${trustHint(consent.key)} if the change is yours)`,
+  };
+}
