@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { errorMessage } from '../files/errno.ts';
+import { parseBoundedJson, TOO_DEEP } from '../sources/json-text.ts';
 
 /** An error the user can fix: printed as one line, no stack, with its exit code. */
 export class CliError extends Error {
@@ -11,12 +11,11 @@ export class CliError extends Error {
   }
 }
 
+/** JSON given on the command line (`--input`, stdin…), nested no deeper than hooks' JSON may be [C-ANS-3]. */
 export function parseJsonOption(flag: string, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new CliError(`${flag} is not valid JSON: ${errorMessage(err)}`);
-  }
+  const parsed = parseBoundedJson(text);
+  if (parsed.ok) return parsed.value;
+  throw new CliError(parsed.tooDeep ? `${flag} is ${TOO_DEEP}` : `${flag} is not valid JSON: ${parsed.why}`);
 }
 
 /** An existing workspace or project folder, absolute; a missing one is a user error (a typo must not pass as "no hooks"). */

@@ -20,11 +20,11 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import { errorMessage, isErrno } from '../files/errno.ts';
+import { homeFolder } from '../files/home.ts';
 import { STATE_DIR } from '../server/hooks-store.ts';
 import { parseJsonText } from '../sources/json-text.ts';
 import { readSourceFile } from '../sources/read-source.ts';
@@ -63,7 +63,7 @@ export function resolveToken(workspace: string, env: NodeJS.ProcessEnv): Resolve
     if (/\s/.test(fromEnv)) throw new CliError('HOOKWERK_TOKEN must not contain spaces');
     return { token: fromEnv, file: undefined, created: false, tightened: false };
   }
-  const home = path.resolve(env.HOME || homedir());
+  const home = homeFolder(undefined, env);
   const records = path.join(home, STATE_DIR, TOKEN_RECORDS_FILE);
   const dir = path.join(workspace, STATE_DIR);
   const file = path.join(dir, TOKEN_FILE);

@@ -6,6 +6,7 @@ import { approveSurface, consentStatus } from '../consent/project-consent.ts';
 import { readProject } from '../consent/project-surface.ts';
 import { projectKey, readTrustStore, removeApproval, trustStorePath } from '../consent/trust-store.ts';
 import { errorMessage } from '../files/errno.ts';
+import { homeFolder } from '../files/home.ts';
 import type { AgentHook } from '../registry/hook-definition.ts';
 import { loadClaudeConfig } from '../sources/claude-source.ts';
 import { outsidePathsOf } from '../sources/command-words.ts';
@@ -33,7 +34,7 @@ export interface TrustOptions {
   list?: boolean;
   /** [L-TRUST-7] Remove the project's approval. */
   revoke?: boolean;
-  /** Folder holding `.lurus/` (default `$HOME`). */
+  /** Folder holding `.lurus/` (default: the account's home, see files/home.ts). */
   home?: string;
   /** Where LURUS_HOOK_PASS_ENV and its names are looked up (default `process.env`). */
   env?: NodeJS.ProcessEnv;
@@ -50,7 +51,8 @@ const QUESTION = 'Approve these project hooks? [y/N] ';
  * nothing to approve, or already approved), 1 not approved. `--list` and `--revoke` [L-TRUST-7].
  */
 export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<number> {
-  const home = path.resolve(opts.home ?? process.env.HOME ?? '/');
+  // [L-TRUST-12] The account's home, never `/`; none stops here with a one-line error.
+  const home = homeFolder(opts.home);
   if (opts.list) return listApprovals(home, io);
   const projectDir = path.resolve(opts.project ?? '.');
   if (!isDirectory(projectDir)) throw new CliError(`${projectDir} is not a folder`);

@@ -19,6 +19,7 @@ import { readSourceFile } from '../sources/read-source.ts';
 import type { AgentAnswer } from './agent-answer.ts';
 import { readClaudeAnswer } from './claude-answer.ts';
 import { readGeminiAnswer } from './gemini-answer.ts';
+import { geminiCommand } from './gemini-command.ts';
 import { readAnswer } from './lurus-dialect.ts';
 
 /** What every agent-dialect run of one engine shares. */
@@ -91,7 +92,8 @@ export function processSpec(
   if (hook.dialect === 'gemini') {
     env.GEMINI_CWD = cwd;
     if (typeof input.session_id === 'string') env.GEMINI_SESSION_ID = input.session_id;
-    command = substituteGeminiVariables(command, env);
+    // [G-RUN-2] The shell expands them from `env`; only references are rewritten, never values.
+    command = geminiCommand(command, env);
   }
   const spec: ProcessSpec =
     hook.exec !== undefined
@@ -105,26 +107,6 @@ export function processSpec(
 /** The folder a command hook runs in: the input's `cwd` when it is an absolute path, else the hook's. */
 export function runFolderOf(hook: AgentCommandHook, input: Record<string, unknown>): string {
   return typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : hook.cwd;
-}
-
-const GEMINI_VARIABLES = ['GEMINI_PROJECT_DIR', 'GEMINI_CWD', 'GEMINI_SESSION_ID', 'CLAUDE_PROJECT_DIR'];
-
-/**
- * [G-RUN-1] As Gemini CLI does: `$NAME` and `${NAME}` of its variables are replaced in the command
- * string by their values, shell-escaped (a folder name cannot inject a command). A value of plain
- * path characters stays bare, so the common `"$GEMINI_PROJECT_DIR/x.sh"` keeps working.
- */
-export function substituteGeminiVariables(command: string, env: Readonly<Record<string, string>>): string {
-  let out = command;
-  for (const name of GEMINI_VARIABLES) {
-    const value = env[name];
-    if (value === undefined) continue;
-    const quoted = /^[A-Za-z0-9_./@%+=:,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-    out = out
-      .replaceAll(`\${${name}}`, quoted)
-      .replace(new RegExp(`\\$${name}(?![A-Za-z0-9_])`, 'g'), quoted);
-  }
-  return out;
 }
 
 /** An in-process hook (`use()`) in an agent dialect: its allow/deny answer, read as a Claude-style answer. */

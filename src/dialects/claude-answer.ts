@@ -22,6 +22,7 @@
 import { z } from 'zod';
 import { claudeCanBlock, claudePlainTextIsContext } from '../events/claude-events.ts';
 import { type Ending, outcomeOf, type RunResult } from '../runners/run-result.ts';
+import { parseBoundedJson, TOO_DEEP } from '../sources/json-text.ts';
 import type { AgentAnswer, AgentDecision, Permission, PermissionRequestAnswer } from './agent-answer.ts';
 
 export type ClaudeFailMode = 'open' | 'closed';
@@ -137,19 +138,27 @@ type ParsedText =
   | { kind: 'invalid_json'; why: string }
   | { kind: 'text'; text: string };
 
-/** [C-ANS-1] stdout: JSON when its first non-space character is `{`, else plain text. */
+/**
+ * [C-ANS-1] stdout: JSON when its first non-space character is `{`, else plain text. [C-ANS-3]
+ * JSON nested past MAX_HOOK_JSON_DEPTH is invalid: refused before it is parsed, so no deep value
+ * reaches the decision (whose JSON.stringify would throw and lose every other hook's answer).
+ */
 function parseStdout(stdout: string): ParsedText {
   const text = stdout.trim();
   if (text === '') return { kind: 'empty' };
   if (!text.startsWith('{')) return { kind: 'text', text };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    return { kind: 'invalid_json', why: err instanceof Error ? err.message : String(err) };
-  }
+  const parsed = parseBoundedJson(text);
+  if (!parsed.ok)
+    return {
+      kind: 'invalid_json',
+      why: parsed.tooDeep
+        ? `stdout JSON is ${TOO_DEEP}`
+        : `stdout starts with "{" but is not valid JSON (${parsed.why})`,
+    };
   // Starts with `{` and parsed: always an object; checked all the same.
-  return isJsonObject(value) ? { kind: 'json', value } : { kind: 'invalid_json', why: 'not an object' };
+  return isJsonObject(parsed.value)
+    ? { kind: 'json', value: parsed.value }
+    : { kind: 'invalid_json', why: 'stdout starts with "{" but is not valid JSON (not an object)' };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -278,12 +287,7 @@ function fromStdout(event: string, stdout: string, base: Ending, failMode: Claud
     case 'json':
       return fromOutput(event, readOutput(event, parsed.value), base);
     case 'invalid_json':
-      return invalidAnswer(
-        event,
-        base,
-        `stdout starts with "{" but is not valid JSON (${parsed.why})`,
-        failMode,
-      );
+      return invalidAnswer(event, base, parsed.why, failMode);
     case 'text': {
       const e = answeredEnding(base);
       if (claudePlainTextIsContext(event)) return { ending: e, additionalContext: parsed.text };
@@ -332,7 +336,7 @@ function fromExit2(event: string, stdout: string, stderr: string, base: Ending):
   }
   e.outcome = 'deny';
   e.reason = reason;
-  if (parsed.kind === 'invalid_json') addNote(e, 'stdout started with "{" but was not valid JSON');
+  if (parsed.kind === 'invalid_json') addNote(e, `ignored: ${parsed.why}`);
   return answer;
 }
 
@@ -376,17 +380,12 @@ export function readClaudeAnswer(
       if (base.outcome !== 'ok') return failure(event, base, failMode);
       const body = result.body.trim();
       if (body === '') return { ending: answeredEnding(base) };
-      let value: unknown;
-      try {
-        value = JSON.parse(body);
-      } catch {
-        return invalidAnswer(
-          event,
-          base,
-          `HTTP ${result.status} body is not JSON: ${preview(body, 80)}`,
-          failMode,
-        );
+      const parsed = parseBoundedJson(body);
+      if (!parsed.ok) {
+        const why = parsed.tooDeep ? TOO_DEEP : `not JSON: ${preview(body, 80)}`;
+        return invalidAnswer(event, base, `HTTP ${result.status} body is ${why}`, failMode);
       }
+      const value = parsed.value;
       if (!isJsonObject(value))
         return invalidAnswer(event, base, `HTTP ${result.status} body is not a JSON object`, failMode);
       return fromOutput(event, readOutput(event, value), base);

@@ -14,6 +14,7 @@
  * - Plain text: exit 0 → allow, the text is a `systemMessage`; exit 1 → allow, the message is
  *   `Warning: <text>`; any other code → deny, the text is the reason.
  * - No text: no output. Even exit 2 does not block without a word on stdout or stderr.
+ * - JSON nested deeper than 64 levels [C-ANS-3]: an invalid answer (hookwerk's, see `tooDeep`).
  * - A non-zero exit is recorded as an error (`cause: exit_code`) unless the hook blocked.
  * - Timeout, failed launch, death by a signal, output over the limit: no answer, as [C-RUN-4];
  *   with failMode `closed` a block (on events that can block).
@@ -57,6 +58,7 @@ import { z } from 'zod';
 import { GEMINI_EVENTS, type GeminiEventName, geminiCanBlock } from '../events/gemini-events.ts';
 import type { ProcessResult } from '../runners/process-types.ts';
 import { type Ending, outcomeOf } from '../runners/run-result.ts';
+import { parseBoundedJson, TOO_DEEP } from '../sources/json-text.ts';
 import type { AgentAnswer, AgentDecision, Permission } from './agent-answer.ts';
 
 export type GeminiFailMode = 'open' | 'closed';
@@ -92,10 +94,11 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** What a hook printed, as Gemini CLI reads it. */
+/** What a hook printed, as Gemini CLI reads it; `too_deep`: JSON nested past the bound [C-ANS-3]. */
 export type GeminiOutput =
   | { kind: 'json'; value: unknown }
   | { kind: 'text'; text: string }
+  | { kind: 'too_deep' }
   | { kind: 'none' };
 
 const NONE: GeminiOutput = { kind: 'none' };
@@ -103,17 +106,16 @@ const NONE: GeminiOutput = { kind: 'none' };
 /**
  * The hook's output as Gemini CLI reads it: stdout, else stderr (both trimmed); JSON when it
  * parses to an object (a JSON string is decoded once more); plain text when it does not parse.
+ * JSON (or a JSON string's JSON) nested past MAX_HOOK_JSON_DEPTH is `too_deep`, found before it
+ * is parsed, so no such value reaches the decision.
  */
 export function readGeminiOutput(stdout: string, stderr: string): GeminiOutput {
   const text = stdout.trim() || stderr.trim();
   if (text === '') return NONE;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-    if (typeof value === 'string') value = JSON.parse(value);
-  } catch {
-    return { kind: 'text', text };
-  }
+  let parsed = parseBoundedJson(text);
+  if (parsed.ok && typeof parsed.value === 'string') parsed = parseBoundedJson(parsed.value);
+  if (!parsed.ok) return parsed.tooDeep ? { kind: 'too_deep' } : { kind: 'text', text };
+  const value = parsed.value;
   return typeof value === 'object' && value !== null ? { kind: 'json', value } : NONE;
 }
 
@@ -186,6 +188,32 @@ function failed(event: GeminiEventName, failMode: GeminiFailMode, ending: Ending
 }
 
 /**
+ * [C-ANS-3] Output nested too deep is an invalid answer (cause `invalid_answer`): no decision,
+ * or a block under failMode `closed`. An exit code that blocks with plain text (2 and up) still
+ * blocks: the hook said so by its exit code, and its output only failed to say why.
+ */
+function tooDeep(
+  event: GeminiEventName,
+  failMode: GeminiFailMode,
+  ending: Ending,
+  exitCode: number,
+): AgentAnswer {
+  ending.outcome = 'error';
+  ending.cause = 'invalid_answer';
+  ending.reason = `output is ${TOO_DEEP}`;
+  if (exitCode < 2) return failed(event, failMode, ending);
+  const answer: AgentAnswer = { ending };
+  decide(event, answer, 'deny');
+  if (answer.block === true) {
+    answer.reason = `blocked by hook (exit ${exitCode}); its output is ${TOO_DEEP}`;
+    ending.outcome = 'deny';
+    ending.cause = undefined;
+    ending.reason = answer.reason;
+  }
+  return answer;
+}
+
+/**
  * [G-ANS-1] One command hook's ending, read as Gemini CLI reads it (see the file comment). A run
  * that did not exit by itself (timeout, launch failure, signal, output limit) gives no answer but
  * its failure, which blocks under failMode `closed` [C-RUN-4].
@@ -199,6 +227,7 @@ export function readGeminiAnswer(
   if (result.reason !== 'exit' || result.exitCode === null) return failed(event, failMode, ending);
   const answer: AgentAnswer = { ending };
   const out = readGeminiOutput(result.stdout, result.stderr);
+  if (out.kind === 'too_deep') return tooDeep(event, failMode, ending, result.exitCode);
   if (out.kind === 'json') readJson(event, out.value, answer);
   else if (out.kind === 'text') readText(event, out.text, result.exitCode, answer);
   if (answer.block === true) {

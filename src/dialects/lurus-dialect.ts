@@ -9,6 +9,7 @@ import type { FailMode, InProcessGateHook, LurusGateHook } from '../registry/hoo
 import { HookCallInfo, runInProcess } from '../runners/in-process-runner.ts';
 import { type Ending, outcomeOf, type RunResult } from '../runners/run-result.ts';
 import type { Runners } from '../runners/runners.ts';
+import { parseBoundedJson, TOO_DEEP } from '../sources/json-text.ts';
 
 /** [L-RUN-3] Variables a command hook may inherit, besides those named in LURUS_HOOK_PASS_ENV. */
 const ENV_ALLOWLIST = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'TMPDIR', 'TZ']);
@@ -37,25 +38,25 @@ type Answer = { decision: 'allow' | 'deny'; reason?: string; additionalContext?:
 
 /**
  * [L-ANS-1] The answer on stdout (or an HTTP body). Whole text first; failing that, the last
- * non-empty line, so a hook that logs to stdout before answering still counts.
+ * non-empty line, so a hook that logs to stdout before answering still counts. JSON nested past
+ * MAX_HOOK_JSON_DEPTH is an invalid answer [C-ANS-3], found before it is parsed.
  */
 export function parseAnswer(text: string): Answer | { invalid: string } {
   const trimmed = text.trim();
   if (trimmed === '') return { invalid: 'empty answer' };
-  let value: unknown;
-  try {
-    value = JSON.parse(trimmed);
-  } catch {
+  let parsed = parseBoundedJson(trimmed);
+  if (!parsed.ok && !parsed.tooDeep) {
     const lines = trimmed.split('\n');
     const last = lines[lines.length - 1]?.trim() ?? '';
-    try {
-      if (lines.length < 2) throw new Error('single line');
-      value = JSON.parse(last);
-    } catch {
-      return { invalid: `answer is not JSON: ${JSON.stringify(trimmed.slice(0, 80))}` };
-    }
+    parsed = lines.length < 2 ? parsed : parseBoundedJson(last);
   }
-  return readAnswer(value);
+  if (!parsed.ok)
+    return {
+      invalid: parsed.tooDeep
+        ? `answer is ${TOO_DEEP}`
+        : `answer is not JSON: ${JSON.stringify(trimmed.slice(0, 80))}`,
+    };
+  return readAnswer(parsed.value);
 }
 
 /** Checks an answer value (parsed JSON, or what an in-process hook returned). */

@@ -13,10 +13,11 @@
  */
 import { errorMessage } from '../files/errno.ts';
 import { jsonPath } from '../sources/issues.ts';
+import { MAX_HOOK_JSON_DEPTH } from '../sources/json-text.ts';
 import { HookInputError } from './hook-input-error.ts';
 
-/** Deepest nesting a payload may have; the payload object itself is level 1. */
-export const MAX_PAYLOAD_DEPTH = 64;
+/** Deepest nesting a payload may have; the payload object itself is level 1 (the answers' bound too). */
+export const MAX_PAYLOAD_DEPTH = MAX_HOOK_JSON_DEPTH;
 
 /** Path segments shown for a too-deep payload before `…`. */
 const SHOWN_SEGMENTS = 8;

@@ -14,6 +14,7 @@ import { compileIfRule } from '../dialects/claude-if-rule.ts';
 import { inheritedEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { claudeMatchField, isDocumentedClaudeEvent } from '../events/claude-events.ts';
+import { homeFolder } from '../files/home.ts';
 import type {
   AgentCommandHook,
   AgentHook,
@@ -147,7 +148,8 @@ export function claudeSourceSpecs(projectDir: string, home: string, opts: Claude
 /** Reads every Claude Code source; see the file comment. */
 export function loadClaudeConfig(opts: LoadClaudeOptions): AgentConfig {
   const projectDir = projectKey(opts.projectDir);
-  const home = path.resolve(opts.home ?? process.env.HOME ?? '/');
+  // [L-TRUST-12] The account's home, never `/`; none stops here with a one-line error.
+  const home = homeFolder(opts.home);
   const claude = opts.claude ?? {};
   const plugins = (claude.plugins ?? []).map((p) => projectKey(p));
   const specs = claudeSourceSpecs(projectDir, home, { ...claude, plugins });

@@ -13,6 +13,7 @@ import { projectKey } from '../consent/trust-store.ts';
 import { inheritedEnv, isCodeInjectingEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from '../events/gemini-events.ts';
+import { homeFolder } from '../files/home.ts';
 import type { AgentCommandHook, GateEntry } from '../registry/hook-definition.ts';
 import { compileGeminiMatcher } from '../registry/matcher.ts';
 import {
@@ -101,7 +102,8 @@ export function geminiSourceSpecs(projectDir: string, home: string, opts: Gemini
 /** Reads every Gemini CLI source; see the file comment. */
 export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
   const projectDir = projectKey(opts.projectDir);
-  const home = path.resolve(opts.home ?? process.env.HOME ?? '/');
+  // [L-TRUST-12] The account's home, never `/`; none stops here with a one-line error.
+  const home = homeFolder(opts.home);
   const gemini = opts.gemini ?? {};
   const specs = geminiSourceSpecs(projectDir, home, gemini);
   const project = opts.project ?? readProject(projectDir, home);

@@ -13,6 +13,61 @@ export type JsonTextResult = { ok: true; value: unknown } | { ok: false; issue: 
 export const MAX_JSON_DEPTH = 512;
 
 /**
+ * [C-ANS-3] Deepest nesting of the JSON that hooks exchange: what they are given (payload,
+ * context, input; checked on objects by events/json-payload-check.ts) and what they answer
+ * (stdout, an HTTP body; checked on text here), and the JSON given on the command line. The
+ * outermost object or array is level 1. Far below what a recursive walk (JSON.stringify, a
+ * schema check) survives.
+ */
+export const MAX_HOOK_JSON_DEPTH = 64;
+
+/**
+ * The offset of the first `{` or `[` in `text` that opens level `limit + 1`, or -1 when the text
+ * stays within `limit`. One pass, no recursion and no allocation, so it is safe on any text and
+ * meant to run before JSON.parse: V8 parses a million levels without complaint, and the first
+ * recursive walk over the value then throws a RangeError. Brackets inside strings do not count;
+ * text that is not JSON is scanned all the same (JSON.parse refuses it afterwards).
+ */
+export function jsonDepthOverflow(text: string, limit: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: jump to its closing quote, one not escaped by an odd run of backslashes.
+      let end = i;
+      for (;;) {
+        end = text.indexOf('"', end + 1);
+        if (end < 0) return -1;
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/** The reason an answer nested past MAX_HOOK_JSON_DEPTH is refused, for run records and errors. */
+export const TOO_DEEP = `nested more than ${MAX_HOOK_JSON_DEPTH} levels deep`;
+
+/** JSON.parse for outside text, refusing nesting past MAX_HOOK_JSON_DEPTH: ok, too deep, or not JSON. */
+export type BoundedJson = { ok: true; value: unknown } | { ok: false; tooDeep: boolean; why: string };
+
+export function parseBoundedJson(text: string): BoundedJson {
+  if (jsonDepthOverflow(text, MAX_HOOK_JSON_DEPTH) >= 0) return { ok: false, tooDeep: true, why: TOO_DEEP };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    return { ok: false, tooDeep: false, why: errorMessage(err) };
+  }
+}
+
+/**
  * [L-TRUST-4] JSON.parse with errors that name a line and column, and duplicate keys refused:
  * JSON.parse keeps the last of two equal keys silently, so what a reader sees first in the file
  * would not be what runs.
@@ -57,32 +112,23 @@ type Problem = { path: string; message: string };
 /**
  * The first duplicate key in document order, or too deep a nesting, in text JSON.parse accepted.
  * jsonc-parser decodes escapes in keys, so `"a"` and `"\u0061"` count as the same key, as they do
- * for JSON.parse.
+ * for JSON.parse. Its visitor recurses, so the depth is checked first, without recursion.
  */
 function findDuplicateKey(text: string): Problem | undefined {
+  const deep = jsonDepthOverflow(text, MAX_JSON_DEPTH);
+  if (deep >= 0) return tooDeep(placeOf(text, deep));
   // Keys seen so far in each enclosing object, innermost last.
   const open: Map<string, Place>[] = [];
-  let depth = 0;
   let found: Problem | undefined;
-  const enter = (line: number, character: number) => {
-    depth++;
-    if (depth > MAX_JSON_DEPTH) found ??= tooDeep(place(line, character));
-  };
   try {
     visit(
       text,
       {
-        onObjectBegin: (_offset, _length, line, character) => {
-          enter(line, character);
+        onObjectBegin: () => {
           open.push(new Map());
         },
         onObjectEnd: () => {
-          depth--;
           open.pop();
-        },
-        onArrayBegin: (_offset, _length, line, character) => enter(line, character),
-        onArrayEnd: () => {
-          depth--;
         },
         onObjectProperty: (key, _offset, _length, line, character, pathOf) => {
           const seen = open.at(-1);
@@ -96,7 +142,7 @@ function findDuplicateKey(text: string): Problem | undefined {
       { disallowComments: true },
     );
   } catch (err) {
-    // Only a stack overflow is expected here, and only past MAX_JSON_DEPTH, already reported.
+    // Not expected within MAX_JSON_DEPTH; said rather than thrown all the same.
     found ??= { path: '$', message: `cannot be checked for duplicate keys: ${String(err).split('\n')[0]}` };
   }
   return found;
@@ -111,6 +157,17 @@ function duplicate(key: string, at: ReadonlyArray<PropertyKey>, first: Place, se
 
 function tooDeep(at: Place): Problem {
   return { path: '$', message: `nested too deep at ${where(at)}: the limit is ${MAX_JSON_DEPTH} levels` };
+}
+
+/** The 1-based line and column of an offset, counted as jsonc-parser counts (UTF-16 units). */
+function placeOf(text: string, offset: number): Place {
+  let line = 1;
+  let start = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0 && nl < offset; nl = text.indexOf('\n', nl + 1)) {
+    line++;
+    start = nl + 1;
+  }
+  return { line, column: offset - start + 1 };
 }
 
 /** jsonc-parser counts lines and characters from 0. */

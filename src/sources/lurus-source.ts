@@ -23,6 +23,7 @@ import { lurusDir, projectKey } from '../consent/trust-store.ts';
 import { withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES, type LurusEventName } from '../events/lurus-events.ts';
+import { homeFolder } from '../files/home.ts';
 import type {
   GateEntry,
   LurusCommandHook,
@@ -122,7 +123,7 @@ export function lurusSourceSpecs(projectDir: string, home: string): LurusSourceS
 
 export interface LoadLurusOptions {
   projectDir: string;
-  /** Home folder holding `.lurus/` (default `$HOME`). */
+  /** Home folder holding `.lurus/` (default: the account's home, see files/home.ts). */
   home?: string;
   /** Parent environment of command hooks [L-RUN-3]; default `process.env`. */
   env?: NodeJS.ProcessEnv;
@@ -138,7 +139,8 @@ type FileText = { exists: false } | { exists: true; text: string } | { exists: t
 export function loadLurusConfig(opts: LoadLurusOptions): LurusConfig {
   // The real path: consent and script paths are keyed by it, whatever symlink led here.
   const projectDir = projectKey(opts.projectDir);
-  const home = path.resolve(opts.home ?? process.env.HOME ?? '/');
+  // [L-TRUST-12] The account's home, never `/`; none stops here with a one-line error.
+  const home = homeFolder(opts.home);
   const specs = lurusSourceSpecs(projectDir, home);
   const globals = readGlobals(specs);
   const project = opts.project ?? readProject(projectDir, home);
