@@ -7,8 +7,12 @@
  * afterAll(() => server.cleanup());
  * const nc = await connect({ servers: server.url });
  * ```
+ *
+ * With `configFile` the server reads that file (accounts, permissions, TLS…); the address and
+ * port still come from here, and the store folder reaches the file as the variable
+ * `$HOOKWERK_NATS_STORE_DIR` (nats-server reads `$NAME` from its environment; `env` adds more).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type SpawnOptionsWithStdioTuple, spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,6 +25,10 @@ export interface NatsServerOptions {
   port?: number;
   /** JetStream store folder; default: a new temp folder, removed by `cleanup()`. */
   storeDir?: string;
+  /** A nats-server config file; JetStream is then as the file says (`jetstream` is ignored). */
+  configFile?: string;
+  /** Variables for the server's environment (a config file's `$NAME` references). */
+  env?: Record<string, string>;
 }
 
 export interface NatsServer {
@@ -179,11 +187,15 @@ class StartError extends Error {
 }
 
 /** Spawns nats-server and resolves once it logged READY_LINE and accepts a TCP connection. */
-async function spawnReady(bin: string, args: string[], port: number): Promise<Proc> {
+async function spawnReady(bin: string, args: string[], port: number, env: NodeJS.ProcessEnv): Promise<Proc> {
+  const options: SpawnOptionsWithStdioTuple<'ignore', 'pipe', 'pipe'> = {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  };
   const child =
     SETPRIV === undefined
-      ? spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      ? spawn(bin, args, options)
+      : spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', bin, ...args], options);
   let text = '';
   const append = (chunk: Buffer): void => {
     text += chunk.toString('utf8');
@@ -276,13 +288,16 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
   const ownStore = opts.storeDir === undefined;
   const storeDir = opts.storeDir ?? mkdtempSync(path.join(tmpdir(), 'hookwerk-nats-'));
   if (!ownStore) mkdirSync(storeDir, { recursive: true });
+  const config = opts.configFile;
   const argsFor = (port: number): string[] => [
+    ...(config !== undefined ? ['-c', config] : []),
     '-a',
     '127.0.0.1',
     '-p',
     String(port),
-    ...(jetstream ? ['-js', '-sd', storeDir] : []),
+    ...(jetstream && config === undefined ? ['-js', '-sd', storeDir] : []),
   ];
+  const env: NodeJS.ProcessEnv = { ...process.env, HOOKWERK_NATS_STORE_DIR: storeDir, ...opts.env };
 
   let proc: Proc | undefined;
   let port = 0;
@@ -290,7 +305,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
     for (let attempt = 1; proc === undefined; attempt++) {
       port = opts.port ?? (await freePort());
       try {
-        proc = await spawnReady(bin, argsFor(port), port);
+        proc = await spawnReady(bin, argsFor(port), port, env);
       } catch (err) {
         // Another process took the free port between the probe and the bind: pick another one.
         const retry = err instanceof StartError && err.portInUse && opts.port === undefined;
@@ -336,7 +351,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
     kill: () => signalAndWait('SIGKILL'),
     async restart() {
       await signalAndWait('SIGTERM');
-      current = await spawnReady(bin, argsFor(serverPort), serverPort);
+      current = await spawnReady(bin, argsFor(serverPort), serverPort, env);
     },
     async cleanup() {
       await signalAndWait('SIGTERM');

@@ -13,10 +13,11 @@ import { formatIssue } from '../sources/issues.ts';
 import { loadPrxConfig } from '../sources/prx-source.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 import { formatRecord } from './format.ts';
+import { anyNatsSecurityFlag, type NatsSecurityFlags, natsSecurityFromFlags } from './nats-cli-options.ts';
 import { readStdin } from './read-stdin.ts';
 import { closeOnStopSignal, graceOption } from './shutdown.ts';
 
-export interface EmitCliOptions {
+export interface EmitCliOptions extends NatsSecurityFlags {
   workspace?: string;
   session?: string;
   payload?: string;
@@ -60,10 +61,13 @@ export async function emitCommand(
     // [N-WORK-1] Only publishes: the workers run the hooks.
     if (!isPrxEvent(event) || !isPlainObject(payload)) throw new CliError(`unknown event ${event}`);
     const envelope = { event, timestamp, session_id: session, payload };
+    const security = natsSecurityFromFlags(opts);
     // Loaded on use: the NATS client stays out of every other emit's start-up.
     const { emitOverNats } = await import('./emit-nats.ts');
-    return emitOverNats(envelope, eventDepth(opts.depth), { ...opts, nats: opts.nats }, out);
+    const natsOpts = { nats: opts.nats, security, durable: opts.durable, eventId: opts.eventId };
+    return emitOverNats(envelope, eventDepth(opts.depth), natsOpts, out, err);
   }
+  if (anyNatsSecurityFlag(opts)) throw new CliError('the NATS credential and TLS flags need --nats');
   const loaded = loadPrxConfig(workspace);
   if (!loaded.ok)
     throw new CliError(`invalid config, no hooks run:\n${loaded.issues.map(formatIssue).join('\n')}`);

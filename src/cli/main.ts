@@ -7,6 +7,7 @@ import { demoCommand } from './demo.ts';
 import { claudeDemoCommand } from './demo-claude.ts';
 import { emitCommand } from './emit.ts';
 import { explainCommand } from './explain.ts';
+import { withNatsSecurityFlags } from './nats-cli-options.ts';
 import { askOnTerminal, trustCommand } from './trust.ts';
 import { validateCommand } from './validate.ts';
 
@@ -19,28 +20,30 @@ function buildProgram(setExit: (code: number) => void): Command {
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
 
-  program
-    .command('emit')
-    .description('emit a PRX lifecycle event to the hooks of a workspace')
-    .argument(
-      '<event>',
-      'agent_start, agent_end, llm_request, llm_response, tool_call_start, tool_call, turn_complete, error',
-    )
-    .option('--workspace <dir>', 'folder holding hooks.json', '.')
-    .option('--session <id>', 'session id of the event')
-    .option('--payload <json>', 'event payload as a JSON object', '{}')
-    .option('--wait', 'run the hooks now, wait, and print one line per run')
-    .option('--json', 'with --wait: print run records as JSON lines')
-    .option(
-      '--shutdown-grace-ms <ms>',
-      'on SIGINT/SIGTERM: how long running hooks may finish before they are stopped (default 5000)',
-    )
-    .option(
-      '--nats <url>',
-      'publish the event to NATS (workers run the hooks); exit 0 once the server has it',
-    )
-    .option('--durable', 'with --nats: through the JetStream stream; exit 0 once it acknowledged')
-    .option('--event-id <id>', 'with --durable: the Nats-Msg-Id (the same id within 2 minutes runs once)')
+  withNatsSecurityFlags(
+    program
+      .command('emit')
+      .description('emit a PRX lifecycle event to the hooks of a workspace')
+      .argument(
+        '<event>',
+        'agent_start, agent_end, llm_request, llm_response, tool_call_start, tool_call, turn_complete, error',
+      )
+      .option('--workspace <dir>', 'folder holding hooks.json', '.')
+      .option('--session <id>', 'session id of the event')
+      .option('--payload <json>', 'event payload as a JSON object', '{}')
+      .option('--wait', 'run the hooks now, wait, and print one line per run')
+      .option('--json', 'with --wait: print run records as JSON lines')
+      .option(
+        '--shutdown-grace-ms <ms>',
+        'on SIGINT/SIGTERM: how long running hooks may finish before they are stopped (default 5000)',
+      )
+      .option(
+        '--nats <url>',
+        'publish the event to NATS (workers run the hooks); exit 0 once the server has it',
+      )
+      .option('--durable', 'with --nats: through the JetStream stream; exit 0 once it acknowledged')
+      .option('--event-id <id>', 'with --durable: the Nats-Msg-Id (the same id within 2 minutes runs once)'),
+  )
     .addOption(hidden('--timestamp <iso>', 'envelope timestamp (used by the background runner)'))
     .addOption(hidden('--depth <n>', 'event depth (used by the background runner)'))
     .action(async (event: string, opts) => setExit(await emitCommand(event, opts, out, err)));
@@ -147,10 +150,15 @@ function buildProgram(setExit: (code: number) => void): Command {
       setExit(await serveCommand(opts, out, err));
     });
 
-  program
-    .command('worker')
-    .description("run a workspace's hooks for events from NATS (a worker fleet), or answer gate requests")
-    .requiredOption('--nats <url>', 'NATS server URL, e.g. nats://127.0.0.1:4222')
+  withNatsSecurityFlags(
+    program
+      .command('worker')
+      .description("run a workspace's hooks for events from NATS (a worker fleet), or answer gate requests")
+      .requiredOption(
+        '--nats <url>',
+        'NATS server URL, e.g. nats://127.0.0.1:4222 (nats://user:pass@host: credentials)',
+      ),
+  )
     .option('--workspace <dir>', 'folder holding hooks.json (and plugins/) whose hooks this worker runs')
     .option('--queue <name>', 'queue group: each event runs once per group', 'hookwerk')
     .option('--name <name>', 'name in run records and metrics (default <hostname>:<pid>)')
@@ -159,6 +167,11 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--durable', 'JetStream: acknowledge after the runs are recorded, redeliver otherwise')
     .option('--ack-wait-ms <ms>', 'durable: redeliver an event not acknowledged within this (default 30000)')
     .option('--max-deliver <n>', 'durable: deliveries before hookwerk.dead.<event> (default 5)')
+    .option(
+      '--stream-max-bytes <n>',
+      'durable: the stream HOOKWERK_EVENTS keeps at most this many bytes (default 1 GiB)',
+    )
+    .option('--stream-max-age-ms <ms>', 'durable: …and events at most this long (default 86400000, 24 h)')
     .option('--gate', 'answer hookwerk.decide.<event> with the gate hooks of --project')
     .option('--project <dir>', 'with --gate: the Lurus project folder')
     .option('--metrics-port <n>', 'serve /metrics on 127.0.0.1 (label worker="NAME")')

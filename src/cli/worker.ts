@@ -8,12 +8,14 @@ import { defaultNatsName } from '../nats/engine-nats.ts';
 import { consumeCore, consumeDurable, type EventConsumer } from '../nats/event-consumer.ts';
 import { answerGate } from '../nats/gate-responder.ts';
 import { NatsUnreachableError } from '../nats/nats-link.ts';
+import { redactUrls } from '../nats/redact-url.ts';
 import type { Logger } from '../records/logger.ts';
 import { CliError, resolveWorkspace } from './cli-error.ts';
 import { wholeNumberOption } from './int-option.ts';
+import { type NatsSecurityFlags, natsSecurityFromFlags } from './nats-cli-options.ts';
 import { graceOption } from './shutdown.ts';
 
-export interface WorkerCliOptions {
+export interface WorkerCliOptions extends NatsSecurityFlags {
   nats: string;
   workspace?: string;
   queue: string;
@@ -27,6 +29,8 @@ export interface WorkerCliOptions {
   project?: string;
   metricsPort?: string;
   shutdownGraceMs?: string;
+  streamMaxBytes?: string;
+  streamMaxAgeMs?: string;
 }
 
 /** How long one connection attempt at start may take before the worker says so and tries again. */
@@ -57,6 +61,10 @@ export async function workerCommand(
   const ackWaitMs = wholeNumberOption('--ack-wait-ms', opts.ackWaitMs) ?? 30_000;
   const maxDeliver = wholeNumberOption('--max-deliver', opts.maxDeliver) ?? 5;
   const metricsPort = wholeNumberOption('--metrics-port', opts.metricsPort, 0);
+  const streamMaxBytes = safeIntegerOption('--stream-max-bytes', opts.streamMaxBytes);
+  const streamMaxAgeMs = safeIntegerOption('--stream-max-age-ms', opts.streamMaxAgeMs);
+  // [N-SEC-1] Read once: a missing password file is an error now, not at the first reconnect.
+  const security = natsSecurityFromFlags(opts);
   const logger: Logger = {
     info: (m) => err(`hookwerk worker: ${m}`),
     warn: (m) => err(`hookwerk worker: ${m}`),
@@ -109,10 +117,18 @@ export async function workerCommand(
           ...graceOption(opts.shutdownGraceMs),
           logger,
           natsInbound: false,
-          nats: { servers: opts.nats, name, connectTimeoutMs: START_ATTEMPT_MS },
+          nats: {
+            ...security,
+            servers: opts.nats,
+            name,
+            connectTimeoutMs: START_ATTEMPT_MS,
+            ...(streamMaxBytes !== undefined ? { streamMaxBytes } : {}),
+            ...(streamMaxAgeMs !== undefined ? { streamMaxAgeMs } : {}),
+          },
         });
       } catch (e) {
-        if (!(e instanceof NatsUnreachableError)) throw new CliError(errorMessage(e));
+        // Refused credentials (NatsAuthError) or bad options: retrying would not change them.
+        if (!(e instanceof NatsUnreachableError)) throw new CliError(redactUrls(errorMessage(e)));
         err(`hookwerk worker: ${e.message}; retrying`);
         if (stopRequested !== undefined) return undefined;
         await new Promise<void>((resolve) => {
@@ -132,12 +148,22 @@ export async function workerCommand(
     const base = { queue: opts.queue, logger, dropped: (r: string) => engine.metrics.dropped(r) };
     if (opts.durable !== true) return consumeCore(link, engine, base);
     const held = (maxConcurrent ?? defaultMaxConcurrent()) + (maxQueue ?? DEFAULT_MAX_QUEUE);
-    return consumeDurable(link, engine, { ...base, ackWaitMs, maxDeliver, maxHeld: held });
+    const streamLimits = { maxBytes: streamMaxBytes, maxAgeMs: streamMaxAgeMs };
+    return consumeDurable(link, engine, { ...base, ackWaitMs, maxDeliver, maxHeld: held, streamLimits });
   }
 
   function gateConsumer(engine: HookEngine) {
     return answerGate(engineLink(engine), engine, { queue: opts.queue, name, logger });
   }
+}
+
+/** [N-SEC-3] A byte or millisecond limit: a whole number ≥ 1 (up to 2^53 - 1), or undefined. */
+function safeIntegerOption(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d{1,16}$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new CliError(`${flag} must be a whole number ≥ 1, got ${JSON.stringify(value)}`);
+  return n;
 }
 
 function engineLink(engine: HookEngine) {

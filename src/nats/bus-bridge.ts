@@ -1,7 +1,7 @@
 import type { Msg, Subscription } from '@nats-io/transport-node';
-import { MAX_DEPTH } from '../bus/depth.ts';
 import type { BusMessage, MemoryBus } from '../bus/memory-bus.ts';
-import { depthOf, type NatsLink } from './nats-link.ts';
+import { depthOf } from './depth-header.ts';
+import type { NatsLink } from './nats-link.ts';
 
 /** [N-BUS-1] What crosses between the bus and NATS, in the bus's words and in NATS's. */
 const BRIDGED = [
@@ -74,6 +74,7 @@ export class BusBridge {
       return;
     }
     this.#skip.add(value);
-    this.#bus.publish(m.subject, value, { depth: depthOf(m.headers, MAX_DEPTH), json });
+    // [N-SEC-2] Above depth 8 the bus drops it (and counts it): the depth is not reset.
+    this.#bus.publish(m.subject, value, { depth: depthOf(m.headers), json });
   };
 }

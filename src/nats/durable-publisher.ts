@@ -1,6 +1,8 @@
 import { errorMessage } from '../files/errno.ts';
 import type { Logger } from '../records/logger.ts';
-import { depthHeaders, type NatsLink } from './nats-link.ts';
+import { depthHeaders } from './depth-header.ts';
+import type { NatsLink } from './nats-link.ts';
+import { redactUrls } from './redact-url.ts';
 
 interface Outgoing {
   readonly subject: string;
@@ -27,6 +29,8 @@ export class DurablePublisher {
   #inFlight = 0;
   #retry: NodeJS.Timeout | undefined;
   #idle: Array<() => void> = [];
+  /** The failure last logged: a retry that fails the same way says nothing (one line, not five a second). */
+  #lastFailure: string | undefined;
 
   constructor(link: NatsLink, maxQueue: number, logger: Logger) {
     this.#link = link;
@@ -71,14 +75,17 @@ export class DurablePublisher {
       this.#link.js
         .publish(item.subject, item.data, { msgID: item.msgId, headers: depthHeaders(item.depth) })
         .then(
-          () => this.#settled(true),
+          () => {
+            this.#lastFailure = undefined;
+            this.#settled(true);
+          },
           (err: unknown) => {
             // Not acknowledged: back to the front, sent again shortly or once the connection is back.
             this.#queue.unshift(item);
             if (this.#link.connected && this.#retry === undefined) {
-              this.#logger.warn(
-                `nats: durable publish to ${item.subject} failed: ${errorMessage(err)}; retrying`,
-              );
+              const failure = `nats: durable publish to ${item.subject} failed: ${redactUrls(errorMessage(err))}; retrying`;
+              if (failure !== this.#lastFailure) this.#logger.warn(failure);
+              this.#lastFailure = failure;
               this.#retry = setTimeout(() => {
                 this.#retry = undefined;
                 this.#pump();

@@ -7,7 +7,7 @@ import type { Logger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { BusBridge } from './bus-bridge.ts';
 import { DurablePublisher } from './durable-publisher.ts';
-import { ensureEventStream } from './event-stream.ts';
+import { ensureEventStream, type StreamLimits } from './event-stream.ts';
 import { NatsLink } from './nats-link.ts';
 import { type NatsOptions, serverList } from './nats-options.ts';
 import { decideRemotely } from './remote-gate.ts';
@@ -21,6 +21,11 @@ export interface EngineNatsDeps {
   maxQueue: number;
   /** Deliver NATS messages to the local bus (off for workers, whose bus has no subscribers). */
   inbound: boolean;
+}
+
+/** [N-SEC-3] The stream limits the options give (undefined where they give none). */
+export function streamLimits(options: NatsOptions): StreamLimits {
+  return { maxBytes: options.streamMaxBytes, maxAgeMs: options.streamMaxAgeMs };
 }
 
 /** The default worker / client name: `<hostname>:<pid>`. */
@@ -56,9 +61,12 @@ export class EngineNats {
       connectTimeoutMs: options.connectTimeoutMs,
       name: options.name ?? defaultNatsName(),
       logger: deps.logger,
+      security: options,
+      // [N-SEC-1] What the server refused (these credentials lack the permission) is dropped.
+      onDenied: () => deps.dropped('nats_denied'),
     });
     try {
-      if (options.durable) await ensureEventStream(link.nc);
+      if (options.durable) await ensureEventStream(link.nc, streamLimits(options), deps.logger);
     } catch (err) {
       await link.close();
       throw err;

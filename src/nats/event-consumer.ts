@@ -4,9 +4,9 @@ import type { HookEngine } from '../engine-api.ts';
 import { errorMessage } from '../files/errno.ts';
 import type { Logger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
-import { EVENT_SUBJECTS, EVENTS_STREAM, ensureEventStream } from './event-stream.ts';
+import { EVENT_SUBJECTS, EVENTS_STREAM, ensureEventStream, type StreamLimits } from './event-stream.ts';
 import type { NatsLink } from './nats-link.ts';
-import { readReceivedEvent } from './received-event.ts';
+import { type ReceivedDrop, readReceivedEvent } from './received-event.ts';
 
 /** A worker's intake of events; `stop()` takes no more and resolves once those taken are settled. */
 export interface EventConsumer {
@@ -37,8 +37,7 @@ export async function consumeCore(
       if (err !== null) return;
       const got = readReceivedEvent(m);
       if (!got.ok) {
-        opts.dropped('invalid');
-        opts.logger.warn(`worker: ${m.subject}: not an event (${got.reason}); skipped`);
+        dropReceived(opts, m.subject, got, 'skipped');
         return;
       }
       const run = engine.receive(got.envelope, got.depth).catch((e: unknown) => {
@@ -64,6 +63,8 @@ export interface DurableOptions extends ConsumerOptions {
   maxDeliver: number;
   /** [N-DUR-1] Unacknowledged events this worker holds at most (maxConcurrent + maxQueue). */
   maxHeld: number;
+  /** [N-SEC-3] The stream's limits, when this worker creates (or updates) it. */
+  streamLimits: StreamLimits;
 }
 
 /**
@@ -77,7 +78,7 @@ export async function consumeDurable(
   engine: HookEngine,
   opts: DurableOptions,
 ): Promise<EventConsumer> {
-  await ensureEventStream(link.nc);
+  await ensureEventStream(link.nc, opts.streamLimits, opts.logger);
   const durable = consumerName(opts.queue);
   const jsm = await jetstreamManager(link.nc);
   const config = {
@@ -122,8 +123,8 @@ export async function consumeDurable(
     }
     const got = readReceivedEvent(m);
     if (!got.ok) {
-      opts.dropped('invalid');
-      opts.logger.warn(`worker: ${m.subject}: not an event (${got.reason}); removed from the stream`);
+      // Not delivered again: it would be dropped again.
+      dropReceived(opts, m.subject, got, 'removed from the stream');
       m.term();
       return;
     }
@@ -178,6 +179,20 @@ export async function consumeDurable(
       await Promise.all(pending);
     },
   };
+}
+
+/**
+ * Counts a message not run. Too deep is silent, as a local emit beyond depth 8 is [P-BUS-3]: a
+ * loop would log a line per turn. Not an event is logged: someone sends something broken.
+ */
+function dropReceived(
+  opts: ConsumerOptions,
+  subject: string,
+  got: { drop: ReceivedDrop; reason: string },
+  what: string,
+): void {
+  opts.dropped(got.drop);
+  if (got.drop === 'invalid') opts.logger.warn(`worker: ${subject}: not an event (${got.reason}); ${what}`);
 }
 
 function stoppedByShutdown(r: RunRecord): boolean {

@@ -1,12 +1,22 @@
 import { type JetStreamClient, jetstream } from '@nats-io/jetstream';
-import { connect, headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import {
+  AuthorizationError,
+  connect,
+  type NatsConnection,
+  PermissionViolationError,
+} from '@nats-io/transport-node';
 import { errorMessage } from '../files/errno.ts';
 import type { Logger } from '../records/logger.ts';
+import { connectSecurity } from './connect-security.ts';
+import { depthHeaders } from './depth-header.ts';
+import type { NatsSecurity } from './nats-options.ts';
+import { redactUrls } from './redact-url.ts';
+import { readServerUrls } from './server-urls.ts';
 
-/** [N-BUS-1] The depth of a message travels in this header. */
-export const DEPTH_HEADER = 'Hookwerk-Depth';
 /** How long a reconnect attempt waits before the next (the client then retries forever). */
 const RECONNECT_WAIT_MS = 250;
+/** Subjects whose refusal by the server was already logged (one line each, not one per message). */
+const MAX_LOGGED_DENIALS = 64;
 
 export interface LinkOptions {
   servers: string[];
@@ -14,31 +24,42 @@ export interface LinkOptions {
   /** Client name the server shows (`hookwerk:<name>`). */
   name: string;
   logger: Logger;
+  /** [N-SEC-1] Credentials, TLS, inbox prefix. */
+  security?: NatsSecurity;
+  /** [N-SEC-1] Called for each publish or subscription the server refused (its permissions). */
+  onDenied?: (operation: 'publish' | 'subscription', subject: string) => void;
 }
 
 /**
  * One NATS connection and its state [N-CONN-1]: opened within `connectTimeoutMs` (else a
  * rejection naming the URLs), then reconnecting forever. `noEcho`: this connection never
  * receives what it published itself, so a bridged message cannot come back to its sender.
+ * [N-SEC-1] Every URL it prints is shown without its password.
  */
 export class NatsLink {
   readonly nc: NatsConnection;
   readonly js: JetStreamClient;
   readonly #logger: Logger;
   readonly #servers: string;
+  readonly #onDenied: LinkOptions['onDenied'];
+  readonly #denialsLogged = new Set<string>();
+  #denials = 0;
   #connected = true;
   #closing = false;
   readonly #onReconnect: Array<() => void> = [];
 
-  private constructor(nc: NatsConnection, opts: LinkOptions) {
+  private constructor(nc: NatsConnection, shown: string, opts: LinkOptions) {
     this.nc = nc;
     this.js = jetstream(nc);
     this.#logger = opts.logger;
-    this.#servers = opts.servers.join(', ');
+    this.#servers = shown;
+    this.#onDenied = opts.onDenied;
     void this.#watchStatus();
   }
 
   static async open(opts: LinkOptions): Promise<NatsLink> {
+    const urls = readServerUrls(opts.servers);
+    const { identity, ...security } = connectSecurity(opts.security ?? {}, urls);
     const deadline = Date.now() + opts.connectTimeoutMs;
     let last: unknown;
     // A refused connection fails at once; a server that is starting answers a moment later.
@@ -47,22 +68,25 @@ export class NatsLink {
       if (left <= 0) break;
       try {
         const nc = await connect({
-          servers: opts.servers,
+          servers: urls.dial,
           timeout: left,
           name: `hookwerk:${opts.name}`,
           noEcho: true,
           maxReconnectAttempts: -1,
           reconnectTimeWait: RECONNECT_WAIT_MS,
+          ...security,
         });
-        return new NatsLink(nc, opts);
+        return new NatsLink(nc, urls.shown, opts);
       } catch (err) {
+        // Wrong credentials stay wrong: say so now instead of retrying until the timeout.
+        if (isAuthorizationError(err)) throw new NatsAuthError(urls.shown, identity, err);
         last = err;
         await new Promise((resolve) =>
           setTimeout(resolve, Math.min(100, Math.max(0, deadline - Date.now()))),
         );
       }
     }
-    throw new NatsUnreachableError(opts.servers, opts.connectTimeoutMs, last);
+    throw new NatsUnreachableError(urls.shown, opts.connectTimeoutMs, last);
   }
 
   /** False between a disconnect and the next reconnect. */
@@ -70,8 +94,14 @@ export class NatsLink {
     return this.#connected && !this.#closing;
   }
 
+  /** The server URLs, passwords and tokens hidden: what messages may show. */
   get servers(): string {
     return this.#servers;
+  }
+
+  /** Publishes and subscriptions the server refused so far (its permissions for these credentials). */
+  get denials(): number {
+    return this.#denials;
   }
 
   /** Called after each reconnect (durable publishes waiting for the server go out then). */
@@ -86,7 +116,7 @@ export class NatsLink {
       this.nc.publish(subject, data, { headers: depthHeaders(depth) });
       return true;
     } catch (err) {
-      this.#logger.warn(`nats: publish to ${subject} failed: ${errorMessage(err)}`);
+      this.#logger.warn(`nats: publish to ${subject} failed: ${redactUrls(errorMessage(err))}`);
       return false;
     }
   }
@@ -111,30 +141,69 @@ export class NatsLink {
         this.#connected = true;
         this.#logger.info(`nats: reconnected to ${this.#servers}`);
         for (const fn of this.#onReconnect) fn();
+      } else if (s.type === 'error' && s.error instanceof PermissionViolationError) {
+        this.#denied(s.error);
       }
     }
   }
+
+  /**
+   * [N-SEC-1] The server refused a publish or a subscription: these credentials lack the
+   * permission. Counted each time; logged once per subject (a denied subject is usually denied
+   * for every message, and one line says what to fix).
+   */
+  #denied(err: PermissionViolationError): void {
+    // JetStream API requests fail with the refusal: their callers report it, in their words.
+    if (err.subject.startsWith('$JS.API.')) return;
+    this.#denials++;
+    const operation = err.operation === 'subscription' ? 'subscription' : 'publish';
+    this.#onDenied?.(operation, err.subject);
+    const key = `${operation} ${err.subject}`;
+    if (this.#denialsLogged.has(key) || this.#denialsLogged.size >= MAX_LOGGED_DENIALS) return;
+    this.#denialsLogged.add(key);
+    // A refused reply inbox is nearly always a missing inbox prefix (the server gives each role its own).
+    const hint =
+      operation === 'subscription' && /^_INBOX[^.]*\./.test(err.subject)
+        ? '; set the inbox prefix the server permits these credentials (nats.inboxPrefix, --nats-inbox-prefix)'
+        : '';
+    this.#logger.warn(
+      `nats: the server refused ${refusalText(err)} (permissions of these credentials)${hint}`,
+    );
+  }
 }
 
-export function depthHeaders(depth: number): MsgHdrs {
-  const h = headers();
-  h.set(DEPTH_HEADER, String(depth));
-  return h;
+/** The server's "Permissions Violation" the error is or wraps, if it is one. */
+export function permissionViolation(err: unknown): PermissionViolationError | undefined {
+  for (let e = err, i = 0; e instanceof Error && i < 5; e = e.cause, i++)
+    if (e instanceof PermissionViolationError) return e;
+  return undefined;
 }
 
-/** The depth a message carries; 1 when the header is missing or not a depth. */
-export function depthOf(h: MsgHdrs | undefined, max: number): number {
-  const text = h?.get(DEPTH_HEADER);
-  const n = text === undefined || text === '' ? 1 : Number(text);
-  return Number.isInteger(n) && n >= 1 && n <= max ? n : 1;
+/** What the server refused, in a few words: `the publish to S`, `the subscription to S`. */
+export function refusalText(violation: PermissionViolationError): string {
+  return `${violation.operation === 'subscription' ? 'the subscription to' : 'the publish to'} ${violation.subject}`;
+}
+
+function isAuthorizationError(err: unknown): boolean {
+  for (let e = err, i = 0; e instanceof Error && i < 5; e = e.cause, i++)
+    if (e instanceof AuthorizationError) return true;
+  return false;
 }
 
 /** [N-CONN-1] No server answered within the connect timeout. */
 export class NatsUnreachableError extends Error {
-  constructor(servers: readonly string[], timeoutMs: number, cause: unknown) {
+  constructor(shownServers: string, timeoutMs: number, cause: unknown) {
     super(
-      `cannot reach NATS at ${servers.join(', ')} within ${timeoutMs} ms${cause === undefined ? '' : `: ${errorMessage(cause)}`}`,
+      `cannot reach NATS at ${shownServers} within ${timeoutMs} ms${cause === undefined ? '' : `: ${redactUrls(errorMessage(cause))}`}`,
     );
     this.name = 'NatsUnreachableError';
+  }
+}
+
+/** [N-SEC-1] The server refused these credentials (the message never holds the secret). */
+export class NatsAuthError extends Error {
+  constructor(shownServers: string, identity: string, cause: unknown) {
+    super(`NATS at ${shownServers} refused ${identity}: ${redactUrls(errorMessage(cause))}`);
+    this.name = 'NatsAuthError';
   }
 }

@@ -108,7 +108,7 @@ export class EngineMetrics {
     counter('events_emitted_total', 'Events accepted by emit().', ['event'], () => this.#emitted);
     counter(
       'events_dropped_total',
-      'Hook runs or bus messages dropped at a bound, by reason: queue_full (hook run queue full), stale (run waited longer than maxQueueAgeMs), bus_queue_full (bus delivery queue full), depth, oversize, invalid, closed.',
+      'Hook runs or bus messages dropped at a bound, by reason: queue_full (hook run queue full), stale (run waited longer than maxQueueAgeMs), bus_queue_full (bus delivery queue full), depth (above 8, also an event received over NATS whatever its header says), oversize, invalid, closed, nats_disconnected, nats_queue_full, nats_denied (the NATS server refused a publish or subscription: permissions).',
       ['reason'],
       () => this.#dropped,
     );
