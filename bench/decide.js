@@ -297,35 +297,32 @@ export async function run() {
     const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } };
     writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify(settings));
     await approveWithCli(dir, home);
-    const engine = await createHookEngine({
+    const options = {
       projectDir: dir,
       home,
       gateDialect: 'claude',
       sessionId: 'bench',
       watch: false,
       logger: quietLogger,
-    });
+    };
+    const engine = await createHookEngine(options);
+    // The same hook with consent granted by a fixed answer (no pins): what the hook costs without consent.
+    const granted = await createHookEngine({ ...options, trust: trustAll });
     try {
       const projectDir = engine.gate.config.projectDir;
       const given = { tool_name: 'Bash', tool_input: { command: 'ls -la' } };
-      const input = `${JSON.stringify({ ...given, hook_event_name: 'PreToolUse', session_id: 'bench', cwd: projectDir, permission_mode: 'default' })}\n`;
-      const hook = async () => {
-        const d = await engine.decide('PreToolUse', given);
+      const decideWith = (e) => async () => {
+        const d = await e.decide('PreToolUse', given);
         if (d.runs[0]?.outcome !== 'ok') throw new Error(`approved hook: ${JSON.stringify(d.runs[0])}`);
       };
-      const env = { ...process.env, CLAUDE_PROJECT_DIR: projectDir };
-      const r = await interleaved(
-        hook,
-        () => rawShell(dir, input, `sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh`, env),
-        { n: 25, rounds: 10, warmup: 10 },
-      );
+      const r = await interleaved(decideWith(engine), decideWith(granted), { n: 25, rounds: 10, warmup: 10 });
       rows.push(
         pairedRow(
           'approved',
-          'decide() with one approved Claude Code project hook (real trust store: 10 pinned files checked before the run, re-checked after [L-TRUST-8]; 10 rounds × 25, interleaved)',
+          'decide() with one approved Claude Code project hook (real trust store: 15 pins checked before the run, what it could read compared after [L-TRUST-8, L-TRUST-9]; 10 rounds × 25, interleaved)',
           r,
-          'raw spawn of sh -c, same stdin and env',
-          0.75,
+          'the same hook and files, consent granted without pins',
+          1.1,
         ),
       );
       const entry = engine.registry().entries('PreToolUse')[0];
@@ -362,6 +359,7 @@ export async function run() {
       });
     } finally {
       await engine.close();
+      await granted.close();
       rmSync(dir, { recursive: true, force: true });
       rmSync(home, { recursive: true, force: true });
     }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { isInside } from '../files/real-path.ts';
 import { projectPathsOf, type RunPath, runPathsOf } from '../sources/command-words.ts';
 import {
+  type FilePin,
   type Fingerprint,
   type FolderListings,
   fingerprintChanges,
@@ -75,6 +76,9 @@ export function projectFingerprint(
   for (const key of [...keys].sort()) out[key] = key.endsWith(`${path.sep}…`) ? PIN_UNREADABLE : pin(key);
   return out;
 }
+
+/** How long the sources' state is taken as known (as the trust store's, L-TRUST-7). */
+const PENDING_TTL_MS = 250;
 
 /** What a project command hook is about to run: the command line as pinned, and where it starts. */
 export interface RunTarget {
@@ -149,6 +153,11 @@ export class ProjectConsent {
   /** Folders above the pinned code that no hook-folder listing covers: watched during each run. */
   readonly #ancestors: readonly string[];
   readonly #listings: FolderListings = new Map();
+  /** Pinned files other than sources: the code a run could read. */
+  readonly #code: ReadonlyArray<[string, FilePin]>;
+  /** Pinned sources: an edit there only makes a newer version wait [L-TRUST-6]. */
+  readonly #sourcePins: ReadonlyArray<[string, FilePin]>;
+  #pending: { at: number; files: string[] } | undefined;
   /** Per command line and folder: the paths it names there that the approval did not see. */
   readonly #extra = new Map<string, RunPath[]>();
 
@@ -160,6 +169,9 @@ export class ProjectConsent {
     this.#folders = surface.hookFolders;
     this.#excluded = new Set(surface.excluded);
     this.#cache = cache;
+    const pins = Object.entries(entry.files);
+    this.#code = pins.filter(([file]) => !this.#sources.has(file));
+    this.#sourcePins = pins.filter(([file]) => this.#sources.has(file));
     this.#ancestors = ancestorFolders(
       key,
       Object.keys(entry.files).filter((f) => !this.#sources.has(f)),
@@ -189,16 +201,16 @@ export class ProjectConsent {
       }
       if (listed.overflow) changed.push(path.join(folder, '…'));
     }
-    for (const [file, pinned] of Object.entries(this.#pins)) {
+    for (const [file, pinned] of this.#code) {
       // What the run is compared with afterwards, taken before the pin is: a swap after this
       // point shows in the pin, or in the watch once the run has ended [L-TRUST-8].
-      const identity = watch !== undefined && !this.#sources.has(file) ? identityOf(file) : undefined;
+      const identity = watch !== undefined ? identityOf(file) : undefined;
       if (identity !== undefined) watch?.add(file, identity);
       // An unreadable file's content is unknown: it can never count as unchanged.
       if (pinned !== PIN_UNREADABLE && this.#cache.pin(file, identity) === pinned) continue;
-      if (this.#sources.has(file)) pending.push(file);
-      else changed.push(file);
+      changed.push(file);
     }
+    pending.push(...this.#pendingSources());
     const check: ConsentCheck = { changed, pending };
     if (watch === undefined || target === undefined) return check;
     for (const dir of this.#ancestors) watch.add(dir);
@@ -216,6 +228,20 @@ export class ProjectConsent {
       }
     }
     return check;
+  }
+
+  /**
+   * Sources whose text is not the approved one now. They never change what runs (the approved
+   * text does), only what records say, so they are looked at once per PENDING_TTL_MS at most.
+   */
+  #pendingSources(): string[] {
+    const now = Date.now();
+    if (this.#pending !== undefined && now - this.#pending.at < PENDING_TTL_MS) return this.#pending.files;
+    const files: string[] = [];
+    for (const [file, pinned] of this.#sourcePins)
+      if (pinned === PIN_UNREADABLE || this.#cache.pin(file) !== pinned) files.push(file);
+    this.#pending = { at: now, files };
+    return files;
   }
 
   /**
