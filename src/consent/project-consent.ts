@@ -182,12 +182,36 @@ export class ProjectConsent {
   /**
    * Right before a project hook runs [L-TRUST-6]. With the run's `target` (command hooks) it also
    * finds files the command names from its folder that are not pinned [L-TRUST-9], and returns
-   * the watch to compare with once the run has ended [L-TRUST-8].
+   * the watch to compare with once the run has ended [L-TRUST-8]. `earlier`: a check made for
+   * another hook of the same decide, whose pins and watch this run shares.
    */
-  check(target?: RunTarget): ConsentCheck {
-    const watch = target === undefined ? undefined : new RunWatch(this.key);
+  check(target?: RunTarget, earlier?: ConsentCheck): ConsentCheck {
+    // One decide's hooks share what its first check found: they start together, and each run is
+    // compared with that earlier moment afterwards, which only makes the watch stricter.
+    const base =
+      earlier?.watch !== undefined && target !== undefined ? earlier : this.#checkNow(target !== undefined);
+    const check: ConsentCheck = { changed: base.changed, pending: base.pending };
+    const watch = base.watch;
+    if (watch === undefined || target === undefined) return check;
+    check.watch = watch;
+    for (const extra of this.#extraPaths(target)) {
+      const identity = identityOf(extra.path);
+      if (identity === 'absent') {
+        // Nothing there now; if the run's command finds something there later, it is not approved code.
+        watch.add(extra.path, identity);
+        continue;
+      }
+      if (extra.runs || !isFolder(extra.path)) {
+        check.unpinned = extra.path;
+        break;
+      }
+    }
+    return check;
+  }
+
+  #checkNow(watched: boolean): ConsentCheck {
+    const watch = watched ? new RunWatch(this.key) : undefined;
     const changed: string[] = [];
-    const pending: string[] = [];
     // A file added to a hook folder after the approval is code that was never reviewed. Each
     // folder's identity is taken before it is read.
     for (const folder of this.#folders) {
@@ -210,23 +234,10 @@ export class ProjectConsent {
       if (pinned !== PIN_UNREADABLE && this.#cache.pin(file, identity) === pinned) continue;
       changed.push(file);
     }
-    pending.push(...this.#pendingSources());
-    const check: ConsentCheck = { changed, pending };
-    if (watch === undefined || target === undefined) return check;
+    const check: ConsentCheck = { changed, pending: this.#pendingSources() };
+    if (watch === undefined) return check;
     for (const dir of this.#ancestors) watch.add(dir);
     check.watch = watch;
-    for (const extra of this.#extraPaths(target)) {
-      const identity = identityOf(extra.path);
-      if (identity === 'absent') {
-        // Nothing there now; if the run's command finds something there later, it is not approved code.
-        watch.add(extra.path, identity);
-        continue;
-      }
-      if (extra.runs || !isFolder(extra.path)) {
-        check.unpinned = extra.path;
-        break;
-      }
-    }
     return check;
   }
 

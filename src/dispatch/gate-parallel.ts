@@ -4,7 +4,7 @@
  * identical handlers once, `async` ones in the background; the answers are merged in
  * configuration order — never finish order — so the same hooks give the same decision every time.
  */
-import type { ConsentCheck } from '../consent/project-consent.ts';
+import type { ConsentCheck, ProjectConsent } from '../consent/project-consent.ts';
 import { commandLineOf } from '../consent/project-surface.ts';
 import { type ConsentRefusal, refusalAfter, refusalBefore } from '../consent/run-consent.ts';
 import type { AgentAnswer, AgentDecision } from '../dialects/agent-answer.ts';
@@ -39,19 +39,21 @@ type Step =
 
 /** Runs the gate for one event; resolves with the merged decision and one record per entry. */
 export async function runAgentGate(gate: AgentGate): Promise<AgentDecision> {
-  const planned = plan(gate);
+  // One consent check per project for the whole decide: its hooks start together [L-TRUST-8].
+  const checks: ConsentChecks = new Map();
+  const planned = plan(gate, checks);
   const sequential =
     gate.dialect === 'gemini' && planned.some((e) => e.kind !== 'unapproved' && isSequential(e));
   const steps: Step[] = [];
   if (sequential) {
     let input = gate.input;
     for (const entry of planned) {
-      const step = await stepOf(gate, entry, input);
+      const step = await stepOf(gate, entry, input, checks);
       steps.push(step);
       if (step.kind === 'answer' && gate.fold !== undefined) input = gate.fold(input, step.answer);
     }
   } else {
-    steps.push(...(await Promise.all(planned.map((entry) => stepOf(gate, entry, gate.input)))));
+    steps.push(...(await Promise.all(planned.map((entry) => stepOf(gate, entry, gate.input, checks)))));
   }
   // Records and answers in configuration order, whatever the order they finished in.
   const runs: RunRecord[] = [];
@@ -73,7 +75,7 @@ export async function runAgentGate(gate: AgentGate): Promise<AgentDecision> {
  * What runs: entries whose `if` rule admits the input; identical handlers once (the first in
  * configuration order) [C-RUN-2]; `async` hooks handed to the background.
  */
-function plan(gate: AgentGate): GateEntry[] {
+function plan(gate: AgentGate, checks: ConsentChecks): GateEntry[] {
   const seen = new Set<string>();
   const out: GateEntry[] = [];
   for (const entry of gate.entries) {
@@ -85,7 +87,7 @@ function plan(gate: AgentGate): GateEntry[] {
     if (seen.has(entry.dedupeKey)) continue;
     seen.add(entry.dedupeKey);
     if (entry.async) {
-      gate.background(runInBackground(gate, entry));
+      gate.background(runInBackground(gate, entry, checks));
       continue;
     }
     out.push(entry);
@@ -102,9 +104,9 @@ function isSequential(entry: GateEntry): boolean {
  * runs, as for every other hook [L-TRUST-6, L-TRUST-9]: if it cannot run as approved it does not
  * run (it has no decision to close, so `failMode` does not matter).
  */
-async function runInBackground(gate: AgentGate, hook: AgentHook): Promise<void> {
+async function runInBackground(gate: AgentGate, hook: AgentHook, checks: ConsentChecks): Promise<void> {
   const at = isoNow();
-  const consent = consentBefore(hook, gate.input);
+  const consent = consentBefore(hook, gate.input, checks);
   if (consent.refusal !== undefined) {
     gate.onRecord(refusedRecord(gate, hook, at, consent.refusal, consent.pending));
     return;
@@ -116,6 +118,9 @@ async function runInBackground(gate: AgentGate, hook: AgentHook): Promise<void> 
   gate.onRecord(record);
 }
 
+/** The consent check of each project in one decide, shared by its hooks. */
+type ConsentChecks = Map<ProjectConsent, ConsentCheck>;
+
 interface ConsentBefore {
   check?: ConsentCheck;
   pending: boolean;
@@ -123,7 +128,11 @@ interface ConsentBefore {
 }
 
 /** [L-TRUST-6, L-TRUST-9] Right before a hook runs: can it run as approved? */
-function consentBefore(hook: AgentHook, input: Record<string, unknown>): ConsentBefore {
+function consentBefore(
+  hook: AgentHook,
+  input: Record<string, unknown>,
+  checks: ConsentChecks,
+): ConsentBefore {
   const consent = hook.consent;
   if (consent === undefined) return { pending: false };
   const target =
@@ -134,7 +143,8 @@ function consentBefore(hook: AgentHook, input: Record<string, unknown>): Consent
           ...(hook.pluginRoot !== undefined ? { pluginRoot: hook.pluginRoot } : {}),
         }
       : undefined;
-  const check = consent.check(target);
+  const check = consent.check(target, checks.get(consent));
+  if (check.watch !== undefined) checks.set(consent, check);
   const out: ConsentBefore = { check, pending: check.pending.length > 0 };
   const refusal = refusalBefore(consent, check);
   if (refusal !== undefined) out.refusal = refusal;
@@ -180,7 +190,12 @@ function refusedRecord(
   return record;
 }
 
-async function stepOf(gate: AgentGate, entry: GateEntry, input: Record<string, unknown>): Promise<Step> {
+async function stepOf(
+  gate: AgentGate,
+  entry: GateEntry,
+  input: Record<string, unknown>,
+  checks: ConsentChecks,
+): Promise<Step> {
   const at = isoNow();
   if (entry.kind === 'unapproved') {
     const record = skipped(gate, entry, at, entry.reason);
@@ -195,7 +210,7 @@ async function stepOf(gate: AgentGate, entry: GateEntry, input: Record<string, u
     return { kind: 'answer', answer, record: recordOf(gate, entry, at, answer) };
   }
   // [L-TRUST-6, L-TRUST-9] Right before it runs: a changed or unpinned file means it cannot run as approved.
-  const consent = consentBefore(entry, input);
+  const consent = consentBefore(entry, input, checks);
   if (consent.refusal !== undefined) return refusedStep(gate, entry, at, consent.refusal, consent.pending);
   const run = await gate.run(entry, input);
   // [L-TRUST-8] And right after: an answer from a run during which its code moved is not the approved code's.

@@ -1,3 +1,4 @@
+import type { ConsentCheck, ProjectConsent } from '../consent/project-consent.ts';
 import { type ConsentRefusal, refusalAfter, refusalBefore } from '../consent/run-consent.ts';
 import type { HookVerdict } from '../dialects/lurus-dialect.ts';
 import { failedVerdict } from '../dialects/lurus-dialect.ts';
@@ -59,6 +60,8 @@ class GateWalk {
   #json: string | undefined;
   #contexts: string[] | undefined;
   #deny: RunRecord | undefined;
+  /** One consent check per project for the whole walk: later hooks are compared with its moment. */
+  readonly #checks = new Map<ProjectConsent, ConsentCheck>();
   readonly #jsonOf = (): string => {
     this.#json ??= JSON.stringify(this.envelope);
     return this.#json;
@@ -88,7 +91,9 @@ class GateWalk {
         const consent = entry.consent;
         const check = consent.check(
           entry.kind === 'process' ? { command: entry.command, cwd: entry.cwd } : undefined,
+          this.#checks.get(consent),
         );
+        if (check.watch !== undefined) this.#checks.set(consent, check);
         pending = check.pending.length > 0;
         const refusal = refusalBefore(consent, check);
         if (refusal !== undefined) verdict = refused(entry, refusal);
