@@ -3,18 +3,21 @@
  * process never forks [X-PROC-1]. A small, long-lived process: the engine writes spawn requests
  * to its stdin and reads events from its stdout, both as length-prefixed frames.
  *
+ * Usage: hookwerk-launcher [ENGINE_PID]. Given the engine's pid, a launcher whose parent is
+ * already another process (the engine died before the launcher could watch it) exits at once.
+ *
  * Frame: u32 length (little endian, of what follows), u8 type, payload.
  * Strings are u32 length + bytes.
  *
  * Requests:
- *   1 SPAWN  u32 id, u32 flags (1: stdin bytes follow, 2: a payload file follows), u32 argc,
- *            u32 envc, u32 text_len, u32 stdin_len, u32 payload_len, then text_len bytes of
- *            NUL-terminated strings: cgroup_procs (may be empty), cwd, argc * argv, envc * env
- *            ("NAME=value"), [payload_path]; then stdin_len bytes of stdin, payload_len bytes of
- *            payload file content. One text block: the engine writes it with one call, not one
- *            per string. A string holding a NUL breaks the count, and the run fails ("request").
- *            The payload file is created (0600, never over an existing file) before the fork and
- *            removed once the process has exited [P-PAY-2].
+ *   1 SPAWN  u32 id, u32 flags (1: stdin bytes follow, 2: a payload file follows, 4: the run keeps
+ *            its children), u32 argc, u32 envc, u32 text_len, u32 stdin_len, u32 payload_len,
+ *            then text_len bytes of NUL-terminated strings: cgroup_procs (may be empty), cwd,
+ *            argc * argv, envc * env ("NAME=value"), [payload_path]; then stdin_len bytes of
+ *            stdin, payload_len bytes of payload file content. One text block: the engine writes
+ *            it with one call, not one per string. A string holding a NUL breaks the count, and the
+ *            run fails ("request"). The payload file is created (0600, never over an existing
+ *            file) before the fork and removed once the process has exited [P-PAY-2].
  *   2 DETACH u32 id: stop reading this run's output (leftover processes may hold the pipes)
  *   3 SIGNAL u32 id, i32 signal: signal the run's process group (the engine may not know its pid
  *            yet, see below); ignored once the run has exited
@@ -32,11 +35,25 @@
  * pid. A run without a cgroup (process group only) reports STARTED at once: should this launcher
  * die, the engine needs the pid to kill the group.
  *
- * The child joins its process group (and cgroup, when one is given) before exec, so nothing it
- * starts can be missed. When the engine goes away (stdin closes, or the parent dies), every
- * process group still running is killed and the launcher exits.
+ * Containment [X-PROC-2, X-PROC-5]:
+ * - The child joins its process group (and cgroup, when one is given) before exec, so nothing it
+ *   starts can be missed, and it execs with no descriptor but 0, 1, 2 (close_range, marking the
+ *   rest close-on-exec). The launcher closes what it inherited from the engine when it starts.
+ * - The launcher is a child subreaper: every orphan of a hook (double fork, setsid, a process that
+ *   left its cgroup) becomes its child. When a run's main process exits, or an orphan does (its own
+ *   children are then ours), it reads its list of children (/proc/self/task/<pid>/children) and
+ *   kills every orphan that does not belong: a process belongs while it is in the cgroup of a run
+ *   whose main process still runs (for a run without a cgroup: in its process group), or in that
+ *   of a run flagged "keeps its children" whose main process has exited. Without a cgroup, what
+ *   such a run leaves outside its group (setsid) cannot be told from an escapee: once a run that
+ *   keeps its children has started without a cgroup, orphans outside every known group are spared.
+ * - When the engine goes away (stdin closes, or the engine dies: PR_SET_PDEATHSIG sends SIGTERM,
+ *   which is caught), it kills every running run's process group and cgroup, every cgroup that a
+ *   run which does not keep its children used, and every orphan but those of exited runs that
+ *   keep their children; then it exits.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -47,10 +64,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
 
 #define MAX_RUNS 1024
 #define MAX_FRAME (64 * 1024 * 1024)
@@ -67,10 +93,42 @@ struct run {
   int exited;
   char *payload_path;    /* removed once the process has exited */
   char *cgroup_procs;    /* the run's cgroup.procs, "" when it has none */
+  int keep;              /* its processes may outlive it (SPAWN flag 4) */
+  int status;            /* wait status, once exited */
+  int report;            /* exited, EXIT not sent yet */
 };
 
 static struct run runs[MAX_RUNS];
+/* Runs whose main process has not been reaped: children beyond these are orphans. */
+static int nlive;
+/* Written by the SIGCHLD and SIGTERM handlers: wakes poll(). */
 static int sigchld_pipe[2];
+static volatile sig_atomic_t term_requested;
+/* /proc/self/task/<pid>/children, read again (pread) whenever orphans may be there; -1 without it. */
+static int children_fd = -1;
+
+/* A list of strings the launcher keeps (cgroup folders). */
+struct strlist {
+  char **v;
+  size_t n, cap;
+};
+/* cgroups that runs which do not keep their children used: all killed when the engine goes away. */
+static struct strlist used;
+/* Past this many, folders that are gone are forgotten (the engine reuses a few, more come and go). */
+#define USED_PRUNE 64
+/* cgroups of runs that keep their children and whose main process exited: what is in them stays. */
+static struct strlist kept;
+
+struct pids {
+  pid_t *v;
+  size_t n, cap;
+};
+/* Process groups of runs without a cgroup that keep their children, once their main exited. */
+static struct pids kept_groups;
+/* A run that keeps its children started without a cgroup: orphans we cannot place are spared. */
+static int unplaceable_kept;
+
+static void kill_all_and_exit(void);
 
 static void die(const char *what) {
   fprintf(stderr, "hookwerk-launcher: %s: %s\n", what, strerror(errno));
@@ -82,13 +140,16 @@ static void write_all(int fd, const void *buf, size_t len) {
   while (len > 0) {
     ssize_t n = write(fd, p, len);
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR) {
+        if (term_requested) kill_all_and_exit();
+        continue;
+      }
       if (errno == EAGAIN) {
         struct pollfd w = {fd, POLLOUT, 0};
         poll(&w, 1, -1);
         continue;
       }
-      exit(0); /* the engine is gone */
+      kill_all_and_exit(); /* the engine is gone */
     }
     p += n;
     len -= (size_t)n;
@@ -188,9 +249,13 @@ static void emit(uint8_t type, uint32_t id, const int32_t *ints, int nints, cons
   emit_frame(type, id, ints, nints, bytes, nbytes, bytes_with_len, 0);
 }
 
+static int has_cgroup(const struct run *r) {
+  return r->cgroup_procs != NULL && r->cgroup_procs[0] != 0;
+}
+
 /* A run with a cgroup can be killed without its pid: its STARTED, output and EOF may wait. */
 static int holds(const struct run *r) {
-  return r->cgroup_procs != NULL && r->cgroup_procs[0] != 0;
+  return has_cgroup(r);
 }
 
 static void on_sigchld(int sig) {
@@ -199,6 +264,12 @@ static void on_sigchld(int sig) {
   char c = 0;
   if (write(sigchld_pipe[1], &c, 1) < 0) { /* the loop reaps anyway */ }
   errno = saved;
+}
+
+/* SIGTERM (also our PR_SET_PDEATHSIG): the loop kills everything and exits, see kill_all_and_exit. */
+static void on_term(int sig) {
+  term_requested = 1;
+  on_sigchld(sig);
 }
 
 /*
@@ -252,6 +323,352 @@ static int cgroup_populated(const char *procs) {
   ssize_t n = read(fd, buf, 1);
   close(fd);
   return n == 0 ? 0 : 1;
+}
+
+/* --- lists, files and cgroups (the launcher's side of [X-PROC-5]) --- */
+
+static void pids_add(struct pids *p, pid_t pid) {
+  if (p->n == p->cap) {
+    size_t cap = p->cap ? 2 * p->cap : 64;
+    pid_t *v = realloc(p->v, cap * sizeof *v);
+    if (v == NULL) die("realloc");
+    p->v = v;
+    p->cap = cap;
+  }
+  p->v[p->n++] = pid;
+}
+
+static int pids_has(const struct pids *p, pid_t pid) {
+  for (size_t i = 0; i < p->n; i++)
+    if (p->v[i] == pid) return 1;
+  return 0;
+}
+
+static int strlist_has(const struct strlist *l, const char *s) {
+  for (size_t i = 0; i < l->n; i++)
+    if (strcmp(l->v[i], s) == 0) return 1;
+  return 0;
+}
+
+static void strlist_add(struct strlist *l, const char *s) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 8;
+    char **v = realloc(l->v, cap * sizeof *v);
+    if (v == NULL) die("realloc");
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n] = strdup(s);
+  if (l->v[l->n] == NULL) die("strdup");
+  l->n++;
+}
+
+/* Appends the decimal numbers of `buf` (separated by anything else) to `out`. */
+static void parse_pids(const char *buf, size_t len, struct pids *out) {
+  pid_t v = 0;
+  for (size_t i = 0; i <= len; i++) {
+    char c = i < len ? buf[i] : ' ';
+    if (c >= '0' && c <= '9') {
+      v = v * 10 + (c - '0');
+      continue;
+    }
+    if (v > 0) pids_add(out, v);
+    v = 0;
+  }
+}
+
+/* One buffer for the /proc and cgroup files read below. */
+static char *rdbuf;
+static size_t rdcap;
+
+/* The whole file from offset 0 (pread: a /proc file is made anew) into rdbuf; its length, or -1. */
+static ssize_t pread_all(int fd) {
+  if (rdbuf == NULL) {
+    rdcap = 16384;
+    rdbuf = malloc(rdcap);
+    if (rdbuf == NULL) die("malloc");
+  }
+  size_t len = 0;
+  for (;;) {
+    if (len + 1 >= rdcap) {
+      char *b = realloc(rdbuf, 2 * rdcap);
+      if (b == NULL) die("realloc");
+      rdbuf = b;
+      rdcap *= 2;
+    }
+    ssize_t n = pread(fd, rdbuf + len, rdcap - len - 1, (off_t)len);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (n == 0) {
+      rdbuf[len] = 0;
+      return (ssize_t)len;
+    }
+    len += (size_t)n;
+  }
+}
+
+/* Appends the pids listed in `path` (a cgroup.procs); 0, or errno (ENOENT: the cgroup is gone). */
+static int read_pids(const char *path, struct pids *out) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  ssize_t n = pread_all(fd);
+  int e = n < 0 ? errno : 0;
+  close(fd);
+  if (n > 0) parse_pids(rdbuf, (size_t)n, out);
+  return e;
+}
+
+/* Writes `text` to `dir`/`name`; 0, or errno. */
+static int write_in(const char *dir, const char *name, const char *text) {
+  char path[4096];
+  if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) return ENAMETOOLONG;
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  ssize_t n = write(fd, text, strlen(text));
+  int e = n < 0 ? errno : 0;
+  close(fd);
+  return e;
+}
+
+/* The folder part of `file` into `buf`; 0 when there is none or it does not fit. */
+static int dir_of(const char *file, char *buf, size_t size) {
+  const char *slash = strrchr(file, '/');
+  size_t n = slash != NULL ? (size_t)(slash - file) : 0;
+  if (n == 0 || n >= size) return 0;
+  memcpy(buf, file, n);
+  buf[n] = 0;
+  return 1;
+}
+
+/* SIGKILL to every process listed in cgroup `dir` and in the cgroups below it. */
+static void kill_listed(const char *dir, int depth) {
+  char path[4096];
+  struct pids p = {0};
+  if ((size_t)snprintf(path, sizeof path, "%s/cgroup.procs", dir) < sizeof path) read_pids(path, &p);
+  for (size_t i = 0; i < p.n; i++) kill(p.v[i], SIGKILL);
+  free(p.v);
+  if (depth >= 32) return;
+  DIR *d = opendir(dir);
+  if (d == NULL) return;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_type != DT_DIR || e->d_name[0] == '.') continue;
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path) kill_listed(path, depth + 1);
+  }
+  closedir(d);
+}
+
+/*
+ * Kills every process of cgroup `dir` and below, as the engine does (containment.ts): one write to
+ * cgroup.kill (v2, Linux >= 5.14), else frozen (v2 cgroup.freeze, v1 freezer.state) so that
+ * nothing forks meanwhile, each listed process killed, thawed.
+ */
+static void kill_cgroup(const char *dir) {
+  if (write_in(dir, "cgroup.kill", "1") == 0) return;
+  int v2 = write_in(dir, "cgroup.freeze", "1") == 0;
+  int v1 = !v2 && write_in(dir, "freezer.state", "FROZEN") == 0;
+  kill_listed(dir, 0);
+  if (v2) write_in(dir, "cgroup.freeze", "0");
+  if (v1) write_in(dir, "freezer.state", "THAWED");
+}
+
+/* Remembers the cgroup of a run that does not keep its children (killed when the engine goes away). */
+static void note_used(const char *procs) {
+  char dir[4096];
+  if (!dir_of(procs, dir, sizeof dir) || strlist_has(&used, dir)) return;
+  if (used.n >= USED_PRUNE)
+    for (size_t i = 0; i < used.n;) {
+      if (access(used.v[i], F_OK) == 0) {
+        i++;
+        continue;
+      }
+      free(used.v[i]);
+      used.v[i] = used.v[--used.n];
+    }
+  strlist_add(&used, dir);
+}
+
+/* The launcher's children: one read of /proc/self/task/<pid>/children, else a walk of /proc. */
+static void list_children(struct pids *out) {
+  out->n = 0;
+  if (children_fd >= 0) {
+    ssize_t n = pread_all(children_fd);
+    if (n >= 0) {
+      parse_pids(rdbuf, (size_t)n, out);
+      return;
+    }
+  }
+  DIR *d = opendir("/proc");
+  if (d == NULL) return;
+  pid_t self = getpid();
+  char path[64];
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+    snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    ssize_t n = pread_all(fd);
+    close(fd);
+    /* "pid (comm) state ppid ...": comm may hold anything, so read after the last ')'. */
+    char *paren = n > 0 ? strrchr(rdbuf, ')') : NULL;
+    char state;
+    int ppid;
+    if (paren != NULL && sscanf(paren + 1, " %c %d", &state, &ppid) == 2 && ppid == self)
+      pids_add(out, (pid_t)atoi(e->d_name));
+  }
+  closedir(d);
+}
+
+/* The run whose main process is `pid` and still runs. */
+static struct run *run_of_pid(pid_t pid) {
+  for (int i = 0; i < MAX_RUNS; i++)
+    if (runs[i].used && !runs[i].exited && runs[i].pid == pid) return &runs[i];
+  return NULL;
+}
+
+/* The launcher is going away: runs that keep their children no longer protect anything new. */
+static int exiting;
+
+/* A run that keeps its children exited: what is left of it stays (in its cgroup, or its group). */
+static void remember_kept(const struct run *r) {
+  if (exiting) return;
+  char dir[4096];
+  if (!has_cgroup(r)) {
+    if (!pids_has(&kept_groups, r->pid)) pids_add(&kept_groups, r->pid);
+  } else if (dir_of(r->cgroup_procs, dir, sizeof dir) && !strlist_has(&kept, dir)) {
+    strlist_add(&kept, dir);
+  }
+}
+
+/*
+ * The processes that may stay when orphans are killed: those in the cgroup of a run whose main
+ * process still runs (none when exiting), and those in a kept cgroup. Kept cgroups that are gone
+ * or empty are forgotten, and so are kept groups that are gone.
+ */
+static void collect_spared(struct pids *out) {
+  out->n = 0;
+  if (!exiting)
+    for (int i = 0; i < MAX_RUNS; i++)
+      if (runs[i].used && !runs[i].exited && has_cgroup(&runs[i])) read_pids(runs[i].cgroup_procs, out);
+  char path[4096];
+  for (size_t i = 0; i < kept.n;) {
+    size_t before = out->n;
+    int e = (size_t)snprintf(path, sizeof path, "%s/cgroup.procs", kept.v[i]) < sizeof path
+                ? read_pids(path, out)
+                : ENAMETOOLONG;
+    if (e == ENOENT || e == ENAMETOOLONG || (e == 0 && out->n == before)) {
+      free(kept.v[i]);
+      kept.v[i] = kept.v[--kept.n];
+      continue;
+    }
+    i++;
+  }
+  for (size_t i = 0; i < kept_groups.n;) {
+    if (kill(-kept_groups.v[i], 0) < 0 && errno == ESRCH) {
+      kept_groups.v[i] = kept_groups.v[--kept_groups.n];
+      continue;
+    }
+    i++;
+  }
+}
+
+/* Whether process group `group` is that of a running run without a cgroup, or a kept one. */
+static int group_spared(pid_t group) {
+  if (!exiting)
+    for (int i = 0; i < MAX_RUNS; i++)
+      if (runs[i].used && !runs[i].exited && !has_cgroup(&runs[i]) && runs[i].pid == group) return 1;
+  return pids_has(&kept_groups, group);
+}
+
+/*
+ * Kills every orphan (a child that is not a running run's main process) that belongs to no run,
+ * see the top of this file; returns how many it killed. One read of our children when there are
+ * no orphans, which is the common case.
+ */
+static size_t kill_orphans(void) {
+  static struct pids kids, spared;
+  list_children(&kids);
+  if (!exiting && kids.n <= (size_t)nlive) return 0; /* each is a run's main process */
+  int collected = 0;
+  size_t killed = 0;
+  for (size_t i = 0; i < kids.n; i++) {
+    pid_t pid = kids.v[i];
+    if (!exiting && run_of_pid(pid) != NULL) continue;
+    if (!collected) {
+      collect_spared(&spared);
+      collected = 1;
+    }
+    if (pids_has(&spared, pid)) continue;
+    pid_t group = getpgid(pid);
+    if (group > 0 && group_spared(group)) continue;
+    if (unplaceable_kept) continue; /* it may be what such a run left (see the top of this file) */
+    kill(pid, SIGKILL);
+    /* A group it leads (setsid, setpgid) can only hold what it started: that goes too. */
+    if (group == pid) kill(-pid, SIGKILL);
+    killed++;
+  }
+  return killed;
+}
+
+/* Every descriptor above 2 that the engine left us without close-on-exec is closed [X-PROC-5]. */
+static void close_inherited(void) {
+  if (syscall(__NR_close_range, 3U, ~0U, 0U) == 0) return;
+  struct pids fds = {0};
+  DIR *d = opendir("/proc/self/fd");
+  if (d == NULL) {
+    for (int fd = 3; fd < 1024; fd++) close(fd);
+    return;
+  }
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    int fd = atoi(e->d_name);
+    if (fd > 2 && fd != dirfd(d)) pids_add(&fds, fd);
+  }
+  closedir(d);
+  for (size_t i = 0; i < fds.n; i++) close(fds.v[i]);
+  free(fds.v);
+}
+
+/* As getdents64 returns them. */
+struct raw_dirent {
+  uint64_t ino;
+  int64_t off;
+  unsigned short reclen;
+  unsigned char type;
+  char name[];
+};
+
+/*
+ * In the child, before exec: every descriptor above 2 closes on exec [X-PROC-5] (marked, not
+ * closed: the exec-error pipe must stay open until then). Only system calls (we share the
+ * launcher's memory until exec): close_range (Linux >= 5.11), else /proc/self/fd, else every
+ * number up to the limit.
+ */
+static void cloexec_above_2(void) {
+  if (syscall(__NR_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
+  int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    char buf[2048];
+    long n;
+    while ((n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0) {
+      for (long off = 0; off < n;) {
+        struct raw_dirent *e = (struct raw_dirent *)(buf + off);
+        off += e->reclen;
+        int fd = 0;
+        for (const char *c = e->name; *c >= '0' && *c <= '9'; c++) fd = fd * 10 + (*c - '0');
+        if (fd > 2 && fd != dir) fcntl(fd, F_SETFD, FD_CLOEXEC);
+      }
+    }
+    close(dir);
+    return;
+  }
+  struct rlimit lim;
+  rlim_t top = 1 << 20;
+  if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < top) top = lim.rlim_cur;
+  for (rlim_t fd = 3; fd < top; fd++) fcntl((int)fd, F_SETFD, FD_CLOEXEC);
 }
 
 static void release_if_done(struct run *r) {
@@ -470,6 +887,7 @@ static void do_spawn(struct reader *rq) {
     signal(SIGPIPE, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGINT, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -490,6 +908,7 @@ static void do_spawn(struct reader *rq) {
     }
     if (dup2(out_p[1], 1) < 0 || dup2(err_p[1], 2) < 0) fail_child(ep[1], errno, "dup2");
     if (chdir(cwd) < 0) fail_child(ep[1], errno, "chdir");
+    cloexec_above_2();
     exec_in_path(argv, envp);
     fail_child(ep[1], errno, "exec");
   }
@@ -530,6 +949,10 @@ static void do_spawn(struct reader *rq) {
   r->payload_path = payload_path != NULL ? strdup(payload_path) : NULL;
   r->cgroup_procs = strdup(cgroup);
   if (r->cgroup_procs == NULL || (payload_path != NULL && r->payload_path == NULL)) die("strdup");
+  r->keep = (flags & 4) != 0;
+  if (r->keep && !has_cgroup(r)) unplaceable_kept = 1;
+  nlive++;
+  if (has_cgroup(r) && !r->keep) note_used(r->cgroup_procs);
   set_nonblock(r->out);
   set_nonblock(r->err);
   if (r->in >= 0) {
@@ -559,36 +982,54 @@ cleanup_strings:
 
 static void pump_output(struct run *r, int *fd, uint8_t type, uint8_t stream);
 
-static void reap(void) {
+static void mark_exited(struct run *r, int status) {
+  r->exited = 1;
+  r->status = status;
+  r->report = 1;
+  nlive--;
+  remove_payload(r);
+  if (r->keep) remember_kept(r);
+}
+
+/* Reaps every child that exited (a run's main process, or an orphan); whether any did. */
+static int reap_all(void) {
+  int any = 0;
   for (;;) {
     int status;
     pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid <= 0) return;
-    for (int i = 0; i < MAX_RUNS; i++) {
-      struct run *r = &runs[i];
-      if (!r->used || r->pid != pid || r->exited) continue;
-      r->exited = 1;
-      remove_payload(r);
-      /*
-       * What it wrote is in the pipes, and their ends came with its exit (unless it left processes
-       * holding them): read them now, so that output and EOF leave with the EXIT in one write.
-       */
-      if (r->out >= 0) pump_output(r, &r->out, 103, 1);
-      if (r->err >= 0) pump_output(r, &r->err, 104, 2);
-      int32_t v[3];
-      if (WIFSIGNALED(status)) {
-        v[0] = -1;
-        v[1] = WTERMSIG(status);
-      } else {
-        v[0] = WEXITSTATUS(status);
-        v[1] = 0;
-      }
-      /* Cheap here, a file read on the engine's event loop: is anything of the run left? */
-      v[2] = kill(-pid, 0) == 0 || cgroup_populated(r->cgroup_procs) ? 1 : 0;
-      emit(105, r->id, v, 3, NULL, 0, 0);
-      release_if_done(r);
-      break;
+    if (pid <= 0) return any;
+    any = 1;
+    struct run *r = run_of_pid(pid);
+    if (r != NULL) mark_exited(r, status);
+  }
+}
+
+static void reap(void) {
+  if (!reap_all()) return;
+  /* A run ended, or an orphan did (its children are ours now): what belongs to no run goes. */
+  kill_orphans();
+  for (int i = 0; i < MAX_RUNS; i++) {
+    struct run *r = &runs[i];
+    if (!r->used || !r->report) continue;
+    r->report = 0;
+    /*
+     * What it wrote is in the pipes, and their ends came with its exit (unless it left processes
+     * holding them): read them now, so that output and EOF leave with the EXIT in one write.
+     */
+    if (r->out >= 0) pump_output(r, &r->out, 103, 1);
+    if (r->err >= 0) pump_output(r, &r->err, 104, 2);
+    int32_t v[3];
+    if (WIFSIGNALED(r->status)) {
+      v[0] = -1;
+      v[1] = WTERMSIG(r->status);
+    } else {
+      v[0] = WEXITSTATUS(r->status);
+      v[1] = 0;
     }
+    /* Cheap here, a file read on the engine's event loop: is anything of the run left? */
+    v[2] = kill(-r->pid, 0) == 0 || cgroup_populated(r->cgroup_procs) ? 1 : 0;
+    emit(105, r->id, v, 3, NULL, 0, 0);
+    release_if_done(r);
   }
 }
 
@@ -625,30 +1066,65 @@ static void pump_stdin(struct run *r) {
   r->stdin_buf = NULL;
 }
 
+/* How long the launcher, going away, goes on killing orphans (and what they leave us). */
+#define EXIT_SWEEP_MS 500
+
+/*
+ * The engine is gone (or closes us): every running run's process group, every cgroup a run that
+ * does not keep its children used, and those of running runs that do, are killed; then every
+ * orphan that a kept run does not own, again for what each leaves us, until none is left or
+ * EXIT_SWEEP_MS have passed [X-PROC-5].
+ */
 static void kill_all_and_exit(void) {
+  exiting = 1;
+  char dir[4096];
   for (int i = 0; i < MAX_RUNS; i++) {
-    if (runs[i].used && !runs[i].exited) kill(-runs[i].pid, SIGKILL);
-    if (runs[i].used) remove_payload(&runs[i]);
+    struct run *r = &runs[i];
+    if (!r->used) continue;
+    if (r->exited) continue;
+    kill(-r->pid, SIGKILL);
+    if (has_cgroup(r) && r->keep && dir_of(r->cgroup_procs, dir, sizeof dir)) kill_cgroup(dir);
   }
+  for (size_t i = 0; i < used.n; i++) kill_cgroup(used.v[i]);
+  /*
+   * Each turn reaps what died (an orphan's children are then ours) and kills every child that is
+   * not spared, run main processes and zombies included: none left means all of them are gone.
+   */
+  int64_t deadline = now_ms() + EXIT_SWEEP_MS;
+  for (;;) {
+    reap_all();
+    if (kill_orphans() == 0 || now_ms() >= deadline) break;
+    poll(NULL, 0, 1);
+  }
+  for (int i = 0; i < MAX_RUNS; i++)
+    if (runs[i].used) remove_payload(&runs[i]);
   exit(0);
 }
 
-static void on_term(int sig) {
-  (void)sig;
-  for (int i = 0; i < MAX_RUNS; i++)
-    if (runs[i].used && !runs[i].exited) kill(-runs[i].pid, SIGKILL);
-  _exit(0);
-}
-
-int main(void) {
-  /* Dies with the engine; and then its hooks die with it. */
+int main(int argc, char **argv) {
+  /* What the engine left open without close-on-exec is not ours to hold, nor to pass on. */
+  close_inherited();
+  if (pipe2(sigchld_pipe, O_CLOEXEC | O_NONBLOCK) < 0) die("pipe");
+  /* Caught, not fatal: the loop kills every run before it exits. No SA_RESTART: a blocked write
+     must return to notice it. */
+  struct sigaction term;
+  memset(&term, 0, sizeof term);
+  term.sa_handler = on_term;
+  sigaction(SIGTERM, &term, NULL);
+  /* Dies with the engine, even one killed by SIGKILL; and then its hooks die with it. */
   prctl(PR_SET_PDEATHSIG, SIGTERM);
-  if (getppid() == 1) return 0;
+  pid_t engine = argc > 1 ? (pid_t)atoi(argv[1]) : 0;
+  if (engine > 0 ? getppid() != engine : getppid() == 1) return 0;
+  /* Every orphan of a hook becomes ours: none gets away by leaving its group or its cgroup. */
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  char children[64];
+  snprintf(children, sizeof children, "/proc/self/task/%d/children", (int)getpid());
+  children_fd = open(children, O_RDONLY | O_CLOEXEC);
   set_batch(1); /* see set_batch() */
   signal(SIGPIPE, SIG_IGN);
-  signal(SIGTERM, on_term);
   signal(SIGINT, SIG_IGN);
-  if (pipe2(sigchld_pipe, O_CLOEXEC | O_NONBLOCK) < 0) die("pipe");
+  /* The engine's terminal is not ours: we follow the engine (stdin, PR_SET_PDEATHSIG). */
+  signal(SIGHUP, SIG_IGN);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigchld;
@@ -669,6 +1145,7 @@ int main(void) {
   if (pfds == NULL || owners == NULL) die("calloc");
 
   for (;;) {
+    if (term_requested) kill_all_and_exit();
     if (urgent || (outlen > 0 && hold_timeout() == 0)) flush_out();
     int n = 0;
     pfds[n].fd = STDIN_FILENO;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeSpawn, encodeSpawn, FrameReader, REQ_SPAWN } from '../src/runners/launcher/launcher-frames.ts';
 
 describe('[X-PROC-1] spawn frames', () => {
-  it('round-trips argv, env, cwd, cgroup, stdin and the payload file, multi-byte text included', () => {
+  it('round-trips argv, env, cwd, cgroup, stdin, the payload file and keep_children, multi-byte text included', () => {
     const frame = encodeSpawn(7, {
       command: '/bin/sh',
       args: ['-c', 'echo "é €" && exit 3', ''],
@@ -12,6 +12,7 @@ describe('[X-PROC-1] spawn frames', () => {
       cgroupProcs: '/sys/fs/cgroup/x/run-1/cgroup.procs',
       stdin: 'line ü\n',
       payloadFile: { path: '/dev/shm/p-1.json', text: '{"payload":"ß"}' },
+      keepChildren: true,
     });
     // Split anywhere, the reader still finds exactly one frame.
     const reader = new FrameReader();
@@ -26,17 +27,18 @@ describe('[X-PROC-1] spawn frames', () => {
       cwd: '/tmp/wörk',
       argv: ['/bin/sh', '-c', 'echo "é €" && exit 3', ''],
       env: ['PATH=/usr/bin:/bin', 'ZERO_HOOK_PAYLOAD={"x":"😀"}', 'EMPTY='],
+      keepChildren: true,
     });
     expect(req.stdin?.toString('utf8')).toBe('line ü\n');
     expect(req.payloadFile?.path).toBe('/dev/shm/p-1.json');
     expect(req.payloadFile?.bytes.toString('utf8')).toBe('{"payload":"ß"}');
   });
 
-  it('leaves stdin and the payload file out when the run has none (flags 0)', () => {
+  it('leaves stdin, the payload file and keep_children out when the run has none (flags 0)', () => {
     const frame = encodeSpawn(1, { command: 'true', args: [], env: {}, cwd: '/' });
     const [, payload] = new FrameReader().push(frame)[0]!;
     const req = decodeSpawn(payload);
-    expect(req).toEqual({ id: 1, cgroupProcs: '', cwd: '/', argv: ['true'], env: [] });
+    expect(req).toEqual({ id: 1, cgroupProcs: '', cwd: '/', argv: ['true'], env: [], keepChildren: false });
     expect(payload.readUInt32LE(4)).toBe(0);
   });
 });

@@ -11,6 +11,11 @@
  *   group) escapes it — the README says so.
  * The child joins its cgroup before exec (the C launcher) or right after it starts (the Node
  * launcher, the direct fallback: a process it forks in that first instant can escape).
+ *
+ * A `keepChildren` run gets a cgroup too (`keep-N`): its processes stay in it after the run, so
+ * that the C launcher (a child subreaper, which kills orphans that belong to no run) can tell them
+ * from escapees; they are moved out into the engine's own cgroup when the engine closes, or by the
+ * next engine's start-up sweep when this one died [X-PROC-2, X-PROC-5].
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -41,9 +46,9 @@ export interface RunContainer {
 
 export interface Containment {
   readonly kind: ContainmentKind;
-  /** A container for a new run; `keepChildren` runs get only their process group. */
+  /** A container for a new run; a `keepChildren` run's cgroup outlives the run while it holds processes. */
   create(keepChildren: boolean): RunContainer;
-  /** Removes the engine's cgroup folder (its runs' folders must be gone). */
+  /** Moves kept processes out and removes the engine's cgroup folder (its runs must be over). */
   close(): void;
 }
 
@@ -78,7 +83,7 @@ function ownCgroup(hierarchy: string): string | undefined {
  * itself is made at the first run (an engine that runs no process leaves nothing behind), and
  * folders left by processes that died without closing their engine are swept away first.
  */
-function parentFor(mount: string, own: string): { parent: string; kill: boolean } | undefined {
+function parentFor(mount: string, own: string): { base: string; parent: string; kill: boolean } | undefined {
   const base = path.join(mount, own);
   const probe = path.join(base, `hookwerk-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
@@ -90,10 +95,23 @@ function parentFor(mount: string, own: string): { parent: string; kill: boolean 
   const kill = existsSync(path.join(probe, 'cgroup.kill'));
   removeCgroup(probe);
   sweepStale(base);
-  return { parent: path.join(base, `hookwerk-${process.pid}-${randomBytes(4).toString('hex')}`), kill };
+  return {
+    base,
+    parent: path.join(base, `hookwerk-${process.pid}-${randomBytes(4).toString('hex')}`),
+    kill,
+  };
 }
 
-/** Removes `hookwerk-<pid>-*` folders of processes that are gone (their empty run cgroups first). */
+/** How long the start-up sweep waits for a dead engine's killed processes to be gone. */
+const SWEEP_WAIT_MS = 1000;
+/** Kept processes are moved out in rounds (one may fork meanwhile); past these, they stay. */
+const MOVE_ROUNDS = 8;
+
+/**
+ * [X-PROC-5] `hookwerk-<pid>-*` folders of engines whose process is gone: what their runs left is
+ * killed (nested engine folders too) before the folders are removed, deepest first. What their
+ * `keepChildren` runs left was meant to outlive them: it is moved into `base` first.
+ */
 function sweepStale(base: string): void {
   let entries: string[];
   try {
@@ -101,10 +119,108 @@ function sweepStale(base: string): void {
   } catch {
     return;
   }
+  let others: boolean | undefined;
   for (const name of entries) {
     const m = /^hookwerk-(\d+)-[0-9a-f]+$/.exec(name);
     if (m === null || processAlive(Number(m[1]))) continue;
-    removeCgroupTree(path.join(base, name));
+    const dir = path.join(base, name);
+    others ??= otherNamespaces(base);
+    if (others) {
+      // Its engine may be alive in another pid namespace: only what is empty goes.
+      removeCgroupTree(dir);
+      continue;
+    }
+    for (const kept of subfolders(dir).filter((d) => d.startsWith('keep-'))) {
+      moveOut(path.join(dir, kept), base);
+    }
+    killCgroupTree(dir);
+    waitUntilEmpty(dir, SWEEP_WAIT_MS);
+    removeCgroupTree(dir);
+  }
+}
+
+/**
+ * Whether a process of our cgroup lives in another pid namespace: one we cannot see (listed as 0),
+ * or one whose pid differs in a namespace below ours. Its engine's pid then says nothing to us,
+ * and a folder named after a pid that is dead here may be a live engine's.
+ */
+function otherNamespaces(base: string): boolean {
+  for (const pid of pidsOf(path.join(base, 'cgroup.procs'))) {
+    if (pid === 0) return true;
+    try {
+      const nspid = /^NSpid:\s*(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      if (nspid !== undefined && nspid.trim().split(/\s+/).length > 1) return true;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return false;
+}
+
+function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Kills every process of cgroup `dir` and of the cgroups below it: one write to `cgroup.kill`
+ * (v2, Linux ≥ 5.14), else frozen (v2 `cgroup.freeze`, v1 `freezer.state`) so that nothing forks
+ * meanwhile, each listed process killed, thawed. Also used by the Node launcher.
+ */
+export function killCgroupTree(dir: string): void {
+  if (tryWrite(path.join(dir, 'cgroup.kill'), '1')) return;
+  const v2 = tryWrite(path.join(dir, 'cgroup.freeze'), '1');
+  const v1 = !v2 && tryWrite(path.join(dir, 'freezer.state'), 'FROZEN');
+  killListed(dir);
+  if (v2) write(path.join(dir, 'cgroup.freeze'), '0');
+  if (v1) write(path.join(dir, 'freezer.state'), 'THAWED');
+}
+
+function killListed(dir: string): void {
+  for (const pid of pidsOf(path.join(dir, 'cgroup.procs'))) signalPid(pid, 'SIGKILL');
+  for (const sub of subfolders(dir)) killListed(path.join(dir, sub));
+}
+
+/** Whether cgroup `dir` or one below it holds a process (v2 counts the subtree in `cgroup.events`). */
+function treePopulated(dir: string): boolean {
+  if (existsSync(path.join(dir, 'cgroup.events'))) return cgroupPopulated(path.join(dir, 'cgroup.procs'));
+  return (
+    cgroupPopulated(path.join(dir, 'cgroup.procs')) ||
+    subfolders(dir).some((sub) => treePopulated(path.join(dir, sub)))
+  );
+}
+
+/** Synchronous (engine start-up and close are): SIGKILLed processes are gone within milliseconds. */
+function waitUntilEmpty(dir: string, ms: number): void {
+  const deadline = performance.now() + ms;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (treePopulated(dir) && performance.now() < deadline) Atomics.wait(pause, 0, 0, 2);
+}
+
+/** Moves the processes of cgroup `dir` into cgroup `to` (they survive its removal), then removes it. */
+function moveOut(dir: string, to: string): void {
+  const target = path.join(to, 'cgroup.procs');
+  for (let round = 0; round < MOVE_ROUNDS; round++) {
+    const pids = pidsOf(path.join(dir, 'cgroup.procs'));
+    if (pids.length === 0) break;
+    for (const pid of pids) write(target, String(pid));
+  }
+  removeCgroup(dir);
+}
+
+function pidsOf(procs: string): number[] {
+  try {
+    return readFileSync(procs, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map(Number);
+  } catch {
+    return [];
   }
 }
 
@@ -141,7 +257,7 @@ function tryCgroup2(): Containment | undefined {
   if (mount === undefined || own === undefined) return undefined;
   const found = parentFor(mount, own);
   if (found === undefined) return undefined;
-  return new CgroupContainment(found.kill ? 'cgroup2' : 'cgroup2-freeze', found.parent);
+  return new CgroupContainment(found.kill ? 'cgroup2' : 'cgroup2-freeze', found.base, found.parent);
 }
 
 function tryFreezer(): Containment | undefined {
@@ -149,7 +265,7 @@ function tryFreezer(): Containment | undefined {
   const own = ownCgroup('freezer');
   if (!existsSync(path.join(mount, 'tasks')) || own === undefined) return undefined;
   const found = parentFor(mount, own);
-  return found === undefined ? undefined : new CgroupContainment('freezer', found.parent);
+  return found === undefined ? undefined : new CgroupContainment('freezer', found.base, found.parent);
 }
 
 class GroupContainment implements Containment {
@@ -174,31 +290,46 @@ const POOL_SIZE = 16;
 
 class CgroupContainment implements Containment {
   readonly kind: ContainmentKind;
+  /** The engine's own cgroup: where kept processes go when the engine closes. */
+  readonly #base: string;
   readonly #parent: string;
   #next = 0;
   readonly #pool: string[] = [];
+  /** cgroups of `keepChildren` runs that still held processes when their run ended. */
+  readonly #kept = new Set<string>();
   #made = false;
 
-  constructor(kind: ContainmentKind, parent: string) {
+  constructor(kind: ContainmentKind, base: string, parent: string) {
     this.kind = kind;
+    this.#base = base;
     this.#parent = parent;
   }
 
   create(keepChildren: boolean): RunContainer {
-    // A process that must outlive its run cannot live in the run's cgroup (it is removed).
-    if (keepChildren) return new GroupContainment().create();
+    // A kept process must outlive the run's cgroup: it gets one of its own, never pooled.
+    if (keepChildren) {
+      const dir = `${this.#parent}/keep-${++this.#next}`;
+      if (!this.#mkdir(dir)) return new GroupContainment().create();
+      return new CgroupRun(this.kind, dir, (empty) => this.#keep(dir, empty));
+    }
     let dir = this.#pool.pop();
     if (dir === undefined) {
       dir = `${this.#parent}/run-${++this.#next}`;
-      try {
-        if (!this.#made) mkdirSync(this.#parent, { recursive: true });
-        this.#made = true;
-        mkdirSync(dir);
-      } catch {
-        return new GroupContainment().create();
-      }
+      if (!this.#mkdir(dir)) return new GroupContainment().create();
     }
-    return new CgroupRun(this.kind, dir, (empty) => this.#recycle(empty));
+    const run = dir;
+    return new CgroupRun(this.kind, run, (empty) => (empty ? this.#recycle(run) : removeCgroup(run)));
+  }
+
+  #mkdir(dir: string): boolean {
+    try {
+      if (!this.#made) mkdirSync(this.#parent, { recursive: true });
+      this.#made = true;
+      mkdirSync(dir);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** An emptied run cgroup goes back to the pool (or away, when the pool is full). */
@@ -210,9 +341,18 @@ class CgroupContainment implements Containment {
     return removeCgroup(dir);
   }
 
+  /** A kept run's cgroup goes once empty; else it stays, with its processes, until close(). */
+  #keep(dir: string, empty: boolean): boolean {
+    if (!empty || !removeCgroup(dir)) this.#kept.add(dir);
+    return true;
+  }
+
   close(): void {
     this.#pool.length = 0;
     if (!this.#made) return;
+    // [X-PROC-2] Kept processes survive the engine: out of its folder, into its own cgroup.
+    for (const dir of this.#kept) moveOut(dir, this.#base);
+    this.#kept.clear();
     // Runs whose folder could not be removed yet (a process in uninterruptible sleep): last try.
     removeCgroupTree(this.#parent);
   }
@@ -222,13 +362,14 @@ class CgroupRun implements RunContainer {
   readonly procs: string;
   readonly #kind: ContainmentKind;
   readonly #dir: string;
-  readonly #recycle: (dir: string) => boolean;
+  /** Lets go of the folder (`empty`: it holds no process); whether it is done with it. */
+  readonly #letGo: (empty: boolean) => boolean;
   #released = false;
 
-  constructor(kind: ContainmentKind, dir: string, recycle: (dir: string) => boolean) {
+  constructor(kind: ContainmentKind, dir: string, letGo: (empty: boolean) => boolean) {
     this.#kind = kind;
     this.#dir = dir;
-    this.#recycle = recycle;
+    this.#letGo = letGo;
     this.procs = `${dir}/cgroup.procs`;
   }
 
@@ -241,11 +382,11 @@ class CgroupRun implements RunContainer {
     if (signal === 'SIGKILL') {
       // Frozen first, so that nothing forks between reading the list and killing it.
       this.#freeze(true);
-      for (const pid of this.#pids()) signalPid(pid, 'SIGKILL');
+      for (const pid of pidsOf(this.procs)) signalPid(pid, 'SIGKILL');
       this.#freeze(false);
       return;
     }
-    for (const pid of this.#pids()) signalPid(pid, signal);
+    for (const pid of pidsOf(this.procs)) signalPid(pid, signal);
   }
 
   /** Empty cgroup and empty group: a process that forked before it joined the cgroup is still in the group. */
@@ -260,18 +401,7 @@ class CgroupRun implements RunContainer {
   /** Back to the pool once empty; a cgroup still holding a process (stuck in D state) is removed at close. */
   release(known?: boolean): void {
     if (this.#released) return;
-    this.#released = (known ?? this.#cgroupEmpty()) ? this.#recycle(this.#dir) : removeCgroup(this.#dir);
-  }
-
-  #pids(): number[] {
-    try {
-      return readFileSync(this.procs, 'utf8')
-        .split('\n')
-        .filter((l) => l !== '')
-        .map(Number);
-    } catch {
-      return [];
-    }
+    this.#released = this.#letGo(known ?? this.#cgroupEmpty());
   }
 
   #freeze(on: boolean): void {
@@ -299,10 +429,16 @@ export function cgroupPopulated(procs: string): boolean {
 }
 
 function write(file: string, text: string): void {
+  tryWrite(file, text);
+}
+
+/** false when the file is not there (or refuses the write): the cgroup is gone, or lacks that file. */
+function tryWrite(file: string, text: string): boolean {
   try {
     writeFileSync(file, text);
+    return true;
   } catch {
-    // The cgroup is gone (its processes too).
+    return false;
   }
 }
 

@@ -177,6 +177,7 @@ class ProcessRun implements LiveRun, SpawnEvents {
     const req: SpawnRequest = { command: spec.command, args: spec.args, env: spec.env, cwd: spec.cwd };
     if (spec.stdin !== undefined) req.stdin = spec.stdin;
     if (container.procs !== undefined) req.cgroupProcs = container.procs;
+    if (this.#keepChildren) req.keepChildren = true;
     if (spec.payloadFile !== undefined && backend.writesPayloadFiles) req.payloadFile = spec.payloadFile;
     this.#spawned = backend.spawn(req, this);
     // The timeout counts from the request (the launcher starts it within µs); a run that failed

@@ -5,8 +5,8 @@
  *   process never forks [X-PROC-1];
  * - `direct`: `child_process.spawn` from the agent's process, the fallback when no launcher can run.
  */
-import { spawn } from 'node:child_process';
-import { statSync, writeFile } from 'node:fs';
+import { type StdioOptions, spawn } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync, statSync, writeFile } from 'node:fs';
 import { errorCode, errorMessage } from '../files/errno.ts';
 
 export interface SpawnRequest {
@@ -17,6 +17,8 @@ export interface SpawnRequest {
   stdin?: string | Buffer;
   /** `cgroup.procs` of the run's cgroup: the process joins it (before exec where the backend can). */
   cgroupProcs?: string;
+  /** [X-PROC-2] Its other processes may outlive it: the C launcher's orphan killing spares them. */
+  keepChildren?: boolean;
   /** [P-PAY-2] Only to backends that `writesPayloadFiles`: written before the start, removed at exit. */
   payloadFile?: { path: string; text: string };
 }
@@ -61,10 +63,64 @@ export interface SpawnBackend {
 
 const NOTHING: SpawnedProcess = { signal() {}, stopOutput() {}, detach() {} };
 
+/** O_CLOEXEC as `/proc/<pid>/fdinfo` shows it (the generic Linux value). */
+const O_CLOEXEC = 0o2000000;
+
+/**
+ * [X-PROC-5] Descriptors above 2 that this process holds without close-on-exec (inherited by the
+ * agent, or opened by native code; Node's own are close-on-exec): `child_process.spawn` would pass
+ * them on, and Node cannot close them in the child.
+ */
+export function inheritableDescriptors(): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc/self/fd');
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  for (const name of names) {
+    const fd = Number(name);
+    if (!(fd > 2)) continue;
+    try {
+      const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
+      if (flags !== undefined && (Number.parseInt(flags, 8) & O_CLOEXEC) === 0) found.push(fd);
+    } catch {
+      // gone meanwhile (the directory's own descriptor)
+    }
+  }
+  return found.sort((a, b) => a - b);
+}
+
 /** `child_process.spawn` in the agent's process: the fallback [X-PROC-1]. */
 export class DirectBackend implements SpawnBackend {
   readonly kind = 'direct';
   readonly writesPayloadFiles = false;
+  /** stdio for a run without and with stdin; built at the first run, see #stdio. */
+  #stdio: [StdioOptions, StdioOptions] | undefined;
+  #devNull: number | undefined;
+
+  /**
+   * [X-PROC-5] Each descriptor the agent holds without close-on-exec gets /dev/null in the child
+   * instead (Node can dup onto a position, not close it). Looked for once, at the first run: one
+   * opened later is passed on (docs/hook-processes.md).
+   */
+  #stdioFor(withStdin: boolean): StdioOptions {
+    if (this.#stdio === undefined) {
+      const leaked = inheritableDescriptors();
+      const extra: Array<'ignore' | number> = [];
+      if (leaked.length > 0) {
+        this.#devNull = openSync('/dev/null', 'r');
+        for (let fd = 3; fd <= (leaked.at(-1) ?? 2); fd++) extra.push('ignore');
+        for (const fd of leaked) extra[fd - 3] = this.#devNull;
+      }
+      this.#stdio = [
+        ['ignore', 'pipe', 'pipe', ...extra],
+        ['pipe', 'pipe', 'pipe', ...extra],
+      ];
+    }
+    return this.#stdio[withStdin ? 1 : 0];
+  }
 
   spawn(req: SpawnRequest, events: SpawnEvents): SpawnedProcess {
     let child: ReturnType<typeof spawn>;
@@ -73,7 +129,7 @@ export class DirectBackend implements SpawnBackend {
         cwd: req.cwd,
         env: req.env,
         detached: true,
-        stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        stdio: this.#stdioFor(req.stdin !== undefined),
       });
     } catch (err) {
       // Invalid arguments (e.g. a NUL byte) and some errno values throw synchronously.
@@ -132,7 +188,11 @@ export class DirectBackend implements SpawnBackend {
     };
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    if (this.#devNull !== undefined) closeSync(this.#devNull);
+    this.#devNull = undefined;
+    this.#stdio = undefined;
+  }
 }
 
 /**

@@ -70,14 +70,25 @@ export function selectBackend(choice: LauncherChoice = 'auto', logger?: Logger):
   if (wanted === 'direct') return new DirectBackend();
   const native = nativeLauncherPath();
   if (wanted !== 'node' && executable(native)) {
-    return new LauncherBackend({ kind: 'posix_spawn launcher', command: native, args: [], logger });
+    // The engine's pid: a launcher that finds another parent (the engine died first) exits.
+    return new LauncherBackend({
+      kind: 'posix_spawn launcher',
+      command: native,
+      args: [String(process.pid)],
+      logger,
+    });
   }
   const script = nodeLauncherPath();
   if (!existsSync(script)) {
     logger?.warn(`no launcher is built (${script} is missing); hooks are started with child_process.spawn`);
     return new DirectBackend();
   }
-  return new LauncherBackend({ kind: 'node launcher', command: process.execPath, args: [script], logger });
+  return new LauncherBackend({
+    kind: 'node launcher',
+    command: process.execPath,
+    args: [script, String(process.pid)],
+    logger,
+  });
 }
 
 interface InFlight {

@@ -5,6 +5,10 @@
  *
  * Frame: u32 length (little endian, of what follows), u8 type, payload. A SPAWN request carries
  * its strings as one block of NUL-terminated strings; in events, strings are u32 length + bytes.
+ * SPAWN flags: 1 stdin bytes follow, 2 a payload file follows, 4 the run keeps its children (the
+ * launcher does not kill what is left of it once its main process exited, see the C file).
+ * Both launchers take the engine's pid as their argument, and exit at once if it is not their
+ * parent any more.
  */
 
 import type { SpawnRequest } from '../spawn-backend.ts';
@@ -19,6 +23,10 @@ export const EVT_STDERR = 104;
 export const EVT_EXIT = 105;
 export const EVT_EOF = 106;
 
+export const SPAWN_STDIN = 1;
+export const SPAWN_PAYLOAD = 2;
+export const SPAWN_KEEP_CHILDREN = 4;
+
 /** Frames longer than this are a broken stream, not a message. */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
@@ -32,6 +40,8 @@ export interface SpawnFrame {
   stdin?: Buffer;
   /** [P-PAY-2] Written by the launcher before the start, removed once the process has exited. */
   payloadFile?: { path: string; bytes: Buffer };
+  /** [X-PROC-2] What it leaves may outlive it. */
+  keepChildren: boolean;
 }
 
 export type LauncherEvent =
@@ -71,7 +81,12 @@ export function encodeSpawn(id: number, req: SpawnRequest): Buffer {
   b.writeUInt32LE(size - 4, 0);
   b[4] = REQ_SPAWN;
   b.writeUInt32LE(id >>> 0, 5);
-  b.writeUInt32LE((stdin !== undefined ? 1 : 0) | (payload !== undefined ? 2 : 0), 9);
+  b.writeUInt32LE(
+    (stdin !== undefined ? SPAWN_STDIN : 0) |
+      (payload !== undefined ? SPAWN_PAYLOAD : 0) |
+      (req.keepChildren === true ? SPAWN_KEEP_CHILDREN : 0),
+    9,
+  );
   b.writeUInt32LE(1 + args.length, 13);
   b.writeUInt32LE(envCount, 17);
   b.writeUInt32LE(textBytes, 21);
@@ -182,7 +197,7 @@ export function decodeSpawn(p: Buffer): SpawnFrame {
     throw new Error('launcher stream: spawn request sizes do not add up');
   }
   const fields = p.toString('utf8', start, start + textBytes).split('\0');
-  const hasPayload = (flags & 2) !== 0;
+  const hasPayload = (flags & SPAWN_PAYLOAD) !== 0;
   // Every string ends with a NUL, so the split leaves one empty string after the last.
   if (argc === 0 || fields.length !== 2 + argc + envc + (hasPayload ? 1 : 0) + 1 || fields.at(-1) !== '') {
     throw new Error('launcher stream: spawn request strings do not match their counts');
@@ -193,9 +208,10 @@ export function decodeSpawn(p: Buffer): SpawnFrame {
     cwd: fields[1] ?? '',
     argv: fields.slice(2, 2 + argc),
     env: fields.slice(2 + argc, 2 + argc + envc),
+    keepChildren: (flags & SPAWN_KEEP_CHILDREN) !== 0,
   };
   const bytesAt = start + textBytes;
-  if ((flags & 1) !== 0) req.stdin = Buffer.from(p.subarray(bytesAt, bytesAt + stdinBytes));
+  if ((flags & SPAWN_STDIN) !== 0) req.stdin = Buffer.from(p.subarray(bytesAt, bytesAt + stdinBytes));
   if (hasPayload) {
     const at = bytesAt + stdinBytes;
     req.payloadFile = {

@@ -4,12 +4,28 @@
  * stdin and stdout and starts each hook with `child_process.spawn` — the fork then costs this
  * small process, not the agent. Its own environment is empty [X-PROC-4].
  *
- * Run as `node node-launcher.js`; it exits (killing what it started) when its stdin closes.
+ * Run as `node node-launcher.js [ENGINE_PID]`; it exits (killing what it started) when its stdin
+ * closes.
+ *
+ * What it cannot do that the C launcher does [X-PROC-5]: Node has no prctl, so it is not a child
+ * subreaper (an orphan that leaves its run's group or cgroup is out of reach) and gets no signal
+ * when the engine dies (it relies on its stdin reaching EOF, which an engine's death brings unless
+ * another process holds the pipe's write end).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { constants } from 'node:os';
-import { cgroupPopulated } from '../containment.ts';
+import path from 'node:path';
+import { cgroupPopulated, killCgroupTree } from '../containment.ts';
 import {
   decodeSpawn,
   encodeEvent,
@@ -20,7 +36,62 @@ import {
   REQ_SPAWN,
 } from './launcher-frames.ts';
 
+/** O_CLOEXEC as `/proc/<pid>/fdinfo` shows it (the generic Linux value). */
+const O_CLOEXEC = 0o2000000;
+
+/**
+ * [X-PROC-5] What the engine left open without close-on-exec (Node marks its own descriptors
+ * close-on-exec): not ours to hold, nor to pass on to every hook that child_process.spawn starts.
+ * Runs first, before this process opens anything.
+ */
+function closeInherited(): void {
+  let names: string[];
+  try {
+    names = readdirSync('/proc/self/fd');
+  } catch {
+    return; // no /proc: nothing to go by
+  }
+  for (const name of names) {
+    const fd = Number(name);
+    if (!(fd > 2)) continue;
+    try {
+      const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
+      if (flags !== undefined && (Number.parseInt(flags, 8) & O_CLOEXEC) === 0) closeSync(fd);
+    } catch {
+      // gone meanwhile (the directory's own descriptor)
+    }
+  }
+}
+closeInherited();
+
+const engine = Number(process.argv[2]);
+// The engine died before we could watch its pipe: nothing to start, nothing to stop.
+if (engine > 0 && process.ppid !== engine) process.exit(0);
+
 const children = new Map<number, ChildProcess>();
+
+/** What killAll needs of a run: it outlives its ChildProcess entry (which goes at DETACH or close). */
+interface Run {
+  pid: number;
+  /** Its cgroup folder, '' for none. */
+  cgroup: string;
+  keep: boolean;
+  exited: boolean;
+}
+/** Runs whose main process still runs. */
+const live = new Map<number, Run>();
+/** cgroup folders of runs that do not keep their children: all killed when the engine goes away. */
+const usedCgroups = new Set<string>();
+/** Past this many, folders that are gone are forgotten (a pool reuses a few; more come and go). */
+const USED_CGROUPS_PRUNE = 64;
+
+function noteCgroup(dir: string): void {
+  if (usedCgroups.has(dir)) return;
+  if (usedCgroups.size >= USED_CGROUPS_PRUNE) {
+    for (const d of usedCgroups) if (!existsSync(d)) usedCgroups.delete(d);
+  }
+  usedCgroups.add(dir);
+}
 
 /**
  * Synchronous: an event is in the pipe before anything else happens, so the engine learns a
@@ -104,13 +175,17 @@ function start(frame: Buffer): void {
     return;
   }
   const pid = child.pid;
-  if (req.cgroupProcs !== '') {
+  const cgroup = req.cgroupProcs === '' ? '' : path.dirname(req.cgroupProcs);
+  if (cgroup !== '') {
     try {
       writeFileSync(req.cgroupProcs, String(pid));
     } catch {
       // The process group still contains it.
     }
+    if (!req.keepChildren) noteCgroup(cgroup);
   }
+  const run: Run = { pid, cgroup, keep: req.keepChildren, exited: false };
+  live.set(req.id, run);
   children.set(req.id, child);
   send({ type: 'started', id: req.id, pid });
   child.stdout?.on('data', (data: Buffer) => send({ type: 'stdout', id: req.id, data }));
@@ -119,6 +194,8 @@ function start(frame: Buffer): void {
   child.stderr?.on('end', () => send({ type: 'eof', id: req.id, stream: 'stderr' }));
   child.on('error', () => {});
   child.on('exit', (code, signal) => {
+    run.exited = true;
+    live.delete(req.id);
     removePayload();
     send({
       type: 'exit',
@@ -152,15 +229,21 @@ function isDirectory(dir: string): boolean {
   }
 }
 
+/**
+ * The engine is gone (or closes us) [X-PROC-5]: every running run's group, every cgroup a run
+ * that does not keep its children used, and those of running runs that do. What an exited
+ * keep_children run left stays.
+ */
 function killAll(): void {
-  for (const child of children.values()) {
-    if (child.pid === undefined) continue;
+  for (const run of live.values()) {
     try {
-      process.kill(-child.pid, 'SIGKILL');
+      process.kill(-run.pid, 'SIGKILL');
     } catch {
       // gone
     }
+    if (run.keep && run.cgroup !== '') killCgroupTree(run.cgroup);
   }
+  for (const dir of usedCgroups) killCgroupTree(dir);
 }
 
 const reader = new FrameReader();
