@@ -65,3 +65,18 @@ export function processAlive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * A temp HOME whose user-level Lurus source denies Bash with `reason` (a trusted source: no
+ * consent needed) — what a gate worker runs in the NATS tests.
+ */
+export function denyingGateHome(reason: string): string {
+  const home = tempDir('hw-nats-home-');
+  mkdirSync(path.join(home, '.lurus'), { recursive: true });
+  const deny = writeScript(home, 'deny.sh', `printf '%s\\n' '{"decision":"deny","reason":"${reason}"}'`);
+  writeFileSync(
+    path.join(home, '.lurus', 'hooks.json'),
+    JSON.stringify({ PreToolUse: [{ matcher: '^Bash$', hooks: [{ type: 'command', command: deny }] }] }),
+  );
+  return home;
+}

@@ -1,6 +1,3 @@
-// Issue 12, core mode (at most once): the bus bridge, workers sharing events, the remote gate,
-// connection errors. Against a real nats-server (Debian package), started for this file.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
@@ -11,7 +8,7 @@ import type { RunRecord } from '../src/records/run-record.ts';
 import { startCli } from './cli-process.ts';
 import { runCli, STACK } from './cli-runner.ts';
 import { collectBus } from './engine-harness.ts';
-import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
+import { denyingGateHome, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 import { type NatsServer, startNatsServer } from './nats-server.ts';
 
 let server: NatsServer;
@@ -194,20 +191,7 @@ describe('[N-WORK-1] workers', () => {
 });
 
 describe('[N-GATE-1] the remote gate', () => {
-  function gateHome(): string {
-    const home = tempDir('hw-nats-home-');
-    mkdirSync(path.join(home, '.lurus'), { recursive: true });
-    const deny = writeScript(
-      home,
-      'deny.sh',
-      `printf '%s\\n' '{"decision":"deny","reason":"no shell here"}'`,
-    );
-    writeFileSync(
-      path.join(home, '.lurus', 'hooks.json'),
-      JSON.stringify({ PreToolUse: [{ matcher: '^Bash$', hooks: [{ type: 'command', command: deny }] }] }),
-    );
-    return home;
-  }
+  const gateHome = () => denyingGateHome('no shell here');
 
   it('[N-GATE-1] decide() asks a gate worker: its decision and its runs (named by the worker) come back', async () => {
     const home = gateHome();

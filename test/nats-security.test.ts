@@ -4,7 +4,7 @@
 // certificates made here with openssl. Secrets are distinctive strings, so "never printed" is a
 // plain substring check on everything the processes and engines said.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, type NatsConnection, nkeyAuthenticator, nkeys } from '@nats-io/transport-node';
@@ -18,7 +18,7 @@ import type { RunRecord } from '../src/records/run-record.ts';
 import { type CliProcess, startCli } from './cli-process.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { closeEngines, openEngine } from './engine-harness.ts';
-import { captureLogger, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
+import { captureLogger, denyingGateHome, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 import { makeCertificates } from './nats-certs.ts';
 import { writeOperatorSetup } from './nats-jwt.ts';
 import { type NatsServer, startNatsServer } from './nats-server.ts';
@@ -132,20 +132,16 @@ function withCredentials(url: string, user: string, pass: string): string {
   return url.replace('nats://', `nats://${encodeURIComponent(user)}:${encodeURIComponent(pass)}@`);
 }
 
-/** A HOME whose user-level gate source denies Bash (a trusted source: no consent needed). */
-function gateHome(): string {
-  const home = tempDir('hw-nats-home-');
-  mkdirSync(path.join(home, '.lurus'), { recursive: true });
-  const deny = writeScript(
-    home,
-    'deny.sh',
-    `printf '%s\\n' '{"decision":"deny","reason":"the real gate says no"}'`,
-  );
-  writeFileSync(
-    path.join(home, '.lurus', 'hooks.json'),
-    JSON.stringify({ PreToolUse: [{ matcher: '^Bash$', hooks: [{ type: 'command', command: deny }] }] }),
-  );
-  return home;
+/** The worker role's login in the locked fleet, with its own reply prefix. */
+function workerLogin(): string[] {
+  return [
+    '--nats-user',
+    'worker',
+    '--nats-password-file',
+    workerPasswordFile,
+    '--nats-inbox-prefix',
+    '_INBOX_worker',
+  ];
 }
 
 const BASH = { toolName: 'Bash', toolInput: { command: 'rm -rf /' } };
@@ -221,7 +217,7 @@ describe('[N-SEC-1] a locked fleet: examples/nats-secure/server.conf', () => {
         '--nats-nkey',
         gateSeedFile,
       ],
-      { home: gateHome() },
+      { home: denyingGateHome('the real gate says no') },
     );
     await gate.waitForOutput(/^ready$/m);
     // An attacker with an agent's credentials: it may read _INBOX.> (the agents' replies) but
@@ -275,14 +271,7 @@ describe('[N-SEC-1] a locked fleet: examples/nats-secure/server.conf', () => {
     const worker = cli([
       'worker',
       ...['--nats', fleet.url, '--workspace', ws, '--name', 'w-locked', '--metrics-port', '0'],
-      ...[
-        '--nats-user',
-        'worker',
-        '--nats-password-file',
-        workerPasswordFile,
-        '--nats-inbox-prefix',
-        '_INBOX_worker',
-      ],
+      ...[...workerLogin()],
     ]);
     await worker.waitForOutput(/^ready$/m);
     const metricsUrl = /metrics on (http:\S+)/.exec(worker.stderr())?.[1] ?? '';
@@ -440,14 +429,7 @@ describe('[N-SEC-1] a locked fleet: examples/nats-secure/server.conf', () => {
       const worker = cli([
         'worker',
         ...['--nats', own.url, '--workspace', ws, '--durable', '--name', 'w-durable'],
-        ...[
-          '--nats-user',
-          'worker',
-          '--nats-password-file',
-          workerPasswordFile,
-          '--nats-inbox-prefix',
-          '_INBOX_worker',
-        ],
+        ...[...workerLogin()],
       ]);
       await worker.waitForOutput(/^ready$/m);
       await waitFor(
