@@ -96,16 +96,21 @@ async function interleaved(a, b, { n, rounds, warmup }) {
   return { a: median(means.a), b: median(means.b), ratios: means.a.map((x, i) => x / means.b[i]) };
 }
 
-/** A table row for an interleaved hookwerk-vs-baseline pair (`interleaved()`), ratios logged per round. */
+/**
+ * A table row for an interleaved hookwerk-vs-baseline pair (`interleaved()`), ratios logged per
+ * round. The ratio and verdict are the median of the per-round ratios: both sides of a round see
+ * the same drift of the machine, which the ratio of the two medians mixes across rounds (shown too).
+ */
 function pairedRow(name, benchmark, r, baselineIs, maxRatio) {
   progress(`decide/${name}: per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
+  const paired = median(r.ratios);
   return {
     benchmark,
     hookwerk: fmtUs(r.a),
-    baseline: `${fmtUs(r.b)} (${baselineIs}; paired ${fmtRatio(median(r.ratios))})`,
-    ratio: fmtRatio(r.a / r.b),
-    target: `≤ ${maxRatio}×`,
-    verdict: verdict(r.a / r.b <= maxRatio),
+    baseline: `${fmtUs(r.b)} (${baselineIs}; ratio of the medians ${fmtRatio(r.a / r.b)})`,
+    ratio: fmtRatio(paired),
+    target: `≤ ${maxRatio}× (paired per round)`,
+    verdict: verdict(paired <= maxRatio),
   };
 }
 
@@ -218,11 +223,11 @@ export async function run() {
         const d = await engine.decide('PreToolUse', context);
         if (d.runs[0]?.outcome !== 'ok') throw new Error(`command hook: ${JSON.stringify(d.runs[0])}`);
       };
-      const r = await interleaved(hook, () => rawShell(p.dir, input), { n: 25, rounds: 10, warmup: 10 });
+      const r = await interleaved(hook, () => rawShell(p.dir, input), { n: 25, rounds: 20, warmup: 10 });
       rows.push(
         pairedRow(
           'command',
-          'decide() with one command hook (sh -c, stdin JSON, stdout answer; 10 rounds × 25, interleaved)',
+          'decide() with one command hook (sh -c, stdin JSON, stdout answer; 20 rounds × 25, interleaved)',
           r,
           'raw spawn of sh -c, same stdin/stdout',
           // Issue 18: whatever consent costs, a gate hook run stays well under a raw spawn.
@@ -264,13 +269,13 @@ export async function run() {
       const env = { ...process.env, CLAUDE_PROJECT_DIR: engine.gate.config.projectDir };
       const r = await interleaved(hook, () => rawShell(dir, input, CLAUDE_COMMAND, env), {
         n: 25,
-        rounds: 10,
+        rounds: 20,
         warmup: 10,
       });
       rows.push(
         pairedRow(
           'claude',
-          'decide() with one Claude Code command hook (gateDialect claude; input JSON on stdin, hookSpecificOutput answer; 10 rounds × 25, interleaved)',
+          'decide() with one Claude Code command hook (gateDialect claude; input JSON on stdin, hookSpecificOutput answer; 20 rounds × 25, interleaved)',
           r,
           'raw spawn of sh -c, same stdin and env',
           1.1,
@@ -315,11 +320,11 @@ export async function run() {
         const d = await e.decide('PreToolUse', given);
         if (d.runs[0]?.outcome !== 'ok') throw new Error(`approved hook: ${JSON.stringify(d.runs[0])}`);
       };
-      const r = await interleaved(decideWith(engine), decideWith(granted), { n: 25, rounds: 10, warmup: 10 });
+      const r = await interleaved(decideWith(engine), decideWith(granted), { n: 25, rounds: 20, warmup: 10 });
       rows.push(
         pairedRow(
           'approved',
-          'decide() with one approved Claude Code project hook (real trust store: 15 pins checked before the run, what it could read compared after [L-TRUST-8, L-TRUST-9]; 10 rounds × 25, interleaved)',
+          'decide() with one approved Claude Code project hook (real trust store: 15 pins checked before the run, what it could read compared after [L-TRUST-8, L-TRUST-9]; 20 rounds × 25, interleaved)',
           r,
           'the same hook and files, consent granted without pins',
           1.1,

@@ -61,7 +61,7 @@ class GateWalk {
   #contexts: string[] | undefined;
   #deny: RunRecord | undefined;
   /** One consent check per project for the whole walk: later hooks are compared with its moment. */
-  readonly #checks = new Map<ProjectConsent, ConsentCheck>();
+  #checks: Map<ProjectConsent, ConsentCheck> | undefined;
   readonly #jsonOf = (): string => {
     this.#json ??= JSON.stringify(this.envelope);
     return this.#json;
@@ -91,9 +91,12 @@ class GateWalk {
         const consent = entry.consent;
         const check = consent.check(
           entry.kind === 'process' ? { command: entry.command, cwd: entry.cwd } : undefined,
-          this.#checks.get(consent),
+          this.#checks?.get(consent),
         );
-        if (check.watch !== undefined) this.#checks.set(consent, check);
+        if (check.watch !== undefined) {
+          this.#checks ??= new Map();
+          this.#checks.set(consent, check);
+        }
         pending = check.pending.length > 0;
         const refusal = refusalBefore(consent, check);
         if (refusal !== undefined) verdict = refused(entry, refusal);
