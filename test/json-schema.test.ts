@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { jsonErrorOffset } from '../src/sources/json-error-offset.ts';
+import { jsonErrorOffset } from '../src/core/json-error-offset.ts';
 import { prxHooksJsonSchema, SHIPPED_SCHEMAS } from '../src/sources/json-schemas.ts';
 import { loadPrxConfig } from '../src/sources/prx-source.ts';
 

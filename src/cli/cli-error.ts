@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { parseBoundedJson, TOO_DEEP } from '../sources/json-text.ts';
+import { parseBoundedJson, TOO_DEEP } from '../core/json-text.ts';
 
 /** An error the user can fix: printed as one line, no stack, with its exit code. */
 export class CliError extends Error {

@@ -9,8 +9,8 @@
  * from running as approved.
  */
 import path from 'node:path';
+import { projectPathsOf, type RunPath, runPathsOf } from '../core/command-words.ts';
 import { isInside } from '../files/real-path.ts';
-import { projectPathsOf, type RunPath, runPathsOf } from '../sources/command-words.ts';
 import {
   type FilePin,
   type Fingerprint,

@@ -5,7 +5,7 @@
  * sources from here, so what is pinned and what is loaded are read once, the same way.
  */
 import path from 'node:path';
-import { readSourceFile, type SourceRead } from '../sources/read-source.ts';
+import { readSourceFile, type SourceRead } from '../core/read-source.ts';
 import type { ProjectSurface, SurfaceCommand } from './project-consent.ts';
 import { lurusDir, trustStorePath } from './trust-store.ts';
 

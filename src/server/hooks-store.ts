@@ -1,15 +1,15 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { ConfigIssue } from '../core/issues.ts';
+import { jsonPath } from '../core/issues.ts';
+import { readSourceFile } from '../core/read-source.ts';
 import type { ReloadResult } from '../engine-api.ts';
 import type { PrxEventName } from '../events/prx-events.ts';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import { type Logger, stderrLogger } from '../records/logger.ts';
-import type { ConfigIssue } from '../sources/issues.ts';
-import { jsonPath } from '../sources/issues.ts';
 import { PRX_LIMITS } from '../sources/prx-schema.ts';
 import { type PrxAction, parsePrxConfigText, prxHooksPath } from '../sources/prx-source.ts';
-import { readSourceFile } from '../sources/read-source.ts';
 import type { HookBody } from './bodies.ts';
 import { etagOf, type IfMatch, ifMatchAllows } from './etag.ts';
 import { derivedHookId } from './hook-ids.ts';

@@ -4,7 +4,7 @@
  * never the whole file. Only a file that is not JSON (or not readable) is skipped whole.
  */
 import type { z } from 'zod';
-import { type ConfigIssue, jsonPath } from './issues.ts';
+import { type ConfigIssue, jsonPath } from '../core/issues.ts';
 
 /** One handler as found in a file, before its dialect validates it. */
 export interface RawHandler {

@@ -10,6 +10,7 @@ import { admitProject, type ConsentPolicy } from '../consent/project-admission.t
 import type { ProjectConsent } from '../consent/project-consent.ts';
 import { type ProjectRead, pluginHooksFile, readProject } from '../consent/project-surface.ts';
 import { projectKey } from '../consent/trust-store.ts';
+import { type ConfigIssue, jsonPath } from '../core/issues.ts';
 import { compileIfRule } from '../dialects/claude-if-rule.ts';
 import { inheritedEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
@@ -35,7 +36,6 @@ import {
   sourceCompiled,
 } from './agent-config.ts';
 import { type RawHandler, readHandler } from './agent-settings.ts';
-import { type ConfigIssue, jsonPath } from './issues.ts';
 
 export const CLAUDE_DEFAULT_TIMEOUT_S = 600;
 export const DEFAULT_MANAGED_SETTINGS = '/etc/claude-code/managed-settings.json';

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
 import { type ProjectRead, readProject } from '../consent/project-surface.ts';
 import { projectKey } from '../consent/trust-store.ts';
+import { type ConfigIssue, jsonPath } from '../core/issues.ts';
 import { inheritedEnv, isCodeInjectingEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from '../events/gemini-events.ts';
@@ -26,7 +27,6 @@ import {
   sourceCompiled,
 } from './agent-config.ts';
 import { readHandler } from './agent-settings.ts';
-import { type ConfigIssue, jsonPath } from './issues.ts';
 
 export const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_SYSTEM_SETTINGS = '/etc/gemini-cli/settings.json';

@@ -20,6 +20,10 @@ import {
 import type { ProjectConsent, ProjectSurface } from '../consent/project-consent.ts';
 import { type ProjectRead, readProject } from '../consent/project-surface.ts';
 import { lurusDir, projectKey } from '../consent/trust-store.ts';
+import { primaryScriptOf } from '../core/command-words.ts';
+import { type ConfigIssue, fromZodIssues, jsonPath } from '../core/issues.ts';
+import { parseJsonText } from '../core/json-text.ts';
+import { readSourceFile } from '../core/read-source.ts';
 import { withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES, type LurusEventName } from '../events/lurus-events.ts';
@@ -33,9 +37,6 @@ import type {
 import { compileMatcher } from '../registry/matcher.ts';
 import { literalHostProblem } from '../runners/blocked-address.ts';
 import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../runners/http-headers.ts';
-import { primaryScriptOf } from './command-words.ts';
-import { type ConfigIssue, fromZodIssues, jsonPath } from './issues.ts';
-import { parseJsonText } from './json-text.ts';
 import {
   LURUS_LIMITS,
   type LurusEventMap,
@@ -43,7 +44,6 @@ import {
   lurusEventMapSchema,
   lurusHooksFileSchema,
 } from './lurus-schema.ts';
-import { readSourceFile } from './read-source.ts';
 
 export { lurusDir };
 
