@@ -13,7 +13,6 @@ import { type ConfigIssue, formatIssue } from './core/issues.ts';
 import type { AgentAnswer } from './dialects/agent-answer.ts';
 import { type AgentRunContext, runAgentHook, runInProcessAgentHook } from './dialects/agent-dialect.ts';
 import { mergeClaudeAnswers } from './dialects/claude-answer.ts';
-import { ifRuleAdmits } from './dialects/claude-if-rule.ts';
 import { applyGeminiOutputToInput, mergeGeminiAnswers } from './dialects/gemini-answer.ts';
 import { runGateHook } from './dialects/lurus-dialect.ts';
 import { type PayloadFiles, runObserveHook } from './dialects/prx-dialect.ts';
@@ -360,7 +359,7 @@ class Engine implements HookEngine {
       entries,
       admits: (hook, i) =>
         hook.ifRule === undefined ||
-        ifRuleAdmits(hook.ifRule, typeof i.tool_name === 'string' ? i.tool_name : undefined, i.tool_input),
+        hook.ifRule.admits(typeof i.tool_name === 'string' ? i.tool_name : undefined, i.tool_input),
       run: (hook, i) => runAgentHook(hook, event, i, ctx),
       runInProcess: (hook, i) => runInProcessAgentHook(hook, i, cwd),
       merge: (answers) =>

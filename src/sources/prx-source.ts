@@ -7,7 +7,13 @@ import { isInside, realPrefixPath } from '../files/real-path.ts';
 import type { PrxShellHook } from '../registry/hook-definition.ts';
 import { compileMatcher } from '../registry/matcher.ts';
 import { type BwrapLookup, type BwrapSandbox, findBwrap } from '../sandbox/bwrap.ts';
-import { PRX_LIMITS, type PrxActionConfig, type PrxHooksFile, prxHooksFileSchema } from './prx-schema.ts';
+import {
+  actionSettings,
+  PRX_LIMITS,
+  type PrxActionConfig,
+  type PrxHooksFile,
+  prxHooksFileSchema,
+} from './prx-schema.ts';
 
 /** Observe hooks have no matcher: every action of an event runs. */
 const ALWAYS = compileMatcher(undefined);
@@ -130,7 +136,7 @@ function compilePrxActions(
         timeoutMs: config.timeout_ms,
         stdinJson: config.stdin_json,
         enabled: config.enabled,
-        config,
+        config: actionSettings(config),
         ...(config.keep_children === true ? { keepChildren: true } : {}),
         ...(sandbox !== undefined ? { sandbox } : {}),
       });

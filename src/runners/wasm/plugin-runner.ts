@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { errorMessage } from '../../files/errno.ts';
 import type { Logger } from '../../records/logger.ts';
 import type { RunRecord } from '../../records/run-record.ts';
-import type { PluginSpec } from '../../sources/plugin-manifest.ts';
+import type { PluginSpec } from './plugin-spec.ts';
 import type { TranspileCache } from './transpile.ts';
 import { capComponentMemory } from './wasm-memory.ts';
 import { PLUGIN_WORKER_SOURCE } from './worker-source.ts';
