@@ -3,6 +3,7 @@
  * in engine.ts.
  */
 import type { MemoryBus } from './bus/memory-bus.ts';
+import type { FailMode } from './core/fail-mode.ts';
 import type { ConfigIssue } from './core/issues.ts';
 import type { AgentDecision } from './dialects/agent-answer.ts';
 import type { Decision } from './dispatch/gate-sequential.ts';
@@ -123,7 +124,7 @@ export interface UseOptions {
   matcher?: string;
   /** ms; default 30 000. */
   timeout?: number;
-  failMode?: 'open' | 'closed';
+  failMode?: FailMode;
   /** Name in records; default `in-process:<event>#<n>`. */
   name?: string;
 }

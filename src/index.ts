@@ -10,6 +10,15 @@ export {
   revokeProject,
 } from './consent/project-consent.ts';
 export { readTrustStore, removeApproval, trustStorePath } from './consent/trust-store.ts';
+export type { HookwerkErrorCode } from './core/errors.ts';
+export {
+  EngineClosedError,
+  HookInputError,
+  HookwerkError,
+  HookwerkTypeError,
+  InvalidOptionError,
+  isHookwerkError,
+} from './core/errors.ts';
 export type { ConfigIssue } from './core/issues.ts';
 export { formatIssue } from './core/issues.ts';
 export type { Decision } from './dispatch/gate-sequential.ts';
@@ -22,7 +31,6 @@ export type {
   ReloadResult,
   UseOptions,
 } from './engine-api.ts';
-export { EngineClosedError, HookInputError } from './events/hook-input-error.ts';
 export type { LurusContext, LurusEnvelope, LurusEventName } from './events/lurus-events.ts';
 export { LURUS_EVENT_NAMES, LURUS_EVENTS } from './events/lurus-events.ts';
 export type { PrxEnvelope, PrxEventName, PrxPayload } from './events/prx-events.ts';

@@ -12,7 +12,7 @@ const SRC = path.join(REPO, 'src');
 
 /** Bottom first. `(root)` is `src/*.ts`: the engine façade and the package entry. */
 const LAYERS: readonly (readonly string[])[] = [
-  ['files'],
+  // Ground helpers: errors, files, JSON text, the shell-word reader.
   ['core'],
   ['bus', 'sandbox', 'consent', 'events'],
   ['records'],

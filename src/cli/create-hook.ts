@@ -1,6 +1,8 @@
 import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { errorMessage } from '../core/errno.ts';
 import { formatIssue } from '../core/issues.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import { readSourceFile } from '../core/read-source.ts';
@@ -10,8 +12,6 @@ import {
   type LurusEventName,
   lurusEventFromInput,
 } from '../events/lurus-events.ts';
-import { writeFileAtomic } from '../files/atomic-write.ts';
-import { errorMessage } from '../files/errno.ts';
 import { LURUS_LIMITS } from '../sources/lurus-schema.ts';
 import { lurusDir } from '../sources/lurus-source.ts';
 import { CliError } from './cli-error.ts';

@@ -22,11 +22,11 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { errorMessage, isErrno } from '../core/errno.ts';
+import { homeFolder } from '../core/home.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import { readSourceFile } from '../core/read-source.ts';
-import { writeFileAtomic } from '../files/atomic-write.ts';
-import { errorMessage, isErrno } from '../files/errno.ts';
-import { homeFolder } from '../files/home.ts';
 import { STATE_DIR } from '../server/hooks-store.ts';
 import { CliError } from './cli-error.ts';
 

@@ -12,10 +12,10 @@
  * but acyclic references. A BigInt passes when the embedder gave `BigInt.prototype` a `toJSON`.
  */
 
+import { errorMessage } from '../core/errno.ts';
+import { HookInputError } from '../core/errors.ts';
 import { jsonPath } from '../core/issues.ts';
 import { MAX_HOOK_JSON_DEPTH } from '../core/json-text.ts';
-import { errorMessage } from '../files/errno.ts';
-import { HookInputError } from './hook-input-error.ts';
 
 /** Deepest nesting a payload may have; the payload object itself is level 1 (the answers' bound too). */
 export const MAX_PAYLOAD_DEPTH = MAX_HOOK_JSON_DEPTH;

@@ -1,8 +1,8 @@
 import { AckPolicy, type ConsumerMessages, type JsMsg, jetstreamManager } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { MemoryBus } from '../bus/memory-bus.ts';
+import { errorMessage } from '../core/errno.ts';
 import type { PrxEnvelope } from '../events/prx-events.ts';
-import { errorMessage } from '../files/errno.ts';
 import type { Logger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { EVENT_SUBJECTS, EVENTS_STREAM, ensureEventStream, type StreamLimits } from './event-stream.ts';

@@ -5,6 +5,7 @@
  * definitions never changes what a running hook reads.
  */
 import type { ProjectConsent } from '../consent/project-consent.ts';
+import type { FailMode } from '../core/fail-mode.ts';
 import type { LurusContext, LurusEventName } from '../events/lurus-events.ts';
 import type { PrxEnvelope, PrxEventName } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
@@ -66,7 +67,7 @@ export type HookScope =
   | 'user'
   | 'local'
   | 'system';
-export type FailMode = 'open' | 'closed';
+export type { FailMode };
 
 /** Where a definition came from, so every error, explanation and record can name it. */
 export interface HookOrigin {

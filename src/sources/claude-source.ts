@@ -10,12 +10,12 @@ import { admitProject, type ConsentPolicy } from '../consent/project-admission.t
 import type { ProjectConsent } from '../consent/project-consent.ts';
 import { type ProjectRead, pluginHooksFile, readProject } from '../consent/project-surface.ts';
 import { projectKey } from '../consent/trust-store.ts';
+import { homeFolder } from '../core/home.ts';
 import { type ConfigIssue, jsonPath } from '../core/issues.ts';
 import { toolCallRuleOf } from '../dialects/claude-if-rule.ts';
 import { inheritedEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { claudeMatchField, isDocumentedClaudeEvent } from '../events/claude-events.ts';
-import { homeFolder } from '../files/home.ts';
 import type {
   AgentCommandHook,
   AgentHook,

@@ -10,11 +10,11 @@ import { z } from 'zod';
 import { admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
 import { type ProjectRead, readProject } from '../consent/project-surface.ts';
 import { projectKey } from '../consent/trust-store.ts';
+import { homeFolder } from '../core/home.ts';
 import { type ConfigIssue, jsonPath } from '../core/issues.ts';
 import { inheritedEnv, isCodeInjectingEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from '../events/gemini-events.ts';
-import { homeFolder } from '../files/home.ts';
 import type { AgentCommandHook, GateEntry } from '../registry/hook-definition.ts';
 import { compileGeminiMatcher } from '../registry/matcher.ts';
 import {

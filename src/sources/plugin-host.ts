@@ -6,8 +6,8 @@
  */
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
+import { errorMessage } from '../core/errno.ts';
 import { type ConfigIssue, formatIssue } from '../core/issues.ts';
-import { errorMessage } from '../files/errno.ts';
 import { type Logger, silentLogger } from '../records/logger.ts';
 import type { WasmPluginHook } from '../registry/hook-definition.ts';
 import { PluginRunner } from '../runners/wasm/plugin-runner.ts';

@@ -18,9 +18,9 @@ import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { parsePattern, topicMatches } from '../bus/topic-trie.ts';
+import { errorCode, errorMessage } from '../core/errno.ts';
 import { type ConfigIssue, fromZodIssues, jsonPath } from '../core/issues.ts';
 import { isPrxEvent, PRX_EVENT_NAMES } from '../events/prx-events.ts';
-import { errorCode, errorMessage } from '../files/errno.ts';
 import type { PluginSpec } from '../runners/wasm/plugin-spec.ts';
 
 export const PLUGIN_MANIFEST = 'plugin.toml';
