@@ -33,6 +33,7 @@ import type {
   GateView,
   HookEngine,
   HookEngineOptions,
+  NatsStatus,
   ReloadResult,
 } from './engine-api.ts';
 import { claudeMatchTarget } from './events/claude-events.ts';
@@ -68,6 +69,7 @@ import type {
   InProcessObserverHook,
   LurusGateEntry,
   PrxShellHook,
+  RegistryEntry,
 } from './registry/hook-definition.ts';
 import { compileMatcher, matchTarget } from './registry/matcher.ts';
 import { Registry } from './registry/registry.ts';
@@ -464,8 +466,8 @@ class Engine implements HookEngine {
     });
   }
 
-  registry(): Registry {
-    return this.#registry;
+  hooks(event: string): readonly RegistryEntry[] {
+    return this.#registry.entries(event);
   }
 
   #record(given: RunRecord, depth: number): void {
@@ -591,8 +593,17 @@ class Engine implements HookEngine {
     }
   }
 
-  get nats(): EngineNats | undefined {
-    return this.#nats;
+  get nats(): NatsStatus | undefined {
+    const nats = this.#nats;
+    if (nats === undefined) return undefined;
+    const link = nats.link;
+    return {
+      get connected() {
+        return link.connected;
+      },
+      servers: link.servers,
+      flush: () => link.nc.flush(),
+    };
   }
 
   /** [N-GATE-1] A gate worker decides; local gate sources are not run. */
@@ -608,7 +619,7 @@ class Engine implements HookEngine {
 
   /** Called once by createHookEngine when `nats` is given. */
   async connectNats(options: NatsOptions): Promise<void> {
-    this.#nats = await EngineNats.open(options, {
+    this.#nats = await EngineNats.open(this, options, {
       bus: this.bus,
       logger: this.#logger,
       dropped: (reason) => this.metrics.dropped(reason),

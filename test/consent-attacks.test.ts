@@ -110,7 +110,7 @@ describe('[L-MATCH-4] [L-TRUST-3] a catastrophic matcher cannot hang the gate', 
     expect(d).toMatchObject({ decision: 'allow', blocked: false });
     expect(d.runs).toHaveLength(1);
     expect(d.runs[0]).toMatchObject({ outcome: 'skipped_untrusted', cause: 'untrusted' });
-    const entries = engine.registry().entries('PreToolUse');
+    const entries = engine.hooks('PreToolUse');
     expect(entries).toHaveLength(1);
     expect(entries[0]!.kind).toBe('unapproved');
     expect(Object.hasOwn(entries[0]!, 'matcher')).toBe(false);

@@ -21,7 +21,7 @@ import { tsHookTemplate } from './templates/typescript.ts';
 /** [L-GEN-1] A hook name is a file stem: no path separators, no leading dot, no surprises in a shell word. */
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-export interface CreateHookOptions {
+interface CreateHookOptions {
   /** Project folder holding `.lurus/` (default: the current folder). */
   project?: string;
   /** Write a TypeScript hook run with `npx tsx` instead of a shell script. */

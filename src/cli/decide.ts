@@ -13,7 +13,7 @@ import { closeOnStopSignal, graceOption } from './shutdown.ts';
 /** The input object is at most this big on stdin (a tool input can be large; a gate input is not a file). */
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 
-export interface DecideOptions {
+interface DecideOptions {
   project?: string;
   context?: string;
   dialect?: GateDialect;
@@ -84,7 +84,7 @@ export async function decideCommand(
  * [L-TRUST-11] A guard that did not run as approved is never silent: one line per source file
  * and cause, naming the file and the command that reviews the project.
  */
-export function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): string[] {
+function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): string[] {
   const lines = new Map<string, string>();
   for (const run of runs) {
     if (run.cause === undefined || !CONSENT_CAUSES.has(run.cause)) continue;

@@ -40,7 +40,7 @@ const STEPS: ReadonlyArray<[string, Record<string, unknown>, string]> = [
   ['Stop', { stop_hook_active: true }, 'it stops again after continuing'],
 ];
 
-export function claudeDemoSource(): string {
+function claudeDemoSource(): string {
   return fileURLToPath(new URL('../../examples/claude-demo/', import.meta.url));
 }
 

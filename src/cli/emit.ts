@@ -18,7 +18,7 @@ import { anyNatsSecurityFlag, type NatsSecurityFlags, natsSecurityFromFlags } fr
 import { readStdin } from './read-stdin.ts';
 import { closeOnStopSignal, graceOption } from './shutdown.ts';
 
-export interface EmitCliOptions extends NatsSecurityFlags {
+interface EmitCliOptions extends NatsSecurityFlags {
   workspace?: string;
   session?: string;
   payload?: string;

@@ -27,7 +27,7 @@ export interface TrustIo {
   interactive?: boolean;
 }
 
-export interface TrustOptions {
+interface TrustOptions {
   project?: string;
   yes?: boolean;
   /** [L-TRUST-7] List every approval instead of reviewing a project. */

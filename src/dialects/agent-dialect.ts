@@ -74,11 +74,7 @@ export async function runAgentHook(
 }
 
 /** [C-RUN-1, C-RUN-3, G-RUN-1] The process request for one run. */
-export function processSpec(
-  hook: AgentCommandHook,
-  input: Record<string, unknown>,
-  envFile?: string,
-): ProcessSpec {
+function processSpec(hook: AgentCommandHook, input: Record<string, unknown>, envFile?: string): ProcessSpec {
   const env: Record<string, string> = { ...hook.env };
   const cwd = runFolderOf(hook, input);
   if (hook.pluginRoot !== undefined) env.CLAUDE_PLUGIN_ROOT = hook.pluginRoot;
@@ -146,13 +142,13 @@ function newEnvFile(dir: string): string {
  * [C-RUN-3] `export NAME=VALUE` lines a hook wrote to its `CLAUDE_ENV_FILE`: NAME → VALUE in file
  * order, later lines win, one pair of surrounding quotes removed. Read bounded (1 MiB).
  */
-export function readEnvFile(file: string): Record<string, string> | undefined {
+function readEnvFile(file: string): Record<string, string> | undefined {
   const read = readSourceFile(file, 1024 * 1024);
   if (read.kind !== 'text') return undefined;
   return parseEnvLines(read.text);
 }
 
-export function parseEnvLines(text: string): Record<string, string> | undefined {
+function parseEnvLines(text: string): Record<string, string> | undefined {
   const env: Record<string, string> = {};
   let any = false;
   for (const line of text.split('\n')) {

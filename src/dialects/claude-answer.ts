@@ -25,10 +25,10 @@ import { claudeCanBlock, claudePlainTextIsContext } from '../events/claude-event
 import { type Ending, outcomeOf, type RunResult } from '../runners/run-result.ts';
 import type { AgentAnswer, AgentDecision, Permission, PermissionRequestAnswer } from './agent-answer.ts';
 
-export type ClaudeFailMode = 'open' | 'closed';
+type ClaudeFailMode = 'open' | 'closed';
 
 /** The merged decision before the engine adds `runs` and `env`. */
-export type ClaudeMergedDecision = Omit<AgentDecision, 'runs' | 'env'>;
+type ClaudeMergedDecision = Omit<AgentDecision, 'runs' | 'env'>;
 
 // ---------------------------------------------------------------------------------------------
 // Reading the JSON output [C-ANS-3]: field by field, each checked with zod's safeParse, so a

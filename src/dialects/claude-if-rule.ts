@@ -37,7 +37,7 @@ export interface Glob {
   readonly pieces: readonly string[];
 }
 
-export type IfRule =
+type IfRule =
   | { readonly kind: 'unreadable'; readonly rule: string; readonly problem: string }
   | { readonly kind: 'tool'; readonly rule: string; readonly tool: string }
   | {

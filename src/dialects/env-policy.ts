@@ -58,7 +58,7 @@ export function inheritedEnv(parent: NodeJS.ProcessEnv): Record<string, string> 
  * The prefix names a folder under `/dev/null`, which no one — the guarded agent included, though
  * it runs as the same user — can ever create, so no cache can be planted there either.
  */
-export const INTERPRETER_CACHE_ENV: Readonly<Record<string, string>> = Object.freeze({
+const INTERPRETER_CACHE_ENV: Readonly<Record<string, string>> = Object.freeze({
   PYTHONDONTWRITEBYTECODE: '1',
   PYTHONPYCACHEPREFIX: '/dev/null/hookwerk-pycache',
 });

@@ -61,10 +61,10 @@ import type { ProcessResult } from '../runners/process-types.ts';
 import { type Ending, outcomeOf } from '../runners/run-result.ts';
 import type { AgentAnswer, AgentDecision, Permission } from './agent-answer.ts';
 
-export type GeminiFailMode = 'open' | 'closed';
+type GeminiFailMode = 'open' | 'closed';
 
 /** The merged decision of one event, before run records and env are added. */
-export type GeminiDecision = Omit<AgentDecision, 'runs' | 'env'>;
+type GeminiDecision = Omit<AgentDecision, 'runs' | 'env'>;
 
 // ---------------------------------------------------------------------------------------------
 // One hook
@@ -95,7 +95,7 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** What a hook printed, as Gemini CLI reads it; `too_deep`: JSON nested past the bound [C-ANS-3]. */
-export type GeminiOutput =
+type GeminiOutput =
   | { kind: 'json'; value: unknown }
   | { kind: 'text'; text: string }
   | { kind: 'too_deep' }

@@ -41,7 +41,7 @@ type Answer = { decision: 'allow' | 'deny'; reason?: string; additionalContext?:
  * non-empty line, so a hook that logs to stdout before answering still counts. JSON nested past
  * MAX_HOOK_JSON_DEPTH is an invalid answer [C-ANS-3], found before it is parsed.
  */
-export function parseAnswer(text: string): Answer | { invalid: string } {
+function parseAnswer(text: string): Answer | { invalid: string } {
   const trimmed = text.trim();
   if (trimmed === '') return { invalid: 'empty answer' };
   let parsed = parseBoundedJson(trimmed);

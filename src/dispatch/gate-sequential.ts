@@ -1,4 +1,4 @@
-import type { ConsentCheck, ProjectConsent } from '../consent/project-consent.ts';
+import type { ConsentCheck, HookConsent } from '../consent/project-consent.ts';
 import { type ConsentRefusal, refusalAfter, refusalBefore } from '../consent/run-consent.ts';
 import type { HookVerdict } from '../dialects/lurus-dialect.ts';
 import { failedVerdict } from '../dialects/lurus-dialect.ts';
@@ -61,7 +61,7 @@ class GateWalk {
   #contexts: string[] | undefined;
   #deny: RunRecord | undefined;
   /** One consent check per project for the whole walk: later hooks are compared with its moment. */
-  #checks: Map<ProjectConsent, ConsentCheck> | undefined;
+  #checks: Map<HookConsent, ConsentCheck> | undefined;
   readonly #jsonOf = (): string => {
     this.#json ??= JSON.stringify(this.envelope);
     return this.#json;

@@ -6,7 +6,7 @@
  */
 
 /** The input fields a Claude Code matcher can be tested against [C-MATCH-1]. */
-export type ClaudeMatchField =
+type ClaudeMatchField =
   | 'tool_name'
   | 'source'
   | 'trigger'
@@ -15,7 +15,7 @@ export type ClaudeMatchField =
   | 'agent_type'
   | 'error';
 
-export interface ClaudeEventInfo {
+interface ClaudeEventInfo {
   /** [C-EV-1] Exit 2 / `decision: "block"` stops the action. */
   readonly canBlock: boolean;
   /** [C-MATCH-1] The input field the matcher is tested against; `null`: matchers are ignored. */
@@ -81,7 +81,7 @@ export const CLAUDE_EVENTS = {
   SessionEnd: ev(false, 'reason'),
 } as const satisfies Record<string, ClaudeEventInfo>;
 
-export type ClaudeEventName = keyof typeof CLAUDE_EVENTS;
+type ClaudeEventName = keyof typeof CLAUDE_EVENTS;
 
 export const CLAUDE_EVENT_NAMES: readonly ClaudeEventName[] = Object.freeze(
   Object.keys(CLAUDE_EVENTS).filter(isDocumentedClaudeEvent),

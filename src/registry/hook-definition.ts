@@ -4,7 +4,7 @@
  * carries everything its run needs (env, cwd, limits, consent), so a reload that builds new
  * definitions never changes what a running hook reads.
  */
-import type { ProjectConsent } from '../consent/project-consent.ts';
+import type { HookConsent } from '../consent/project-consent.ts';
 import type { FailMode } from '../core/fail-mode.ts';
 import type { LurusContext, LurusEventName } from '../events/lurus-events.ts';
 import type { PrxEnvelope, PrxEventName } from '../events/prx-events.ts';
@@ -122,7 +122,7 @@ interface GateCommon extends HookCommon {
   dialect: 'lurus';
   event: LurusEventName;
   /** Set for project hooks: the approval they run under, re-checked right before each run. */
-  consent?: ProjectConsent;
+  consent?: HookConsent;
 }
 
 /** [L-RUN-2] A command hook: `/bin/sh -c command` in the project folder, event JSON on stdin. */
@@ -192,7 +192,7 @@ interface AgentCommon extends HookCommon {
   /** Any name: those tools accept events we do not know. */
   event: string;
   /** Set for project, local and plugin hooks: the approval they run under. */
-  consent?: ProjectConsent;
+  consent?: HookConsent;
   /** Position in configuration order: answers are merged in this order, not finish order [C-ANS-4]. */
   order: number;
   /** Identical handlers from several settings files run once [C-RUN-2, G-SRC-1]. */

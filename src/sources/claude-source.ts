@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
-import type { ProjectConsent } from '../consent/project-consent.ts';
+import type { HookConsent } from '../consent/project-consent.ts';
 import { type ProjectRead, pluginHooksFile, readProject } from '../consent/project-surface.ts';
 import { projectKey } from '../consent/trust-store.ts';
 import { homeFolder } from '../core/home.ts';
@@ -37,8 +37,8 @@ import {
 } from './agent-config.ts';
 import { type RawHandler, readHandler } from './agent-settings.ts';
 
-export const CLAUDE_DEFAULT_TIMEOUT_S = 600;
-export const DEFAULT_MANAGED_SETTINGS = '/etc/claude-code/managed-settings.json';
+const CLAUDE_DEFAULT_TIMEOUT_S = 600;
+const DEFAULT_MANAGED_SETTINGS = '/etc/claude-code/managed-settings.json';
 
 export interface ClaudeOptions {
   /** Plugin folders whose `hooks/hooks.json` is read [C-SRC-1]. */
@@ -49,7 +49,7 @@ export interface ClaudeOptions {
   env?: 'inherit' | 'allowlist';
 }
 
-export interface LoadClaudeOptions {
+interface LoadClaudeOptions {
   projectDir: string;
   home?: string;
   /** Parent environment of command hooks; default `process.env`. */
@@ -109,7 +109,7 @@ interface SourceSpec extends AgentSourceSpec {
 }
 
 /** [C-SRC-1] The sources in merge order. */
-export function claudeSourceSpecs(projectDir: string, home: string, opts: ClaudeOptions = {}): SourceSpec[] {
+function claudeSourceSpecs(projectDir: string, home: string, opts: ClaudeOptions = {}): SourceSpec[] {
   return [
     {
       scope: 'managed',
@@ -253,7 +253,7 @@ interface HandlerContext {
   /** Where `allowedEnvVars` are looked up for HTTP headers. */
   parentEnv: NodeJS.ProcessEnv;
   warnings: ConfigIssue[];
-  consent?: ProjectConsent;
+  consent?: HookConsent;
   pluginRoot?: string;
 }
 

@@ -28,8 +28,8 @@ import {
 } from './agent-config.ts';
 import { readHandler } from './agent-settings.ts';
 
-export const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_SYSTEM_SETTINGS = '/etc/gemini-cli/settings.json';
+const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_SYSTEM_SETTINGS = '/etc/gemini-cli/settings.json';
 
 export interface GeminiOptions {
   /** System settings file (default `/etc/gemini-cli/settings.json`). */
@@ -38,7 +38,7 @@ export interface GeminiOptions {
   env?: 'inherit' | 'allowlist';
 }
 
-export interface LoadGeminiOptions {
+interface LoadGeminiOptions {
   projectDir: string;
   home?: string;
   env?: NodeJS.ProcessEnv;
@@ -76,7 +76,7 @@ const SETTING_KEYS: ReadonlySet<string> = new Set(GEMINI_HOOKS_SETTING_KEYS);
 type SourceSpec = AgentSourceSpec;
 
 /** [G-SRC-1] The sources, in Gemini CLI's run order (project first). */
-export function geminiSourceSpecs(projectDir: string, home: string, opts: GeminiOptions = {}): SourceSpec[] {
+function geminiSourceSpecs(projectDir: string, home: string, opts: GeminiOptions = {}): SourceSpec[] {
   return [
     {
       scope: 'project',

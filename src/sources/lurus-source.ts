@@ -17,7 +17,7 @@ import {
   type ConsentPolicy,
   type ConsentSummary,
 } from '../consent/project-admission.ts';
-import type { ProjectConsent, ProjectSurface } from '../consent/project-consent.ts';
+import type { HookConsent, ProjectSurface } from '../consent/project-consent.ts';
 import { type ProjectRead, readProject } from '../consent/project-surface.ts';
 import { lurusDir, projectKey } from '../consent/trust-store.ts';
 import { primaryScriptOf } from '../core/command-words.ts';
@@ -51,7 +51,7 @@ export { lurusDir };
 export type LurusScope = 'global' | 'project';
 
 /** Where an event map lives: a whole `hooks.json`, or one key of a `settings.json`. */
-export interface LurusSourceSpec {
+interface LurusSourceSpec {
   scope: LurusScope;
   file: string;
   /** `null`: the file is the event map; otherwise the settings key holding it. */
@@ -109,7 +109,7 @@ export interface LurusConfig {
 }
 
 /** [L-SRC-1..3] The six sources, in the order their arrays are concatenated. */
-export function lurusSourceSpecs(projectDir: string, home: string): LurusSourceSpec[] {
+function lurusSourceSpecs(projectDir: string, home: string): LurusSourceSpec[] {
   const g = lurusDir(home);
   const p = lurusDir(projectDir);
   return [
@@ -122,7 +122,7 @@ export function lurusSourceSpecs(projectDir: string, home: string): LurusSourceS
   ];
 }
 
-export interface LoadLurusOptions {
+interface LoadLurusOptions {
   projectDir: string;
   /** Home folder holding `.lurus/` (default: the account's home, see files/home.ts). */
   home?: string;
@@ -354,7 +354,7 @@ function compileSource(
   raw: unknown,
   base: PropertyKey[],
   ctx: CompileContext,
-  consent: ProjectConsent | undefined,
+  consent: HookConsent | undefined,
 ): { ok: true; hooks: LurusHook[] } | { ok: false; issues: ConfigIssue[] } {
   const schema = spec.key === null ? lurusHooksFileSchema : lurusEventMapSchema;
   const parsed = schema.safeParse(raw);

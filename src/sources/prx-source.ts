@@ -22,7 +22,7 @@ const ALWAYS = compileMatcher(undefined);
 export type PrxAction = PrxShellHook;
 
 /** [P-SEC-7] Loader options. */
-export interface PrxLoadOptions {
+interface PrxLoadOptions {
   /** Finds bwrap; called at most once per load, and only when some action asks for it. Default: `findBwrap()`. */
   findBwrap?: () => BwrapLookup;
 }
