@@ -422,7 +422,8 @@ function specificFor(
  * `systemMessage` joins every hook's message on every event (Gemini CLI shows each one).
  * `updatedInput` (BeforeTool): the tool's new arguments, whole: the last `tool_input` in
  * configuration order, as it was given. It **replaces** the tool's input, as in Gemini CLI 0.61:
- * keys it omits are not taken from the model's arguments (`_toolInput` is not merged in).
+ * keys it omits are not taken from the model's arguments (`_toolInput`, the tool's current input,
+ * is not merged in; the parameter stays so that callers need not change).
  * A hook that failed under failMode `closed` blocks whatever the strategy.
  */
 export function mergeGeminiAnswers(
