@@ -36,7 +36,7 @@ import type {
   NatsStatus,
   ReloadResult,
 } from './engine-api.ts';
-import { claudeMatchTarget } from './events/claude-events.ts';
+import { claudeMatchTarget, claudeSendsPermissionMode } from './events/claude-events.ts';
 import { GEMINI_EVENT_NAMES, geminiMatchTarget, isGeminiEvent } from './events/gemini-events.ts';
 import { jsonPayloadProblem } from './events/json-payload-check.ts';
 import {
@@ -727,8 +727,10 @@ function allLurus(entries: readonly GateEntry[]): entries is readonly LurusGateE
 
 /**
  * [C-IN-1] The input object as the caller gave it, with what is missing filled in:
- * `hook_event_name`, `session_id`, `cwd` (the project), `permission_mode` (`default`); Gemini's
- * also gets `timestamp` [G-RUN-1]. `transcript_path` only when the caller knows it.
+ * `hook_event_name`, `session_id` (the engine's, the same on every call), `cwd` (the project);
+ * Claude's gets `permission_mode` (`default`) only on the events whose input carries it in Claude
+ * Code (not on SessionStart), Gemini's never [G-RUN-1] but `timestamp`. `transcript_path` only
+ * when the caller knows it. A `permission_mode` the caller gave is passed on as it is.
  */
 function agentInput(
   dialect: 'claude' | 'gemini',
@@ -740,7 +742,8 @@ function agentInput(
   input.hook_event_name = event;
   if (typeof input.session_id !== 'string') input.session_id = defaults.sessionId;
   if (typeof input.cwd !== 'string') input.cwd = defaults.projectDir;
-  if (typeof input.permission_mode !== 'string') input.permission_mode = 'default';
+  if (dialect === 'claude' && claudeSendsPermissionMode(event) && typeof input.permission_mode !== 'string')
+    input.permission_mode = 'default';
   if (dialect === 'gemini' && typeof input.timestamp !== 'string') input.timestamp = new Date().toISOString();
   return input;
 }

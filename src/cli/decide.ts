@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { CONSENT_CAUSES, trustHint } from '../consent/run-consent.ts';
+import { projectKey } from '../consent/trust-store.ts';
 import { errorMessage } from '../core/errno.ts';
 import { formatIssue } from '../core/issues.ts';
 import { createHookEngine } from '../engine.ts';
@@ -19,6 +21,8 @@ interface DecideOptions {
   dialect?: GateDialect;
   input?: string;
   pluginDir?: string[];
+  /** [C-IN-1] The `session_id` of an input that gives none (default: one per project folder). */
+  session?: string;
   /** [X-PROC-3] How long running hooks get on SIGINT/SIGTERM before they are stopped. */
   shutdownGraceMs?: string;
 }
@@ -50,9 +54,11 @@ export async function decideCommand(
       text.trim() === '' ? '{}' : text,
     );
   }
+  const projectDir = resolveWorkspace(opts.project);
   const engine = await createHookEngine({
-    projectDir: resolveWorkspace(opts.project),
+    projectDir,
     gateDialect: dialect,
+    sessionId: sessionOption(opts.session, projectDir),
     ...(dialect === 'claude'
       ? { claude: { plugins: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)) } }
       : {}),
@@ -99,6 +105,23 @@ function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): stri
     lines.set(key, `hookwerk: project hook ${effect}, ${run.cause}: ${file}: ${line}`);
   }
   return [...lines.values()];
+}
+
+/**
+ * [C-IN-1] Each `decide` is an engine of its own, so the engine's random session would change on
+ * every call: `--session ID` names the session, and without it every call for one project folder
+ * shares one, derived from the folder (the same value each time, never a fresh random one).
+ */
+function sessionOption(given: string | undefined, projectDir: string): string {
+  if (given !== undefined) {
+    if (given === '' || given.includes('\0'))
+      throw new CliError('--session must be a non-empty id without NUL bytes');
+    return given;
+  }
+  const digest = createHash('sha256')
+    .update(`hookwerk session\0${projectKey(projectDir)}`)
+    .digest('hex');
+  return `sess_${digest.slice(0, 12)}`;
 }
 
 function objectOption(what: string, text: string): object {

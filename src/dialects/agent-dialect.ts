@@ -20,6 +20,7 @@ import type { AgentAnswer } from './agent-answer.ts';
 import { readClaudeAnswer } from './claude-answer.ts';
 import { readGeminiAnswer } from './gemini-answer.ts';
 import { geminiCommand } from './gemini-command.ts';
+import { geminiPlansDir } from './gemini-plans-dir.ts';
 import { readAnswer } from './lurus-dialect.ts';
 
 /** What every agent-dialect run of one engine shares. */
@@ -87,7 +88,11 @@ function processSpec(hook: AgentCommandHook, input: Record<string, unknown>, env
   let command = hook.command;
   if (hook.dialect === 'gemini') {
     env.GEMINI_CWD = cwd;
-    if (typeof input.session_id === 'string') env.GEMINI_SESSION_ID = input.session_id;
+    if (typeof input.session_id === 'string') {
+      env.GEMINI_SESSION_ID = input.session_id;
+      if (hook.geminiTempDir !== undefined)
+        env.GEMINI_PLANS_DIR = geminiPlansDir(hook.geminiTempDir, input.session_id);
+    }
     // [G-RUN-2] The shell expands them from `env`; only references are rewritten, never values.
     command = geminiCommand(command, env);
   }

@@ -206,6 +206,8 @@ interface AgentCommon extends HookCommon {
   pluginData?: string;
   /** [G-RUN-1] Its definition asked for `sequential: true`. */
   sequential?: boolean;
+  /** [G-RUN-1] Gemini hooks: `<home>/.gemini/tmp/<project>`, under which `GEMINI_PLANS_DIR` lies. */
+  geminiTempDir?: string;
   statusMessage?: string;
   /** [X-PROC-2] Leave the processes it starts running. */
   keepChildren?: boolean;

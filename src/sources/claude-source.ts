@@ -36,6 +36,7 @@ import {
   sourceCompiled,
 } from './agent-config.ts';
 import { type RawHandler, readHandler } from './agent-settings.ts';
+import { claudePluginDataDir } from './claude-plugin-data.ts';
 
 const CLAUDE_DEFAULT_TIMEOUT_S = 600;
 const DEFAULT_MANAGED_SETTINGS = '/etc/claude-code/managed-settings.json';
@@ -185,7 +186,10 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): AgentConfig {
       ...(spec.project && admission.consent.consent !== undefined
         ? { consent: admission.consent.consent }
         : {}),
-      ...(spec.pluginRoot !== undefined ? { pluginRoot: spec.pluginRoot } : {}),
+      // The manifest is read once per plugin, not once per handler.
+      ...(spec.pluginRoot !== undefined
+        ? { pluginRoot: spec.pluginRoot, pluginData: claudePluginDataDir(home, spec.pluginRoot) }
+        : {}),
     };
     let count = 0;
     for (const raw of raws) {
@@ -255,6 +259,8 @@ interface HandlerContext {
   warnings: ConfigIssue[];
   consent?: HookConsent;
   pluginRoot?: string;
+  /** [C-RUN-3] Set with `pluginRoot`: its `CLAUDE_PLUGIN_DATA`. */
+  pluginData?: string;
 }
 
 /** One handler, validated, or `undefined` (skipped with a warning) [C-SRC-3, C-RUN-1]. */
@@ -297,11 +303,8 @@ function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentH
     enabled: true,
     order,
     ...(ctx.consent !== undefined ? { consent: ctx.consent } : {}),
-    ...(ctx.pluginRoot !== undefined
-      ? {
-          pluginRoot: ctx.pluginRoot,
-          pluginData: pluginDataDir(ctx.home, ctx.pluginRoot),
-        }
+    ...(ctx.pluginRoot !== undefined && ctx.pluginData !== undefined
+      ? { pluginRoot: ctx.pluginRoot, pluginData: ctx.pluginData }
       : {}),
   };
   if (type === 'command') {
@@ -391,10 +394,10 @@ function timeoutOf(value: number | undefined, warn: (message: string) => void): 
 /** [C-RUN-1] Exec form: the placeholders are plain-string substitutions (no shell, no quoting). */
 function substitutePlaceholders(s: string, ctx: HandlerContext): string {
   let out = s.replaceAll(placeholder('CLAUDE_PROJECT_DIR'), ctx.projectDir);
-  if (ctx.pluginRoot !== undefined) {
+  if (ctx.pluginRoot !== undefined && ctx.pluginData !== undefined) {
     out = out
       .replaceAll(placeholder('CLAUDE_PLUGIN_ROOT'), ctx.pluginRoot)
-      .replaceAll(placeholder('CLAUDE_PLUGIN_DATA'), pluginDataDir(ctx.home, ctx.pluginRoot));
+      .replaceAll(placeholder('CLAUDE_PLUGIN_DATA'), ctx.pluginData);
   }
   return out;
 }
@@ -402,11 +405,6 @@ function substitutePlaceholders(s: string, ctx: HandlerContext): string {
 /** `${NAME}` as written in a hook file (built, so it is not mistaken for a template placeholder). */
 function placeholder(name: string): string {
   return `$\{${name}}`;
-}
-
-/** [C-RUN-3] `<home>/.hookwerk/plugin-data/<plugin folder name>`. */
-function pluginDataDir(home: string, pluginRoot: string): string {
-  return path.join(home, '.hookwerk', 'plugin-data', path.basename(pluginRoot));
 }
 
 /** `$NAME` and `${NAME}` references in a header value. */

@@ -13,6 +13,7 @@ import { projectKey } from '../consent/trust-store.ts';
 import { homeFolder } from '../core/home.ts';
 import { type ConfigIssue, jsonPath } from '../core/issues.ts';
 import { inheritedEnv, isCodeInjectingEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
+import { geminiProjectTempDir } from '../dialects/gemini-plans-dir.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from '../events/gemini-events.ts';
 import type { AgentCommandHook, GateEntry } from '../registry/hook-definition.ts';
@@ -114,6 +115,8 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
   );
   baseEnv.CLAUDE_PROJECT_DIR = projectDir;
   baseEnv.GEMINI_PROJECT_DIR = projectDir;
+  // [G-RUN-1] Found once per load, as Gemini CLI finds it once per session.
+  const geminiTempDir = geminiProjectTempDir(home, projectDir);
   const shell = bashOrSh();
   const warnings: ConfigIssue[] = [];
   const issues: ConfigIssue[] = [];
@@ -218,6 +221,8 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
         shell,
         env: Object.freeze(env),
         cwd: projectDir,
+        // [G-RUN-1] A hook's own `env` may set GEMINI_PLANS_DIR, as in Gemini CLI (it is spread last).
+        ...(Object.hasOwn(h.env ?? {}, 'GEMINI_PLANS_DIR') ? {} : { geminiTempDir }),
         ...(raw.sequential ? { sequential: true } : {}),
         ...(h.keepChildren === true ? { keepChildren: true } : {}),
         ...(spec.project && admission.consent.consent !== undefined
