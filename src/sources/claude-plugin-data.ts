@@ -11,7 +11,7 @@ import { parseBoundedJson } from '../core/json-text.ts';
 import { readSourceFile } from '../core/read-source.ts';
 
 /** Where Claude Code looks for a plugin's manifest, inside the plugin folder. */
-export const CLAUDE_PLUGIN_MANIFEST = path.join('.claude-plugin', 'plugin.json');
+const CLAUDE_PLUGIN_MANIFEST = path.join('.claude-plugin', 'plugin.json');
 
 /** A manifest is small; a bigger file is not read (the folder name is used). */
 const MAX_MANIFEST_BYTES = 256 * 1024;
@@ -30,7 +30,7 @@ export function claudePluginDataDir(home: string, pluginRoot: string): string {
  * folder's name (as Claude Code names a plugin without a manifest). An unreadable or malformed
  * manifest is not an error here: the folder name keeps the hook running.
  */
-export function claudePluginName(pluginRoot: string): string {
+function claudePluginName(pluginRoot: string): string {
   const read = readSourceFile(path.join(pluginRoot, CLAUDE_PLUGIN_MANIFEST), MAX_MANIFEST_BYTES);
   if (read.kind === 'text') {
     const parsed = parseBoundedJson(read.text);
