@@ -5,7 +5,10 @@
 import type { MemoryBus } from './bus/memory-bus.ts';
 import type { FailMode } from './core/fail-mode.ts';
 import type { ConfigIssue } from './core/issues.ts';
-import type { AgentDecision } from './dialects/agent-answer.ts';
+import type { ClaudeOptions } from './dialects/claude/source.ts';
+import type { GeminiOptions } from './dialects/gemini/source.ts';
+import type { LurusConfig } from './dialects/lurus/source.ts';
+import type { AgentDecision } from './dispatch/agent-answer.ts';
 import type { Decision } from './dispatch/gate-sequential.ts';
 import type { LurusContext, LurusEventName } from './events/lurus-events.ts';
 import type { PrxEnvelope, PrxEventName, PrxPayload } from './events/prx-events.ts';
@@ -23,9 +26,6 @@ import type {
 import type { HostLookup } from './runners/guarded-connect.ts';
 import type { LauncherChoice } from './runners/launcher/launcher-backend.ts';
 import type { AgentConfig } from './sources/agent-config.ts';
-import type { ClaudeOptions } from './sources/claude-source.ts';
-import type { GeminiOptions } from './sources/gemini-source.ts';
-import type { LurusConfig } from './sources/lurus-source.ts';
 
 export interface HookEngineOptions {
   /** PRX workspace: the folder holding `hooks.json` (and `config.toml`). */

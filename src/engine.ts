@@ -15,12 +15,18 @@ import { type ConfigIssue, formatIssue } from './core/issues.ts';
 import { isPlainObject } from './core/plain-object.ts';
 import { LazyPrivateTempDir } from './core/private-temp-dir.ts';
 import { isDirectory } from './core/real-path.ts';
-import type { AgentAnswer } from './dialects/agent-answer.ts';
-import { type AgentRunContext, runAgentHook, runInProcessAgentHook } from './dialects/agent-dialect.ts';
-import { mergeClaudeAnswers } from './dialects/claude-answer.ts';
-import { applyGeminiOutputToInput, mergeGeminiAnswers } from './dialects/gemini-answer.ts';
-import { runGateHook } from './dialects/lurus-dialect.ts';
-import { type PayloadFiles, runObserveHook } from './dialects/prx-dialect.ts';
+import { type AgentRunContext, runAgentHook, runInProcessAgentHook } from './dialects/agent/run.ts';
+import { mergeClaudeAnswers } from './dialects/claude/answer.ts';
+import { claudeMatchTarget, claudeSendsPermissionMode } from './dialects/claude/events.ts';
+import { loadClaudeConfig } from './dialects/claude/source.ts';
+import { applyGeminiOutputToInput, mergeGeminiAnswers } from './dialects/gemini/answer.ts';
+import { GEMINI_EVENT_NAMES, geminiMatchTarget, isGeminiEvent } from './dialects/gemini/events.ts';
+import { loadGeminiConfig } from './dialects/gemini/source.ts';
+import { runGateHook } from './dialects/lurus/run.ts';
+import { type ConsentPolicy, loadLurusConfig } from './dialects/lurus/source.ts';
+import { type PayloadFiles, runObserveHook } from './dialects/prx/run.ts';
+import { loadPrxConfig, PRX_HOOKS_FILE, type PrxLoadResult } from './dialects/prx/source.ts';
+import type { AgentAnswer } from './dispatch/agent-answer.ts';
 import { runAgentGate } from './dispatch/gate-parallel.ts';
 import { type RunGateHook, runSequentialGate } from './dispatch/gate-sequential.ts';
 import { HookJob, type JobContext } from './dispatch/hook-job.ts';
@@ -36,8 +42,6 @@ import type {
   NatsStatus,
   ReloadResult,
 } from './engine-api.ts';
-import { claudeMatchTarget, claudeSendsPermissionMode } from './events/claude-events.ts';
-import { GEMINI_EVENT_NAMES, geminiMatchTarget, isGeminiEvent } from './events/gemini-events.ts';
 import { jsonPayloadProblem } from './events/json-payload-check.ts';
 import {
   isLurusEvent,
@@ -74,12 +78,8 @@ import type {
 import { compileMatcher, matchTarget } from './registry/matcher.ts';
 import { Registry } from './registry/registry.ts';
 import { Runners } from './runners/runners.ts';
-import { loadClaudeConfig } from './sources/claude-source.ts';
-import { loadGeminiConfig } from './sources/gemini-source.ts';
-import { type ConsentPolicy, loadLurusConfig } from './sources/lurus-source.ts';
 import { PluginHost } from './sources/plugin-host.ts';
 import { PLUGINS_DIR } from './sources/plugin-scan.ts';
-import { loadPrxConfig, PRX_HOOKS_FILE, type PrxLoadResult } from './sources/prx-source.ts';
 import { type FileWatch, watchConfigFile } from './sources/watch.ts';
 
 const RUN_TOPIC: Readonly<Record<RunOutcome, string>> = {

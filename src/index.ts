@@ -35,7 +35,16 @@ export {
 export type { FailMode } from './core/fail-mode.ts';
 export type { ConfigIssue } from './core/issues.ts';
 export { formatIssue } from './core/issues.ts';
-export type { AgentDecision, Permission, PermissionRequestAnswer } from './dialects/agent-answer.ts';
+export type { ClaudeOptions } from './dialects/claude/source.ts';
+export type { GeminiOptions } from './dialects/gemini/source.ts';
+export type {
+  LurusConfig,
+  LurusHook,
+  LurusScope,
+  LurusSource,
+  SourceState,
+} from './dialects/lurus/source.ts';
+export type { AgentDecision, Permission, PermissionRequestAnswer } from './dispatch/agent-answer.ts';
 export type { Decision } from './dispatch/gate-sequential.ts';
 export { createHookEngine } from './engine.ts';
 export type {
@@ -92,6 +101,3 @@ export type { HostLookup } from './runners/guarded-connect.ts';
 export type { LauncherChoice } from './runners/launcher/launcher-backend.ts';
 export type { BwrapSandbox, WorkspaceAccess } from './sandbox/bwrap.ts';
 export type { AgentConfig, AgentSource } from './sources/agent-config.ts';
-export type { ClaudeOptions } from './sources/claude-source.ts';
-export type { GeminiOptions } from './sources/gemini-source.ts';
-export type { LurusConfig, LurusHook, LurusScope, LurusSource, SourceState } from './sources/lurus-source.ts';

@@ -4,8 +4,7 @@
  * in configuration order [C-ANS-4, C-OUT-1].
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentAnswer } from '../src/dialects/agent-answer.ts';
-import { mergeClaudeAnswers, readClaudeAnswer } from '../src/dialects/claude-answer.ts';
+import { mergeClaudeAnswers, readClaudeAnswer } from '../src/dialects/claude/answer.ts';
 import {
   CLAUDE_EVENT_NAMES,
   CLAUDE_EVENTS,
@@ -16,7 +15,8 @@ import {
   claudePlainTextIsContext,
   claudeSendsPermissionMode,
   isDocumentedClaudeEvent,
-} from '../src/events/claude-events.ts';
+} from '../src/dialects/claude/events.ts';
+import type { AgentAnswer } from '../src/dispatch/agent-answer.ts';
 import type { HttpResult } from '../src/runners/http-types.ts';
 import type { ProcessResult } from '../src/runners/process-types.ts';
 import type { InProcessResult } from '../src/runners/run-result.ts';

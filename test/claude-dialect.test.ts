@@ -22,10 +22,10 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentDecision } from '../src/dialects/agent-answer.ts';
+import { claudePluginDataDir } from '../src/dialects/claude/plugin-data.ts';
+import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
-import { claudePluginDataDir } from '../src/sources/claude-plugin-data.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
 import { tempDir, waitFor } from './helpers.ts';

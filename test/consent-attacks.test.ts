@@ -18,9 +18,9 @@ import {
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { approveProject } from '../src/consent/project-consent.ts';
+import { loadLurusConfig } from '../src/dialects/lurus/source.ts';
 import type { Decision } from '../src/dispatch/gate-sequential.ts';
 import type { HookEngine } from '../src/engine-api.ts';
-import { loadLurusConfig } from '../src/sources/lurus-source.ts';
 import { type CliResult, REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
 import { tempDir, waitFor, writeScript } from './helpers.ts';

@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentDecision } from '../src/dialects/agent-answer.ts';
+import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import type { HookEngine } from '../src/engine-api.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';

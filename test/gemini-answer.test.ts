@@ -3,13 +3,12 @@
  * hand-built process results: no process is started here.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentAnswer } from '../src/dialects/agent-answer.ts';
 import {
   applyGeminiOutputToInput,
   mergeGeminiAnswers,
   readGeminiAnswer,
   readGeminiOutput,
-} from '../src/dialects/gemini-answer.ts';
+} from '../src/dialects/gemini/answer.ts';
 import {
   GEMINI_EVENT_NAMES,
   GEMINI_EVENTS,
@@ -18,7 +17,8 @@ import {
   geminiIsToolEvent,
   geminiMatchTarget,
   isGeminiEvent,
-} from '../src/events/gemini-events.ts';
+} from '../src/dialects/gemini/events.ts';
+import type { AgentAnswer } from '../src/dispatch/agent-answer.ts';
 import type { ProcessResult } from '../src/runners/process-types.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -17,9 +17,9 @@ import {
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookInputError } from '../src/core/errors.ts';
-import type { AgentDecision } from '../src/dialects/agent-answer.ts';
+import { type GeminiEventName, geminiCanBlock } from '../src/dialects/gemini/events.ts';
+import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
-import { type GeminiEventName, geminiCanBlock } from '../src/events/gemini-events.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';

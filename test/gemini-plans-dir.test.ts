@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { geminiPlansDir, geminiProjectId, geminiProjectTempDir } from '../src/dialects/gemini-plans-dir.ts';
+import { geminiPlansDir, geminiProjectId, geminiProjectTempDir } from '../src/dialects/gemini/plans-dir.ts';
 import { tempDir } from './helpers.ts';
 
 function world(projectName: string) {

@@ -11,7 +11,7 @@
 import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { geminiCommand } from '../src/dialects/gemini-command.ts';
+import { geminiCommand } from '../src/dialects/gemini/command.ts';
 import { runCli, STACK } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
 

@@ -6,14 +6,14 @@ import { errorMessage } from '../core/errno.ts';
 import { formatIssue } from '../core/issues.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import { readSourceFile } from '../core/read-source.ts';
+import { LURUS_LIMITS } from '../dialects/lurus/schema.ts';
+import { lurusDir } from '../dialects/lurus/source.ts';
 import {
   LURUS_EVENT_NAMES,
   LURUS_EVENTS,
   type LurusEventName,
   lurusEventFromInput,
 } from '../events/lurus-events.ts';
-import { LURUS_LIMITS } from '../sources/lurus-schema.ts';
-import { lurusDir } from '../sources/lurus-source.ts';
 import { CliError } from './cli-error.ts';
 import { shellHookTemplate } from './templates/shell.ts';
 import { tsHookTemplate } from './templates/typescript.ts';

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { approveProject } from '../consent/project-consent.ts';
+import { loadClaudeConfig } from '../dialects/claude/source.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDecision } from '../engine-api.ts';
 import { silentLogger } from '../records/logger.ts';
-import { loadClaudeConfig } from '../sources/claude-source.ts';
 
 const SESSION = 'sess_claude_demo';
 

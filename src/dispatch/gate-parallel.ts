@@ -8,11 +8,11 @@ import type { ConsentCheck, HookConsent } from '../consent/project-consent.ts';
 import { commandLineOf } from '../consent/project-surface.ts';
 import { type ConsentRefusal, refusalAfter, refusalBefore } from '../consent/run-consent.ts';
 import { HookwerkError } from '../core/errors.ts';
-import type { AgentAnswer, AgentDecision } from '../dialects/agent-answer.ts';
-import { type AgentRun, runFolderOf } from '../dialects/agent-dialect.ts';
 import { isoNow } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import type { AgentHook, GateEntry, InProcessGateHook } from '../registry/hook-definition.ts';
+import type { AgentAnswer, AgentDecision, AgentRun } from './agent-answer.ts';
+import { runFolderOf } from './run-folder.ts';
 
 interface AgentGate {
   dialect: 'claude' | 'gemini';

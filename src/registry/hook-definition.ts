@@ -33,7 +33,7 @@ export interface WasmPlugin {
 
 /**
  * A PRX action as validated from hooks.json, defaults filled in: what the API shows of it (the
- * source's zod schema produces exactly this; `sources/prx-schema.ts` checks that it does).
+ * source's zod schema produces exactly this; `dialects/prx/schema.ts` checks that it does).
  */
 export interface PrxActionSettings {
   id?: string | undefined;

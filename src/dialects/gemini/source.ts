@@ -7,17 +7,19 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
-import { type ProjectRead, readProject } from '../consent/project-surface.ts';
-import { projectKey } from '../consent/trust-store.ts';
-import { homeFolder } from '../core/home.ts';
-import { type ConfigIssue, jsonPath } from '../core/issues.ts';
-import { inheritedEnv, isCodeInjectingEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
-import { geminiProjectTempDir } from '../dialects/gemini-plans-dir.ts';
-import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
-import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from '../events/gemini-events.ts';
-import type { AgentCommandHook, GateEntry } from '../registry/hook-definition.ts';
-import { compileGeminiMatcher } from '../registry/matcher.ts';
+import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
+import { type ProjectRead, readProject } from '../../consent/project-surface.ts';
+import { projectKey } from '../../consent/trust-store.ts';
+import {
+  inheritedEnv,
+  isCodeInjectingEnv,
+  lurusHookEnv,
+  withoutInterpreterCaches,
+} from '../../core/env-policy.ts';
+import { homeFolder } from '../../core/home.ts';
+import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
+import type { AgentCommandHook, GateEntry } from '../../registry/hook-definition.ts';
+import { compileGeminiMatcher } from '../../registry/matcher.ts';
 import {
   type AgentConfig,
   type AgentSource,
@@ -26,8 +28,10 @@ import {
   MAX_AGENT_TIMEOUT_MS,
   openAgentSource,
   sourceCompiled,
-} from './agent-config.ts';
-import { readHandler } from './agent-settings.ts';
+} from '../../sources/agent-config.ts';
+import { readHandler } from '../../sources/agent-settings.ts';
+import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from './events.ts';
+import { geminiProjectTempDir } from './plans-dir.ts';
 
 const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_SYSTEM_SETTINGS = '/etc/gemini-cli/settings.json';

@@ -67,3 +67,22 @@ const INTERPRETER_CACHE_ENV: Readonly<Record<string, string>> = Object.freeze({
 export function withoutInterpreterCaches(env: Record<string, string>): Record<string, string> {
   return Object.assign(env, INTERPRETER_CACHE_ENV);
 }
+
+/** [L-RUN-3] Variables a command hook may inherit, besides those named in LURUS_HOOK_PASS_ENV. */
+const ENV_ALLOWLIST = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'TMPDIR', 'TZ']);
+
+/** [L-RUN-3] The environment of a command hook: the allowlist, `LC_*`, and the names in LURUS_HOOK_PASS_ENV. */
+export function lurusHookEnv(parent: NodeJS.ProcessEnv): Record<string, string> {
+  const pass = new Set(
+    (parent.LURUS_HOOK_PASS_ENV ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  );
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parent)) {
+    if (value === undefined) continue;
+    if (ENV_ALLOWLIST.has(key) || key.startsWith('LC_') || pass.has(key)) env[key] = value;
+  }
+  return env;
+}

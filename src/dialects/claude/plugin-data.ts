@@ -7,8 +7,8 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { parseBoundedJson } from '../core/json-text.ts';
-import { readSourceFile } from '../core/read-source.ts';
+import { parseBoundedJson } from '../../core/json-text.ts';
+import { readSourceFile } from '../../core/read-source.ts';
 
 /** Where Claude Code looks for a plugin's manifest, inside the plugin folder. */
 const CLAUDE_PLUGIN_MANIFEST = path.join('.claude-plugin', 'plugin.json');

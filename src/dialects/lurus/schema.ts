@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LurusEventName } from '../events/lurus-events.ts';
+import type { LurusEventName } from '../../events/lurus-events.ts';
 
 export const LURUS_LIMITS = {
   defaultTimeoutMs: 30_000,

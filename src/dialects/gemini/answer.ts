@@ -60,11 +60,11 @@
  * is escaped (`<` → `&lt;`, `>` → `&gt;`) before it reaches the model.
  */
 import { z } from 'zod';
-import { parseBoundedJson, TOO_DEEP } from '../core/json-text.ts';
-import { GEMINI_EVENTS, type GeminiEventName, geminiCanBlock } from '../events/gemini-events.ts';
-import type { ProcessResult } from '../runners/process-types.ts';
-import { type Ending, outcomeOf } from '../runners/run-result.ts';
-import type { AgentAnswer, AgentDecision, Permission } from './agent-answer.ts';
+import { parseBoundedJson, TOO_DEEP } from '../../core/json-text.ts';
+import type { AgentAnswer, AgentDecision, Permission } from '../../dispatch/agent-answer.ts';
+import type { ProcessResult } from '../../runners/process-types.ts';
+import { type Ending, outcomeOf } from '../../runners/run-result.ts';
+import { GEMINI_EVENTS, type GeminiEventName, geminiCanBlock } from './events.ts';
 
 type GeminiFailMode = 'open' | 'closed';
 

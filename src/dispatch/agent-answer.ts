@@ -73,3 +73,9 @@ export interface AgentDecision {
   env?: Record<string, string>;
   runs: RunRecord[];
 }
+
+/** One hook's answer, and what it wrote to `CLAUDE_ENV_FILE` [C-RUN-3]. */
+export interface AgentRun {
+  answer: AgentAnswer;
+  env?: Record<string, string>;
+}

@@ -16,8 +16,8 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseBoundedJson } from '../core/json-text.ts';
-import { readSourceFile } from '../core/read-source.ts';
+import { parseBoundedJson } from '../../core/json-text.ts';
+import { readSourceFile } from '../../core/read-source.ts';
 
 const MARKER = '.project_root';
 const MAX_REGISTRY_BYTES = 4 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isCodeInjectingEnv } from '../dialects/env-policy.ts';
-import { PRX_EVENT_NAMES } from '../events/prx-events.ts';
-import type { PrxActionSettings } from '../registry/hook-definition.ts';
+import { isCodeInjectingEnv } from '../../core/env-policy.ts';
+import { PRX_EVENT_NAMES } from '../../events/prx-events.ts';
+import type { PrxActionSettings } from '../../registry/hook-definition.ts';
 
 /** Hard limits on a hooks.json; beyond them the file is rejected, not truncated. */
 export const PRX_LIMITS = {

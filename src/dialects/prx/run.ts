@@ -3,13 +3,13 @@
  * the three payload channels, the sandbox argv) and how its ending becomes a record. The runners
  * run; this file only builds requests.
  */
-import type { PrxEventInstance } from '../events/prx-events.ts';
-import type { ObserveHook, PrxShellHook } from '../registry/hook-definition.ts';
-import { HookCallInfo, runInProcess } from '../runners/in-process-runner.ts';
-import type { ProcessSpec } from '../runners/process-types.ts';
-import { type Ending, outcomeOf } from '../runners/run-result.ts';
-import type { Runners } from '../runners/runners.ts';
-import { bwrapArgv } from '../sandbox/bwrap.ts';
+import type { PrxEventInstance } from '../../events/prx-events.ts';
+import type { ObserveHook, PrxShellHook } from '../../registry/hook-definition.ts';
+import { HookCallInfo, runInProcess } from '../../runners/in-process-runner.ts';
+import type { ProcessSpec } from '../../runners/process-types.ts';
+import { type Ending, outcomeOf } from '../../runners/run-result.ts';
+import type { Runners } from '../../runners/runners.ts';
+import { bwrapArgv } from '../../sandbox/bwrap.ts';
 
 /** [P-SEC-1] The only PATH a PRX hook sees. */
 export const SAFE_PATH = '/usr/local/bin:/usr/bin:/bin';

@@ -6,26 +6,23 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
-import type { HookConsent } from '../consent/project-consent.ts';
-import { type ProjectRead, pluginHooksFile, readProject } from '../consent/project-surface.ts';
-import { projectKey } from '../consent/trust-store.ts';
-import { homeFolder } from '../core/home.ts';
-import { type ConfigIssue, jsonPath } from '../core/issues.ts';
-import { toolCallRuleOf } from '../dialects/claude-if-rule.ts';
-import { inheritedEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
-import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
-import { claudeMatchField, isDocumentedClaudeEvent } from '../events/claude-events.ts';
+import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
+import type { HookConsent } from '../../consent/project-consent.ts';
+import { type ProjectRead, pluginHooksFile, readProject } from '../../consent/project-surface.ts';
+import { projectKey } from '../../consent/trust-store.ts';
+import { inheritedEnv, lurusHookEnv, withoutInterpreterCaches } from '../../core/env-policy.ts';
+import { homeFolder } from '../../core/home.ts';
+import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import type {
   AgentCommandHook,
   AgentHook,
   AgentHttpHook,
   GateEntry,
   HookScope,
-} from '../registry/hook-definition.ts';
-import { compileClaudeMatcher, compileMatcher } from '../registry/matcher.ts';
-import { literalHostProblem } from '../runners/blocked-address.ts';
-import { headerProblems, urlProblem } from '../runners/http-headers.ts';
+} from '../../registry/hook-definition.ts';
+import { compileClaudeMatcher, compileMatcher } from '../../registry/matcher.ts';
+import { literalHostProblem } from '../../runners/blocked-address.ts';
+import { headerProblems, urlProblem } from '../../runners/http-headers.ts';
 import {
   type AgentConfig,
   type AgentSource,
@@ -34,9 +31,11 @@ import {
   MAX_AGENT_TIMEOUT_MS,
   openAgentSource,
   sourceCompiled,
-} from './agent-config.ts';
-import { type RawHandler, readHandler } from './agent-settings.ts';
-import { claudePluginDataDir } from './claude-plugin-data.ts';
+} from '../../sources/agent-config.ts';
+import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { claudeMatchField, isDocumentedClaudeEvent } from './events.ts';
+import { toolCallRuleOf } from './if-rule.ts';
+import { claudePluginDataDir } from './plugin-data.ts';
 
 const CLAUDE_DEFAULT_TIMEOUT_S = 600;
 const DEFAULT_MANAGED_SETTINGS = '/etc/claude-code/managed-settings.json';

@@ -16,35 +16,34 @@ import {
   admitProject,
   type ConsentPolicy,
   type ConsentSummary,
-} from '../consent/project-admission.ts';
-import type { HookConsent, ProjectSurface } from '../consent/project-consent.ts';
-import { type ProjectRead, readProject } from '../consent/project-surface.ts';
-import { lurusDir, projectKey } from '../consent/trust-store.ts';
-import { primaryScriptOf } from '../core/command-words.ts';
-import { homeFolder } from '../core/home.ts';
-import { type ConfigIssue, fromZodIssues, jsonPath } from '../core/issues.ts';
-import { parseJsonText } from '../core/json-text.ts';
-import { isPlainObject } from '../core/plain-object.ts';
-import { readSourceFile } from '../core/read-source.ts';
-import { withoutInterpreterCaches } from '../dialects/env-policy.ts';
-import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
-import { isLurusEvent, LURUS_EVENT_NAMES, type LurusEventName } from '../events/lurus-events.ts';
+} from '../../consent/project-admission.ts';
+import type { HookConsent, ProjectSurface } from '../../consent/project-consent.ts';
+import { type ProjectRead, readProject } from '../../consent/project-surface.ts';
+import { lurusDir, projectKey } from '../../consent/trust-store.ts';
+import { primaryScriptOf } from '../../core/command-words.ts';
+import { lurusHookEnv, withoutInterpreterCaches } from '../../core/env-policy.ts';
+import { homeFolder } from '../../core/home.ts';
+import { type ConfigIssue, fromZodIssues, jsonPath } from '../../core/issues.ts';
+import { parseJsonText } from '../../core/json-text.ts';
+import { isPlainObject } from '../../core/plain-object.ts';
+import { readSourceFile } from '../../core/read-source.ts';
+import { isLurusEvent, LURUS_EVENT_NAMES, type LurusEventName } from '../../events/lurus-events.ts';
 import type {
   GateEntry,
   LurusCommandHook,
   LurusHttpHook,
   UnapprovedHook,
-} from '../registry/hook-definition.ts';
-import { compileMatcher } from '../registry/matcher.ts';
-import { literalHostProblem } from '../runners/blocked-address.ts';
-import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../runners/http-headers.ts';
+} from '../../registry/hook-definition.ts';
+import { compileMatcher } from '../../registry/matcher.ts';
+import { literalHostProblem } from '../../runners/blocked-address.ts';
+import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../../runners/http-headers.ts';
 import {
   LURUS_LIMITS,
   type LurusEventMap,
   type LurusHookConfig,
   lurusEventMapSchema,
   lurusHooksFileSchema,
-} from './lurus-schema.ts';
+} from './schema.ts';
 
 export { lurusDir };
 
@@ -124,7 +123,7 @@ function lurusSourceSpecs(projectDir: string, home: string): LurusSourceSpec[] {
 
 interface LoadLurusOptions {
   projectDir: string;
-  /** Home folder holding `.lurus/` (default: the account's home, see files/home.ts). */
+  /** Home folder holding `.lurus/` (default: the account's home, see core/home.ts). */
   home?: string;
   /** Parent environment of command hooks [L-RUN-3]; default `process.env`. */
   env?: NodeJS.ProcessEnv;
