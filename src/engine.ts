@@ -354,25 +354,22 @@ class Engine implements HookEngine {
 
   /** What the gate dialect gets of this engine: made once (decide() is µs-scale and allocates no closures). */
   #runtime(runners: Runners): GateRuntime {
-    const engine = this;
     return {
       runners,
       tmpDir: this.#tmpDir,
       sessionId: this.#sessionId,
-      projectDir: () => engine.#gateConfig.projectDir,
-      select: (event, target) => engine.#registry.select(event, target),
+      projectDir: () => this.#gateConfig.projectDir,
+      select: (event, target) => this.#registry.select(event, target),
       record: this.#recordGateRun,
       begin: () => {
-        engine.#deciding++;
+        this.#deciding++;
       },
       done: this.#decideSettled,
       background: (run) => {
-        engine.#deciding++;
-        run.then(engine.#decideSettled, engine.#decideSettled);
+        this.#deciding++;
+        run.then(this.#decideSettled, this.#decideSettled);
       },
-      get remote() {
-        return engine.#nats?.options.remoteGate === true ? engine.#decideRemotely : undefined;
-      },
+      remote: undefined,
     };
   }
 
@@ -527,6 +524,7 @@ class Engine implements HookEngine {
       maxQueue: this.#scheduler.maxQueue,
       inbound: this.#opts.natsInbound !== false,
     });
+    if (options.remoteGate) this.#gateRuntime.remote = this.#decideRemotely;
   }
 
   receive(envelope: PrxEnvelope, depth: number): Promise<RunRecord[]> {

@@ -43,8 +43,8 @@ export interface GateRuntime extends GateRunContext {
   /** Counts a decide in progress (`close()` waits for it); `done` ends it. */
   begin(): void;
   readonly done: () => void;
-  /** [N-GATE-1] Set when a gate worker over NATS decides instead (the remote gate speaks Lurus). */
-  readonly remote: ((event: LurusEventName, context: object) => Promise<GateDecision>) | undefined;
+  /** [N-GATE-1] Set (once connected) when a gate worker over NATS decides instead (it speaks Lurus). */
+  remote: ((event: LurusEventName, context: object) => Promise<GateDecision>) | undefined;
 }
 
 export interface GateDialectPlugin {

@@ -53,8 +53,6 @@ export interface AgentDialectSpec extends AgentProtocol {
   fold?(event: string, input: Record<string, unknown>, answer: AgentAnswer): Record<string, unknown>;
 }
 
-const NOTHING_MATCHED = { decision: 'allow', blocked: false, continue: true } as const;
-
 export function agentGate(spec: AgentDialectSpec): GateDialectPlugin {
   const parallel: ParallelDialect = {
     name: spec.name,
@@ -81,7 +79,8 @@ export function agentGate(spec: AgentDialectSpec): GateDialectPlugin {
           return Promise.reject(new HookInputError(`context.${field}`, `${field} contains a NUL byte`));
       }
       const entries = rt.select(event, spec.matchTarget(event, input));
-      if (entries.length === 0) return Promise.resolve({ ...NOTHING_MATCHED, runs: [] });
+      if (entries.length === 0)
+        return Promise.resolve({ decision: 'allow', blocked: false, continue: true, runs: [] });
       rt.begin();
       return runAgentGate(parallel, event, input, entries, rt).finally(rt.done);
     },
