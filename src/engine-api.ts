@@ -92,7 +92,19 @@ export interface HookEngineOptions extends DialectOptions {
   natsInbound?: boolean;
 }
 
-export type { GateConfig, GateDecision, GateDialect };
+// What the engine's own signatures use, in one place for the façade.
+export type {
+  Explanation,
+  GateConfig,
+  GateDecision,
+  GateDialect,
+  MemoryBus,
+  PrxEnvelope,
+  PrxShellHook,
+  RegistryEntry,
+  RunOutcome,
+  RunRecord,
+};
 
 export interface EmitOptions {
   sessionId?: string;

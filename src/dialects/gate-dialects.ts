@@ -15,7 +15,3 @@ export const GATE_DIALECTS = {
 
 /** The gate dialects hookwerk speaks. */
 export type GateDialect = keyof typeof GATE_DIALECTS;
-
-export function isGateDialect(name: string): name is GateDialect {
-  return Object.hasOwn(GATE_DIALECTS, name);
-}

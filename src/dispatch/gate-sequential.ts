@@ -19,7 +19,7 @@ export interface Decision {
 }
 
 /** How the sequential gate runs one selected hook (the dialect's job); synchronous when the hook answered so. */
-export type RunGateHook = (
+type RunGateHook = (
   hook: LurusGateHook,
   envelope: LurusEnvelope,
   json: () => string,
@@ -27,7 +27,7 @@ export type RunGateHook = (
 ) => HookVerdict | Promise<HookVerdict>;
 
 /** What the walk needs of the engine: made once, never per decide. */
-export type SequentialGateContext = Pick<GateRunContext, 'runners' | 'record'>;
+type SequentialGateContext = Pick<GateRunContext, 'runners' | 'record'>;
 
 /**
  * [L-RUN-1] Runs the selected entries one after another; the first deny stops the rest. Folds

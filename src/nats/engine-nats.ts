@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { MemoryBus } from '../bus/memory-bus.ts';
 import type { Decision } from '../dispatch/gate-sequential.ts';
+import { LURUS_EVENTS, type LurusEventName } from '../events/lurus-events.ts';
 import type { PrxEventInstance } from '../events/prx-events.ts';
 import type { Logger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
@@ -9,7 +10,7 @@ import { BusBridge } from './bus-bridge.ts';
 import { DurablePublisher } from './durable-publisher.ts';
 import { ensureEventStream, type StreamLimits } from './event-stream.ts';
 import { NatsLink } from './nats-link.ts';
-import { type NatsOptions, serverList } from './nats-options.ts';
+import { type NatsOptions, parseNatsOptions, serverList } from './nats-options.ts';
 import { decideRemotely } from './remote-gate.ts';
 
 interface EngineNatsDeps {
@@ -63,6 +64,11 @@ export class EngineNats {
   }
 
   /** Connects (rejecting, with the URL named, when no server answers in time) and starts bridging. */
+  /** The `nats` options of `createHookEngine`, validated (a TypeError naming the first bad field). */
+  static parse(input: unknown): NatsOptions {
+    return parseNatsOptions(input);
+  }
+
   /** Connects for `engine`, which then reaches it through `natsOf` (the engine's public face shows only a status). */
   static async open(engine: object, options: NatsOptions, deps: EngineNatsDeps): Promise<EngineNats> {
     const link = await NatsLink.open({
@@ -105,18 +111,13 @@ export class EngineNats {
     }
   }
 
-  /** [N-GATE-1] decide() by a gate worker. */
-  decide(
-    event: string,
-    context: Record<string, unknown>,
-    canBlock: boolean,
-    record: (r: RunRecord) => void,
-  ): Promise<Decision> {
+  /** [N-GATE-1] decide() by a gate worker (the remote gate speaks Lurus). */
+  decide(event: LurusEventName, context: object, record: (r: RunRecord) => void): Promise<Decision> {
     return decideRemotely(
       this.link,
       event,
-      context,
-      canBlock,
+      Object.fromEntries(Object.entries(context)),
+      LURUS_EVENTS[event].canBlock,
       { timeoutMs: this.options.decideTimeoutMs, failMode: this.options.failMode },
       record,
     );

@@ -3,6 +3,8 @@
  * the three payload channels, the sandbox argv) and how its ending becomes a record. The runners
  * run; this file only builds requests.
  */
+import { randomBytes } from 'node:crypto';
+import type { LazyPrivateTempDir } from '../../core/private-temp-dir.ts';
 import type { PrxEventInstance } from '../../events/prx-events.ts';
 import type { ObserveHook, PrxShellHook } from '../../registry/hook-definition.ts';
 import { HookCallInfo, runInProcess } from '../../runners/in-process-runner.ts';
@@ -74,8 +76,19 @@ class ObserverCallInfo extends HookCallInfo {
 }
 
 /** Where an engine's observe runs get their payload file names (a private 0700 folder). */
-export interface PayloadFiles {
+interface PayloadFiles {
   next(): string;
+}
+
+/**
+ * Payload file names in the engine's private folder, unique per engine. The folder part is
+ * joined once: a run only appends its number (no path normalization per run).
+ */
+export function payloadFilesIn(dir: LazyPrivateTempDir): PayloadFiles {
+  const name = `payload-${randomBytes(4).toString('hex')}-`;
+  let counter = 0;
+  // A template, not path.join: the folder is already normal, and this runs once per hook run.
+  return { next: () => `${dir.path()}/${name}${++counter}.json` };
 }
 
 /** Runs one observe hook for one event and says how it ended (the record's outcome fields). */

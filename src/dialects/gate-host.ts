@@ -1,0 +1,147 @@
+/**
+ * The engine's gate: one dialect from the table, its sources as loaded, what it is lent of the
+ * engine (made once), and the decides in progress that `close()` waits for. It reloads the
+ * sources when consent changes [L-TRUST-7], and never asks which dialect it holds.
+ */
+import type { ConsentPolicy } from '../consent/project-admission.ts';
+import { TrustPoll } from '../consent/trust-poll.ts';
+import { type ConfigIssue, formatIssue } from '../core/issues.ts';
+import type { LazyPrivateTempDir } from '../core/private-temp-dir.ts';
+import type { LurusEventName } from '../events/lurus-events.ts';
+import type { Logger } from '../records/logger.ts';
+import type { RunRecord } from '../records/run-record.ts';
+import type { GateEntry } from '../registry/hook-definition.ts';
+import type { Runners } from '../runners/runners.ts';
+import type {
+  DialectOptions,
+  GateConfig,
+  GateDecision,
+  GateDialectPlugin,
+  GateRuntime,
+} from './gate-dialect.ts';
+import { GATE_DIALECTS, type GateDialect } from './gate-dialects.ts';
+
+interface GateHostOptions {
+  dialect: GateDialect;
+  projectDir: string;
+  home: string | undefined;
+  env: NodeJS.ProcessEnv | undefined;
+  consent: ConsentPolicy;
+  /** Each dialect's own options, under its name. */
+  options: DialectOptions;
+  runners: Runners;
+  tmpDir: LazyPrivateTempDir;
+  sessionId: string;
+  logger: Logger;
+  /** The registry's selection, and how a load puts the gate's entries into it. */
+  select(event: string, target: string | undefined): readonly GateEntry[];
+  setEntries(entries: readonly GateEntry[]): void;
+  record(record: RunRecord): void;
+}
+
+export class GateHost {
+  readonly dialect: GateDialect;
+  readonly #plugin: GateDialectPlugin;
+  readonly #opts: GateHostOptions;
+  readonly #trustPoll: TrustPoll;
+  readonly #runtime: GateRuntime;
+  #config!: GateConfig;
+  /** Decisions in progress, and who waits for there to be none (close()). */
+  #deciding = 0;
+  #settledWaiters: Array<() => void> = [];
+  readonly #settled = (): void => {
+    if (--this.#deciding > 0) return;
+    for (const wake of this.#settledWaiters.splice(0)) wake();
+  };
+
+  constructor(opts: GateHostOptions) {
+    this.dialect = opts.dialect;
+    this.#plugin = GATE_DIALECTS[opts.dialect];
+    this.#opts = opts;
+    this.#trustPoll = new TrustPoll(opts.consent);
+    this.#runtime = {
+      runners: opts.runners,
+      tmpDir: opts.tmpDir,
+      sessionId: opts.sessionId,
+      projectDir: () => this.#config.projectDir,
+      select: opts.select,
+      record: opts.record,
+      begin: () => {
+        this.#deciding++;
+      },
+      done: this.#settled,
+      background: (run) => {
+        this.#deciding++;
+        run.then(this.#settled, this.#settled);
+      },
+      remote: undefined,
+    };
+    this.reload();
+  }
+
+  get config(): GateConfig {
+    return this.#config;
+  }
+
+  get trust(): { trusted: boolean; reason: string; pending: readonly string[] } {
+    const c = this.#config.consent;
+    return { trusted: c.trusted, reason: c.reason, pending: c.pending };
+  }
+
+  /** [L-SRC-4] Gate sources are read at start and on request, and when consent changes [L-TRUST-7]. */
+  reload(): GateConfig {
+    const o = this.#opts;
+    const base = {
+      projectDir: o.projectDir,
+      ...(o.home !== undefined ? { home: o.home } : {}),
+      ...(o.env !== undefined ? { env: o.env } : {}),
+      consent: o.consent,
+    };
+    const config = this.#plugin.load(base, o.options);
+    this.#config = config;
+    o.setEntries(config.entries);
+    this.#trustPoll.seen(config.home);
+    for (const issue of config.issues) o.logger.warn(`skipped gate source: ${formatIssue(issue)}`);
+    if (config.consent.problem !== undefined) o.logger.warn(config.consent.problem);
+    for (const file of config.consent.pending)
+      o.logger.warn(`${file} changed since approval: the approved version runs until \`hookwerk trust\``);
+    return config;
+  }
+
+  decide(event: string, context: object): Promise<GateDecision> {
+    this.#pollTrust();
+    return this.#plugin.decide(event, context, this.#runtime);
+  }
+
+  /** What `explain()` needs of the gate: the matched value, and the sources' problems. */
+  explain(
+    event: string,
+    given: Record<string, unknown>,
+  ): { target: string | undefined; issues: readonly ConfigIssue[]; pending: readonly string[] } {
+    const target = this.#plugin.explainTarget(event, given);
+    this.#pollTrust();
+    return { target, issues: this.#config.issues, pending: this.#config.consent.pending };
+  }
+
+  /** [N-GATE-1] From now on a gate worker decides; counted like a local decide. */
+  decideRemotelyWith(
+    remote: (event: LurusEventName, context: object, record: (r: RunRecord) => void) => Promise<GateDecision>,
+  ): void {
+    this.#runtime.remote = (event, context) => {
+      this.#deciding++;
+      return remote(event, context, this.#opts.record).finally(this.#settled);
+    };
+  }
+
+  /** Resolves once no decide is in progress. */
+  idle(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#deciding === 0) resolve();
+      else this.#settledWaiters.push(resolve);
+    });
+  }
+
+  #pollTrust(): void {
+    if (this.#trustPoll.changed(this.#config.home)) this.reload();
+  }
+}
