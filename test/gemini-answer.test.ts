@@ -134,7 +134,7 @@ describe('reading one hook [G-ANS-1]', () => {
     expect(ask.ending.outcome).toBe('ok');
   });
 
-  it('[G-ANS-1] exit 0 + JSON: the other output fields', () => {
+  it('[G-ANS-1] exit 0 + JSON: the other output fields; suppressOutput hides the systemMessage, a numeric one is text', () => {
     const a = read(
       'AfterTool',
       exited(
@@ -151,12 +151,13 @@ describe('reading one hook [G-ANS-1]', () => {
         }),
       ),
     );
-    expect(a).toMatchObject({
-      continue: true,
-      systemMessage: 'shown',
-      suppressOutput: true,
-      additionalContext: 'ctx',
-    });
+    // As Gemini CLI 0.61 (differential case bt-suppress): suppressOutput hides the message.
+    expect(a).toMatchObject({ continue: true, suppressOutput: true, additionalContext: 'ctx' });
+    expect(a.systemMessage).toBeUndefined();
+    const shown = read('AfterTool', exited(0, json({ systemMessage: 'shown', suppressOutput: false })));
+    expect(shown.systemMessage).toBe('shown');
+    // A message that is not a string is shown as text (differential case bt-systemmessage-number).
+    expect(read('AfterTool', exited(0, json({ systemMessage: 975311 }))).systemMessage).toBe('975311');
     expect(a.hookSpecificOutput).toEqual({
       hookEventName: 'AfterTool',
       additionalContext: 'ctx',

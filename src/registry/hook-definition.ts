@@ -228,6 +228,8 @@ export interface AgentCommandHook extends AgentCommon {
   env: Readonly<Record<string, string>>;
   /** Working folder when the input names none. */
   cwd: string;
+  /** Names the hook's own `env` sets: they win over per-run variables (Gemini CLI spreads them last). */
+  ownEnv?: readonly string[];
 }
 
 /** An HTTP handler: the input object as the POST body [C-RUN-1]. */

@@ -91,7 +91,8 @@ const HookOutput = z.object({
   reason: ReasonText,
   continue: z.boolean().optional().catch(undefined),
   stopReason: ReasonText,
-  systemMessage: z.string().optional().catch(undefined),
+  // Gemini CLI shows a message that is not a string too (`975311`), as text.
+  systemMessage: ReasonText,
   suppressOutput: z.boolean().optional().catch(undefined),
   hookSpecificOutput: z.record(z.string(), z.unknown()).optional().catch(undefined),
 });
@@ -166,7 +167,8 @@ function readJson(event: GeminiEventName, value: unknown, answer: AgentAnswer): 
   if (out.reason) answer.reason = out.reason;
   if (out.continue !== undefined) answer.continue = out.continue;
   if (out.stopReason) answer.stopReason = out.stopReason;
-  if (out.systemMessage) answer.systemMessage = out.systemMessage;
+  // [G-ANS-1] As Gemini CLI 0.61: `suppressOutput: true` hides the hook's systemMessage.
+  if (out.systemMessage && out.suppressOutput !== true) answer.systemMessage = out.systemMessage;
   if (out.suppressOutput !== undefined) answer.suppressOutput = out.suppressOutput;
   const specific = out.hookSpecificOutput;
   if (specific === undefined) return;

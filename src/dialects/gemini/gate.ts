@@ -47,10 +47,12 @@ const gemini: AgentDialectSpec = {
   envFile: () => false,
   /** [G-RUN-1, G-RUN-2] Gemini's variables in `env`; the shell expands them, never a value pasted in. */
   prepare(hook, input, env, cwd) {
-    env.GEMINI_CWD = cwd;
+    // As Gemini CLI 0.61, a hook's own `env` is laid over these (it spreads the hook's env last).
+    const own = (name: string) => hook.ownEnv?.includes(name) === true;
+    if (!own('GEMINI_CWD')) env.GEMINI_CWD = cwd;
     if (typeof input.session_id === 'string') {
-      env.GEMINI_SESSION_ID = input.session_id;
-      if (hook.geminiTempDir !== undefined)
+      if (!own('GEMINI_SESSION_ID')) env.GEMINI_SESSION_ID = input.session_id;
+      if (hook.geminiTempDir !== undefined && !own('GEMINI_PLANS_DIR'))
         env.GEMINI_PLANS_DIR = geminiPlansDir(hook.geminiTempDir, input.session_id);
     }
     return geminiCommand(hook.command, env);

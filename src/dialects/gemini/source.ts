@@ -229,6 +229,7 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
         ...(Object.hasOwn(h.env ?? {}, 'GEMINI_PLANS_DIR') ? {} : { geminiTempDir }),
         ...(raw.sequential ? { sequential: true } : {}),
         ...(h.keepChildren === true ? { keepChildren: true } : {}),
+        ...(h.env !== undefined ? { ownEnv: Object.keys(h.env).filter((n) => !isCodeInjectingEnv(n)) } : {}),
         ...(spec.project && admission.consent.consent !== undefined
           ? { consent: admission.consent.consent }
           : {}),
