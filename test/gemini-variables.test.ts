@@ -210,3 +210,21 @@ describe('[G-RUN-2] the rewrite itself (geminiCommand)', () => {
     for (const [command, expected] of cases) expect(geminiCommand(command, env), command).toBe(expected);
   });
 });
+
+describe('[G-RUN-1] a hook’s own env is laid over the per-run variables, as Gemini CLI 0.61 does', () => {
+  it('[G-RUN-1] env GEMINI_CWD / GEMINI_SESSION_ID / GEMINI_PLANS_DIR of the hook win; without them the run’s values hold', async () => {
+    const w = world('proj', 'sub');
+    const own = {
+      GEMINI_CWD: '/custom/cwd',
+      GEMINI_SESSION_ID: 'own-session',
+      GEMINI_PLANS_DIR: '/custom/plans',
+    };
+    const d = await decide(w, [hook(w, 'own', `node ${w.probe}`, own), hook(w, 'plain', `node ${w.probe}`)], {
+      cwd: w.cwd,
+      session_id: 'run-session',
+    });
+    expect(d.runs.map((r) => r.outcome)).toEqual(['ok', 'ok']);
+    expect(report(w, 'own').env).toMatchObject(own);
+    expect(report(w, 'plain').env).toMatchObject({ GEMINI_CWD: w.cwd, GEMINI_SESSION_ID: 'run-session' });
+  });
+});
