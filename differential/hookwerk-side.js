@@ -1,0 +1,65 @@
+// The same hook set under hookwerk: in a fresh world at the real run's paths, `hookwerk trust
+// --yes` (project hooks run only after consent), then one `hookwerk decide EVENT --dialect D` per
+// firing the real tool made, in the order it made them, each with the exact input object the real
+// tool gave its hooks. Each decide records into a folder of its own, so the hooks it ran are known.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readRecords } from './observe.js';
+import { runProcess } from './processes.js';
+
+const HOOKWERK = fileURLToPath(new URL('../bin/hookwerk.js', import.meta.url));
+
+/**
+ * @param {'claude'|'gemini'} dialect
+ * @param {object} world
+ * @param {Array<{event: string, stdin: string}>} firings
+ * @param {Record<string, string>} env the environment the real tool was given
+ * @param {number} timeoutMs per decide
+ * @param {{take: () => object[]}} [http] the case's HTTP hook server: what it got during a decide
+ *   is that decide's (decides run one at a time)
+ */
+export async function replayUnderHookwerk(dialect, world, firings, env, timeoutMs, http) {
+  http?.take();
+  const pluginArgs = world.plugin ? ['--plugin-dir', world.plugin] : [];
+  const trust = await runProcess(
+    process.execPath,
+    [HOOKWERK, 'trust', '--yes', '--project', world.proj, ...pluginArgs],
+    { cwd: world.proj, env, timeoutMs },
+  );
+  const decides = [];
+  for (const [i, firing] of firings.entries()) {
+    const rec = path.join(world.rec, `decide-${i}`);
+    mkdirSync(rec, { recursive: true });
+    const run = await runProcess(
+      process.execPath,
+      [
+        HOOKWERK,
+        'decide',
+        firing.event,
+        '--dialect',
+        dialect,
+        '--project',
+        world.proj,
+        ...(dialect === 'claude' ? pluginArgs : []),
+      ],
+      { cwd: world.proj, env: { ...env, HWDIFF_REC: rec }, input: firing.stdin, timeoutMs },
+    );
+    let decision;
+    try {
+      decision = JSON.parse(run.stdout);
+    } catch {
+      decision = undefined;
+    }
+    decides.push({
+      event: firing.event,
+      code: run.code,
+      timedOut: run.timedOut,
+      ms: run.ms,
+      stderr: run.stderr,
+      decision,
+      records: [...readRecords(rec), ...(http?.take() ?? [])].sort((a, b) => a.t - b.t),
+    });
+  }
+  return { trust: { code: trust.code, stdout: trust.stdout, stderr: trust.stderr }, decides };
+}
