@@ -3,6 +3,8 @@
  * in engine.ts.
  */
 import type { MemoryBus } from './bus/memory-bus.ts';
+import type { FailMode } from './core/fail-mode.ts';
+import type { ConfigIssue } from './core/issues.ts';
 import type { AgentDecision } from './dialects/agent-answer.ts';
 import type { Decision } from './dispatch/gate-sequential.ts';
 import type { LurusContext, LurusEventName } from './events/lurus-events.ts';
@@ -20,7 +22,6 @@ import type { LauncherChoice } from './runners/launcher/launcher-backend.ts';
 import type { AgentConfig } from './sources/agent-config.ts';
 import type { ClaudeOptions } from './sources/claude-source.ts';
 import type { GeminiOptions } from './sources/gemini-source.ts';
-import type { ConfigIssue } from './sources/issues.ts';
 import type { LurusConfig } from './sources/lurus-source.ts';
 
 export interface HookEngineOptions {
@@ -123,7 +124,7 @@ export interface UseOptions {
   matcher?: string;
   /** ms; default 30 000. */
   timeout?: number;
-  failMode?: 'open' | 'closed';
+  failMode?: FailMode;
   /** Name in records; default `in-process:<event>#<n>`. */
   name?: string;
 }

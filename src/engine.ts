@@ -9,10 +9,15 @@ import path from 'node:path';
 import { currentDepth, MAX_DEPTH } from './bus/depth.ts';
 import { MemoryBus } from './bus/memory-bus.ts';
 import { trustStorePath } from './consent/trust-store.ts';
+import { errorMessage } from './core/errno.ts';
+import { EngineClosedError, HookInputError, HookwerkError } from './core/errors.ts';
+import { type ConfigIssue, formatIssue } from './core/issues.ts';
+import { isPlainObject } from './core/plain-object.ts';
+import { LazyPrivateTempDir } from './core/private-temp-dir.ts';
+import { isDirectory } from './core/real-path.ts';
 import type { AgentAnswer } from './dialects/agent-answer.ts';
 import { type AgentRunContext, runAgentHook, runInProcessAgentHook } from './dialects/agent-dialect.ts';
 import { mergeClaudeAnswers } from './dialects/claude-answer.ts';
-import { ifRuleAdmits } from './dialects/claude-if-rule.ts';
 import { applyGeminiOutputToInput, mergeGeminiAnswers } from './dialects/gemini-answer.ts';
 import { runGateHook } from './dialects/lurus-dialect.ts';
 import { type PayloadFiles, runObserveHook } from './dialects/prx-dialect.ts';
@@ -32,7 +37,6 @@ import type {
 } from './engine-api.ts';
 import { claudeMatchTarget } from './events/claude-events.ts';
 import { GEMINI_EVENT_NAMES, geminiMatchTarget, isGeminiEvent } from './events/gemini-events.ts';
-import { EngineClosedError, HookInputError } from './events/hook-input-error.ts';
 import { jsonPayloadProblem } from './events/json-payload-check.ts';
 import {
   isLurusEvent,
@@ -50,9 +54,6 @@ import {
   PrxEventInstance,
   prxTopic,
 } from './events/prx-events.ts';
-import { errorMessage } from './files/errno.ts';
-import { LazyPrivateTempDir } from './files/private-temp-dir.ts';
-import { isDirectory } from './files/real-path.ts';
 import { EngineNats } from './nats/engine-nats.ts';
 import { type NatsOptions, parseNatsOptions } from './nats/nats-options.ts';
 import { type Logger, stderrLogger } from './records/logger.ts';
@@ -71,11 +72,10 @@ import type {
 import { compileMatcher, matchTarget } from './registry/matcher.ts';
 import { Registry } from './registry/registry.ts';
 import { Runners } from './runners/runners.ts';
-import { PluginHost } from './runners/wasm/plugin-host.ts';
 import { loadClaudeConfig } from './sources/claude-source.ts';
 import { loadGeminiConfig } from './sources/gemini-source.ts';
-import { type ConfigIssue, formatIssue } from './sources/issues.ts';
 import { type ConsentPolicy, loadLurusConfig } from './sources/lurus-source.ts';
+import { PluginHost } from './sources/plugin-host.ts';
 import { PLUGINS_DIR } from './sources/plugin-scan.ts';
 import { loadPrxConfig, PRX_HOOKS_FILE, type PrxLoadResult } from './sources/prx-source.ts';
 import { type FileWatch, watchConfigFile } from './sources/watch.ts';
@@ -360,7 +360,7 @@ class Engine implements HookEngine {
       entries,
       admits: (hook, i) =>
         hook.ifRule === undefined ||
-        ifRuleAdmits(hook.ifRule, typeof i.tool_name === 'string' ? i.tool_name : undefined, i.tool_input),
+        hook.ifRule.admits(typeof i.tool_name === 'string' ? i.tool_name : undefined, i.tool_input),
       run: (hook, i) => runAgentHook(hook, event, i, ctx),
       runInProcess: (hook, i) => runInProcessAgentHook(hook, i, cwd),
       merge: (answers) =>
@@ -692,9 +692,9 @@ function assertDirectory(dir: string): void {
   try {
     isDir = statSync(dir).isDirectory();
   } catch {
-    throw new Error(`workspace ${dir} does not exist`);
+    throw new HookwerkError('WORKSPACE', `workspace ${dir} does not exist`);
   }
-  if (!isDir) throw new Error(`workspace ${dir} is not a directory`);
+  if (!isDir) throw new HookwerkError('WORKSPACE', `workspace ${dir} is not a directory`);
 }
 
 function isLurusEntry(entry: GateEntry): entry is LurusGateEntry {
@@ -712,10 +712,6 @@ function allLurus(entries: readonly GateEntry[]): entries is readonly LurusGateE
     if (entry !== undefined && entry.kind !== 'unapproved' && entry.dialect !== 'lurus') return false;
   }
   return true;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -10,6 +10,17 @@ export {
   revokeProject,
 } from './consent/project-consent.ts';
 export { readTrustStore, removeApproval, trustStorePath } from './consent/trust-store.ts';
+export type { HookwerkErrorCode } from './core/errors.ts';
+export {
+  EngineClosedError,
+  HookInputError,
+  HookwerkError,
+  HookwerkTypeError,
+  InvalidOptionError,
+  isHookwerkError,
+} from './core/errors.ts';
+export type { ConfigIssue } from './core/issues.ts';
+export { formatIssue } from './core/issues.ts';
 export type { Decision } from './dispatch/gate-sequential.ts';
 export { createHookEngine } from './engine.ts';
 export type {
@@ -20,7 +31,6 @@ export type {
   ReloadResult,
   UseOptions,
 } from './engine-api.ts';
-export { EngineClosedError, HookInputError } from './events/hook-input-error.ts';
 export type { LurusContext, LurusEnvelope, LurusEventName } from './events/lurus-events.ts';
 export { LURUS_EVENT_NAMES, LURUS_EVENTS } from './events/lurus-events.ts';
 export type { PrxEnvelope, PrxEventName, PrxPayload } from './events/prx-events.ts';
@@ -49,15 +59,13 @@ export { ProcessRunner } from './runners/process-runner.ts';
 export type { ProcessEndReason, ProcessResult, ProcessSpec } from './runners/process-types.ts';
 export type { Ending, RunResult } from './runners/run-result.ts';
 export { outcomeOf } from './runners/run-result.ts';
-export { PluginHost } from './runners/wasm/plugin-host.ts';
 export { findBwrap } from './sandbox/bwrap.ts';
-export type { ConfigIssue } from './sources/issues.ts';
-export { formatIssue } from './sources/issues.ts';
 export { SHIPPED_SCHEMAS } from './sources/json-schemas.ts';
 export { lurusProblems } from './sources/lurus-problems.ts';
 export { lurusHooksFileSchema } from './sources/lurus-schema.ts';
 export type { LurusConfig, LurusHook, LurusSource } from './sources/lurus-source.ts';
 export { loadLurusConfig } from './sources/lurus-source.ts';
+export { PluginHost } from './sources/plugin-host.ts';
 export type { PluginManifest, PluginSpec } from './sources/plugin-manifest.ts';
 export { pluginManifestSchema } from './sources/plugin-manifest.ts';
 export { scanPlugins } from './sources/plugin-scan.ts';

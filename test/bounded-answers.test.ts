@@ -10,7 +10,7 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jsonDepthOverflow, MAX_HOOK_JSON_DEPTH, parseBoundedJson } from '../src/sources/json-text.ts';
+import { jsonDepthOverflow, MAX_HOOK_JSON_DEPTH, parseBoundedJson } from '../src/core/json-text.ts';
 import { type CliResult, runCli, STACK } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
 import { closeHttpServers, startHttpServer } from './http-server.ts';

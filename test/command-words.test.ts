@@ -10,7 +10,7 @@ import {
   primaryScriptOf,
   projectPathsOf,
   scriptPathsOf,
-} from '../src/sources/command-words.ts';
+} from '../src/core/command-words.ts';
 
 const P = '/proj';
 const HOME = '/home/u';

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BusMessage } from '../src/bus/memory-bus.ts';
-import { makePrivateTempDir } from '../src/files/private-temp-dir.ts';
+import { makePrivateTempDir } from '../src/core/private-temp-dir.ts';
 import { makeEngine, ZERO_HOOK_VARS } from './engine-harness.ts';
 import { sleep, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 

@@ -16,10 +16,10 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HookInputError } from '../src/core/errors.ts';
 import type { AgentDecision } from '../src/dialects/agent-answer.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import { type GeminiEventName, geminiCanBlock } from '../src/events/gemini-events.ts';
-import { HookInputError } from '../src/events/hook-input-error.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { homeFolder, NoHomeError } from '../src/files/home.ts';
+import { homeFolder, NoHomeError } from '../src/core/home.ts';
 import { BIN, cleanEnv, STACK } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
 

@@ -8,8 +8,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HookInputError } from '../src/core/errors.ts';
 import type { HookEngine } from '../src/engine-api.ts';
-import { HookInputError } from '../src/events/hook-input-error.ts';
 import { MAX_PAYLOAD_DEPTH } from '../src/events/json-payload-check.ts';
 import { silentLogger } from '../src/records/logger.ts';
 import { createApp } from '../src/server/app.ts';

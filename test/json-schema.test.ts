@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { jsonErrorOffset } from '../src/sources/json-error-offset.ts';
+import { jsonErrorOffset } from '../src/core/json-text.ts';
 import { prxHooksJsonSchema, SHIPPED_SCHEMAS } from '../src/sources/json-schemas.ts';
 import { loadPrxConfig } from '../src/sources/prx-source.ts';
 
@@ -51,7 +51,8 @@ describe('JSON syntax error location', () => {
     ['{"a": [1, 2, {"b": null}], "c": "\\u00e9"}', -1],
     ['{"a": 1,}', 8],
     ['{"a": 1} x', 9],
-    ['{"a": "unterminated', 19],
+    // An unterminated string is found where it opens.
+    ['{"a": "unterminated', 6],
     ['[01]', 2],
     ['{"a" 1}', 5],
     ['', 0],

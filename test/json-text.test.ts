@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, parseJsonText } from '../src/sources/json-text.ts';
+import { MAX_JSON_DEPTH, parseJsonText } from '../src/core/json-text.ts';
 
 // [L-TRUST-4] parseJsonText: JSON.parse plus line/column syntax errors and duplicate keys refused.
 

@@ -6,6 +6,7 @@
  * Gemini CLI [G-EV-1] matchers share it.
  */
 import { describe, expect, it } from 'vitest';
+import { primaryScriptOf } from '../src/core/command-words.ts';
 import {
   compileClaudeMatcher,
   compileGeminiMatcher,
@@ -14,7 +15,6 @@ import {
   matchTarget,
   translateJsRegex,
 } from '../src/registry/matcher.ts';
-import { primaryScriptOf } from '../src/sources/command-words.ts';
 
 type Case = [pattern: string | undefined, value: string, matches: boolean];
 

@@ -4,11 +4,11 @@ import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { formatIssue } from '../src/core/issues.ts';
+import { readSourceFile } from '../src/core/read-source.ts';
 import { createHookEngine } from '../src/engine.ts';
 import { createApp } from '../src/server/app.ts';
-import { formatIssue } from '../src/sources/issues.ts';
 import { loadPrxConfig } from '../src/sources/prx-source.ts';
-import { readSourceFile } from '../src/sources/read-source.ts';
 import { captureLogger, tempDir, writeHooks } from './helpers.ts';
 import { type ServedApp, serveApp } from './server-harness.ts';
 

@@ -6,11 +6,11 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { patternsMatch } from '../src/registry/plugin-patterns.ts';
+import { formatIssue } from '../src/core/issues.ts';
 import { buildComponentFromWat, HOOK_WIT } from '../src/runners/wasm/component-build.ts';
 import { capComponentMemory, capModuleMemory, definedMemories } from '../src/runners/wasm/wasm-memory.ts';
-import { formatIssue } from '../src/sources/issues.ts';
 import { loadPlugin, PLUGIN_LIMITS, patternProblem } from '../src/sources/plugin-manifest.ts';
+import { patternsMatch } from '../src/sources/plugin-patterns.ts';
 import { scanPlugins } from '../src/sources/plugin-scan.ts';
 import { fixtureWasm, installFixture, manifest } from './fixtures/plugins/fixtures.ts';
 import { tempDir } from './helpers.ts';

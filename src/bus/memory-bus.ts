@@ -26,6 +26,7 @@
  * - Handler errors (throw or rejection) are isolated, counted and reported.
  */
 
+import { HookInputError, InvalidOptionError } from '../core/errors.ts';
 import { currentDepth, MAX_DEPTH, runAtDepth } from './depth.ts';
 import { splitTopic, TopicTrie, type TrieEntry } from './topic-trie.ts';
 
@@ -130,7 +131,7 @@ function jsonOf(p: Pending): unknown {
 function limit(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
-    throw new TypeError(`invalid bus option ${name}: ${String(value)}`);
+    throw new InvalidOptionError(`invalid bus option ${name}: ${String(value)}`);
   }
   return value;
 }
@@ -192,7 +193,8 @@ export class MemoryBus {
    * Returns its own idempotent unsubscribe.
    */
   subscribe(pattern: string, handler: BusHandler): () => void {
-    if (typeof handler !== 'function') throw new TypeError('subscribe: handler must be a function');
+    if (typeof handler !== 'function')
+      throw new HookInputError('handler', 'subscribe: handler must be a function');
     const sub: Subscription = { handler, fromSeq: this.seq, active: true };
     let entry: TrieEntry<Subscription> | undefined = this.trie.add(pattern, sub);
     this.matches.clear();

@@ -14,6 +14,7 @@
  * Matching walks the topic's tokens down the trie once: its cost grows with the depth of the
  * topic, not with the number of subscriptions.
  */
+import { HookInputError } from '../core/errors.ts';
 
 /** A parsed pattern: the prefix/exact tokens and whether it ends in a wildcard. */
 export interface ParsedPattern {
@@ -26,14 +27,16 @@ const CACHE_LIMIT = 1024;
 const tokenCache = new Map<string, readonly string[]>();
 
 function checkTokens(text: string, what: string, original: string): string[] {
-  if (text.length === 0) throw new TypeError(`invalid ${what} ${JSON.stringify(original)}: empty`);
+  if (text.length === 0)
+    throw new HookInputError('pattern', `invalid ${what} ${JSON.stringify(original)}: empty`);
   const tokens = text.split('.');
   for (const token of tokens) {
     if (token.length === 0) {
-      throw new TypeError(`invalid ${what} ${JSON.stringify(original)}: empty token`);
+      throw new HookInputError('pattern', `invalid ${what} ${JSON.stringify(original)}: empty token`);
     }
     if (token.includes('*')) {
-      throw new TypeError(
+      throw new HookInputError(
+        'pattern',
         `invalid ${what} ${JSON.stringify(original)}: '*' is only allowed as the whole pattern or as the last token`,
       );
     }
@@ -48,7 +51,8 @@ function checkTokens(text: string, what: string, original: string): string[] {
 export function splitTopic(topic: string): readonly string[] {
   const cached = tokenCache.get(topic);
   if (cached !== undefined) return cached;
-  if (typeof topic !== 'string') throw new TypeError(`invalid topic: expected a string, got ${typeof topic}`);
+  if (typeof topic !== 'string')
+    throw new HookInputError('pattern', `invalid topic: expected a string, got ${typeof topic}`);
   const tokens = Object.freeze(checkTokens(topic, 'topic', topic));
   if (tokenCache.size >= CACHE_LIMIT) {
     const oldest = tokenCache.keys().next();
@@ -71,7 +75,7 @@ export function isValidTopic(topic: string): boolean {
 /** Parses and validates a subscription pattern; throws a TypeError on a bad one. */
 export function parsePattern(pattern: string): ParsedPattern {
   if (typeof pattern !== 'string') {
-    throw new TypeError(`invalid pattern: expected a string, got ${typeof pattern}`);
+    throw new HookInputError('pattern', `invalid pattern: expected a string, got ${typeof pattern}`);
   }
   if (pattern === '*') return { tokens: [], wildcard: true };
   if (pattern.endsWith('.*')) {

@@ -1,12 +1,13 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { parseBoundedJson, TOO_DEEP } from '../sources/json-text.ts';
+import { HookwerkError } from '../core/errors.ts';
+import { parseBoundedJson, TOO_DEEP } from '../core/json-text.ts';
 
 /** An error the user can fix: printed as one line, no stack, with its exit code. */
-export class CliError extends Error {
+export class CliError extends HookwerkError {
   readonly exitCode: number;
   constructor(message: string, exitCode = 1) {
-    super(message);
+    super('CLI', message);
     this.exitCode = exitCode;
   }
 }

@@ -1,19 +1,19 @@
 import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { errorMessage } from '../core/errno.ts';
+import { formatIssue } from '../core/issues.ts';
+import { parseJsonText } from '../core/json-text.ts';
+import { readSourceFile } from '../core/read-source.ts';
 import {
   LURUS_EVENT_NAMES,
   LURUS_EVENTS,
   type LurusEventName,
   lurusEventFromInput,
 } from '../events/lurus-events.ts';
-import { writeFileAtomic } from '../files/atomic-write.ts';
-import { errorMessage } from '../files/errno.ts';
-import { formatIssue } from '../sources/issues.ts';
-import { parseJsonText } from '../sources/json-text.ts';
 import { LURUS_LIMITS } from '../sources/lurus-schema.ts';
 import { lurusDir } from '../sources/lurus-source.ts';
-import { readSourceFile } from '../sources/read-source.ts';
 import { CliError } from './cli-error.ts';
 import { shellHookTemplate } from './templates/shell.ts';
 import { tsHookTemplate } from './templates/typescript.ts';

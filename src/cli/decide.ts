@@ -1,11 +1,11 @@
 import { CONSENT_CAUSES, trustHint } from '../consent/run-consent.ts';
+import { errorMessage } from '../core/errno.ts';
+import { formatIssue } from '../core/issues.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
-import { errorMessage } from '../files/errno.ts';
 import { silentLogger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
-import { formatIssue } from '../sources/issues.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 import { readStdin as readBoundedStdin } from './read-stdin.ts';
 import { closeOnStopSignal, graceOption } from './shutdown.ts';

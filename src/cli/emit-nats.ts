@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NoRespondersError, RequestError } from '@nats-io/transport-node';
+import { errorMessage } from '../core/errno.ts';
 import { type PrxEnvelope, type PrxEventName, prxTopic } from '../events/prx-events.ts';
-import { errorMessage } from '../files/errno.ts';
 import { depthHeaders } from '../nats/depth-header.ts';
 import { defaultNatsName } from '../nats/engine-nats.ts';
 import { EVENTS_STREAM, ensureEventStream } from '../nats/event-stream.ts';

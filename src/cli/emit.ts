@@ -3,13 +3,14 @@ import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_DEPTH } from '../bus/depth.ts';
+import { errorMessage } from '../core/errno.ts';
+import { formatIssue } from '../core/issues.ts';
+import { isPlainObject } from '../core/plain-object.ts';
+import { makePrivateTempDir } from '../core/private-temp-dir.ts';
 import { createHookEngine } from '../engine.ts';
 import { assertPrxPayload, isPrxEvent } from '../events/prx-events.ts';
-import { errorMessage } from '../files/errno.ts';
-import { makePrivateTempDir } from '../files/private-temp-dir.ts';
 import { silentLogger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
-import { formatIssue } from '../sources/issues.ts';
 import { loadPrxConfig } from '../sources/prx-source.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 import { formatRecord } from './format.ts';
@@ -170,8 +171,4 @@ function eventDepth(explicit: string | undefined): number {
   }
   const inherited = Number(process.env.ZERO_HOOK_DEPTH);
   return Number.isInteger(inherited) && inherited >= 0 ? inherited + 1 : 1;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { formatIssue } from '../core/issues.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
 import { claudeMatchField } from '../events/claude-events.ts';
@@ -7,7 +8,6 @@ import { isLurusEvent } from '../events/lurus-events.ts';
 import { isPrxEvent, PRX_EVENT_NAMES } from '../events/prx-events.ts';
 import { silentLogger } from '../records/logger.ts';
 import type { Explanation } from '../registry/explain.ts';
-import { formatIssue } from '../sources/issues.ts';
 import { CliError, resolveWorkspace } from './cli-error.ts';
 
 const LABEL: Record<Explanation['verdict'], string> = {

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { errorCode, errorMessage } from '../files/errno.ts';
+import { errorCode, errorMessage } from '../core/errno.ts';
 import { CliError } from './cli-error.ts';
 import { createHookCommand } from './create-hook.ts';
 import { decideCommand } from './decide.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { errorCode } from '../files/errno.ts';
+import { errorCode } from '../core/errno.ts';
 import type { NatsSecurity } from '../nats/nats-options.ts';
 import { CliError } from './cli-error.ts';
 

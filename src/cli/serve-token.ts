@@ -22,12 +22,12 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../files/atomic-write.ts';
-import { errorMessage, isErrno } from '../files/errno.ts';
-import { homeFolder } from '../files/home.ts';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { errorMessage, isErrno } from '../core/errno.ts';
+import { homeFolder } from '../core/home.ts';
+import { parseJsonText } from '../core/json-text.ts';
+import { readSourceFile } from '../core/read-source.ts';
 import { STATE_DIR } from '../server/hooks-store.ts';
-import { parseJsonText } from '../sources/json-text.ts';
-import { readSourceFile } from '../sources/read-source.ts';
 import { CliError } from './cli-error.ts';
 
 export const TOKEN_FILE = 'token';

@@ -5,13 +5,13 @@ import { type FilePin, folderFiles, PIN_DIRECTORY, PIN_SPECIAL, PIN_UNREADABLE }
 import { approveSurface, consentStatus } from '../consent/project-consent.ts';
 import { readProject } from '../consent/project-surface.ts';
 import { projectKey, readTrustStore, removeApproval, trustStorePath } from '../consent/trust-store.ts';
-import { errorMessage } from '../files/errno.ts';
-import { homeFolder } from '../files/home.ts';
+import { outsidePathsOf } from '../core/command-words.ts';
+import { errorMessage } from '../core/errno.ts';
+import { homeFolder } from '../core/home.ts';
+import { formatIssue } from '../core/issues.ts';
 import type { AgentHook } from '../registry/hook-definition.ts';
 import { loadClaudeConfig } from '../sources/claude-source.ts';
-import { outsidePathsOf } from '../sources/command-words.ts';
 import { loadGeminiConfig } from '../sources/gemini-source.ts';
-import { formatIssue } from '../sources/issues.ts';
 import { type LurusHook, loadLurusConfig } from '../sources/lurus-source.ts';
 import { CliError } from './cli-error.ts';
 

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { consentStatus } from '../consent/project-consent.ts';
+import { formatIssue } from '../core/issues.ts';
 import type { GateDialect } from '../engine-api.ts';
 import { loadClaudeConfig } from '../sources/claude-source.ts';
 import { loadGeminiConfig } from '../sources/gemini-source.ts';
-import { formatIssue } from '../sources/issues.ts';
 import { lurusProblems } from '../sources/lurus-problems.ts';
 import { loadLurusConfig } from '../sources/lurus-source.ts';
 import { PLUGINS_DIR, scanPlugins } from '../sources/plugin-scan.ts';

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
+import { errorMessage } from '../core/errno.ts';
 import { defaultMaxConcurrent } from '../dispatch/observe-scheduler.ts';
 import { createHookEngine } from '../engine.ts';
 import type { HookEngine } from '../engine-api.ts';
-import { errorMessage } from '../files/errno.ts';
 import { defaultNatsName } from '../nats/engine-nats.ts';
 import { consumeCore, consumeDurable, type EventConsumer } from '../nats/event-consumer.ts';
 import { answerGate } from '../nats/gate-responder.ts';

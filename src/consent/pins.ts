@@ -20,8 +20,8 @@ import {
   statSync,
 } from 'node:fs';
 import path from 'node:path';
-import { errorCode } from '../files/errno.ts';
-import { isInside } from '../files/real-path.ts';
+import { errorCode } from '../core/errno.ts';
+import { isInside } from '../core/real-path.ts';
 
 /** Pin of a path that is a folder: its presence is pinned, not what it holds. */
 export const PIN_DIRECTORY = 'directory';

@@ -9,8 +9,8 @@
  *   know it) is `unapproved`. Approvals written before the store kept text fall back to the
  *   current file while it still has the approved pin.
  */
-import type { ConfigIssue } from '../sources/issues.ts';
-import type { SourceRead } from '../sources/read-source.ts';
+import type { ConfigIssue } from '../core/issues.ts';
+import type { SourceRead } from '../core/read-source.ts';
 import { pinOfText } from './pins.ts';
 import { approvedSurface, ProjectConsent, type ProjectSurface } from './project-consent.ts';
 import { readTrustStore, type TrustEntry } from './trust-store.ts';

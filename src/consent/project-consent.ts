@@ -9,8 +9,9 @@
  * from running as approved.
  */
 import path from 'node:path';
-import { isInside } from '../files/real-path.ts';
-import { projectPathsOf, type RunPath, runPathsOf } from '../sources/command-words.ts';
+import { projectPathsOf, type RunPath, runPathsOf } from '../core/command-words.ts';
+import { HookwerkError } from '../core/errors.ts';
+import { isInside } from '../core/real-path.ts';
 import {
   type FilePin,
   type Fingerprint,
@@ -361,7 +362,8 @@ export function approveSurface(
     (k) => reviewed.fingerprint[k] === PIN_UNREADABLE,
   );
   if (unreadable.length > 0) {
-    throw new Error(
+    throw new HookwerkError(
+      'CONSENT',
       `cannot approve: ${unreadable.join(', ')} cannot be read, so its content cannot be pinned`,
     );
   }

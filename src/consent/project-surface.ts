@@ -5,7 +5,8 @@
  * sources from here, so what is pinned and what is loaded are read once, the same way.
  */
 import path from 'node:path';
-import { readSourceFile, type SourceRead } from '../sources/read-source.ts';
+import { isPlainObject } from '../core/plain-object.ts';
+import { readSourceFile, type SourceRead } from '../core/read-source.ts';
 import type { ProjectSurface, SurfaceCommand } from './project-consent.ts';
 import { lurusDir, trustStorePath } from './trust-store.ts';
 
@@ -121,7 +122,7 @@ export function commandLineOf(command: string, args: readonly string[] = []): st
 
 /** Every hook object of every event map of a source file: `{EVENT: [{hooks: [HOOK…]}]}` at any of the known keys. */
 export function walkHookObjects(value: unknown, visit: (hook: object) => void): void {
-  if (!isObject(value)) return;
+  if (!isPlainObject(value)) return;
   const maps = [
     value,
     Reflect.get(value, 'hooks'),
@@ -129,20 +130,16 @@ export function walkHookObjects(value: unknown, visit: (hook: object) => void): 
     Reflect.get(value, 'projectHooks'),
   ];
   for (const map of maps) {
-    if (!isObject(map)) continue;
+    if (!isPlainObject(map)) continue;
     for (const defs of Object.values(map)) {
       if (!Array.isArray(defs)) continue;
       for (const def of defs) {
-        const hooks: unknown = isObject(def) ? Reflect.get(def, 'hooks') : undefined;
+        const hooks: unknown = isPlainObject(def) ? Reflect.get(def, 'hooks') : undefined;
         if (!Array.isArray(hooks)) continue;
-        for (const hook of hooks) if (isObject(hook)) visit(hook);
+        for (const hook of hooks) if (isPlainObject(hook)) visit(hook);
       }
     }
   }
-}
-
-function isObject(v: unknown): v is object {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function shellQuote(word: string): string {

@@ -8,10 +8,10 @@
 import { renameSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../files/atomic-write.ts';
-import { realPathOr } from '../files/real-path.ts';
-import { parseJsonText } from '../sources/json-text.ts';
-import { readSourceFile } from '../sources/read-source.ts';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { parseJsonText } from '../core/json-text.ts';
+import { readSourceFile } from '../core/read-source.ts';
+import { realPathOr } from '../core/real-path.ts';
 import { type Fingerprint, PIN_DIRECTORY, PIN_SPECIAL, PIN_UNREADABLE } from './pins.ts';
 
 /** The store holds up to 1 MiB of text per approved source: bounded, but not small. */

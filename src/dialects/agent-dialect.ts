@@ -7,15 +7,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { LazyPrivateTempDir } from '../core/private-temp-dir.ts';
+import { readSourceFile } from '../core/read-source.ts';
 import { claudeGetsEnvFile } from '../events/claude-events.ts';
 import type { GeminiEventName } from '../events/gemini-events.ts';
 import type { LurusContext } from '../events/lurus-events.ts';
-import type { LazyPrivateTempDir } from '../files/private-temp-dir.ts';
 import type { AgentCommandHook, AgentHook, InProcessGateHook } from '../registry/hook-definition.ts';
 import { HookCallInfo, runInProcess } from '../runners/in-process-runner.ts';
 import type { ProcessSpec } from '../runners/process-types.ts';
 import type { Runners } from '../runners/runners.ts';
-import { readSourceFile } from '../sources/read-source.ts';
 import type { AgentAnswer } from './agent-answer.ts';
 import { readClaudeAnswer } from './claude-answer.ts';
 import { readGeminiAnswer } from './gemini-answer.ts';

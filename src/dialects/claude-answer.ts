@@ -20,9 +20,9 @@
  * - Plain stdout on an event where it is not context is kept (a preview) in the run's `reason`.
  */
 import { z } from 'zod';
+import { parseBoundedJson, TOO_DEEP } from '../core/json-text.ts';
 import { claudeCanBlock, claudePlainTextIsContext } from '../events/claude-events.ts';
 import { type Ending, outcomeOf, type RunResult } from '../runners/run-result.ts';
-import { parseBoundedJson, TOO_DEEP } from '../sources/json-text.ts';
 import type { AgentAnswer, AgentDecision, Permission, PermissionRequestAnswer } from './agent-answer.ts';
 
 export type ClaudeFailMode = 'open' | 'closed';

@@ -30,6 +30,7 @@
  * right with `indexOf` (no regular expression is built from user text), and the shell splitter is
  * a single pass with bounded nesting.
  */
+import type { ToolCallRule } from '../registry/hook-definition.ts';
 
 /** A compiled `*` glob: literal pieces; between two pieces any text. */
 export interface Glob {
@@ -176,6 +177,12 @@ function stringField(input: unknown, key: string): string | undefined {
 
 function anyGlob(globs: readonly Glob[], text: string): boolean {
   return globs.some((g) => globMatches(g, text));
+}
+
+/** [C-RUN-1] A handler's `if` rule as the hook model holds it: compiled once, asked per call. */
+export function toolCallRuleOf(text: string): ToolCallRule {
+  const rule = compileIfRule(text);
+  return { rule: rule.rule, admits: (toolName, toolInput) => ifRuleAdmits(rule, toolName, toolInput) };
 }
 
 /**

@@ -55,10 +55,10 @@
  * is escaped (`<` → `&lt;`, `>` → `&gt;`) before it reaches the model.
  */
 import { z } from 'zod';
+import { parseBoundedJson, TOO_DEEP } from '../core/json-text.ts';
 import { GEMINI_EVENTS, type GeminiEventName, geminiCanBlock } from '../events/gemini-events.ts';
 import type { ProcessResult } from '../runners/process-types.ts';
 import { type Ending, outcomeOf } from '../runners/run-result.ts';
-import { parseBoundedJson, TOO_DEEP } from '../sources/json-text.ts';
 import type { AgentAnswer, AgentDecision, Permission } from './agent-answer.ts';
 
 export type GeminiFailMode = 'open' | 'closed';

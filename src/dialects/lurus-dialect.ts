@@ -3,13 +3,13 @@
  * ending becomes a verdict. The runners run; this file only builds requests and reads answers.
  */
 import { existsSync } from 'node:fs';
+import { parseBoundedJson, TOO_DEEP } from '../core/json-text.ts';
 import type { LurusEnvelope } from '../events/lurus-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import type { FailMode, InProcessGateHook, LurusGateHook } from '../registry/hook-definition.ts';
 import { HookCallInfo, runInProcess } from '../runners/in-process-runner.ts';
 import { type Ending, outcomeOf, type RunResult } from '../runners/run-result.ts';
 import type { Runners } from '../runners/runners.ts';
-import { parseBoundedJson, TOO_DEEP } from '../sources/json-text.ts';
 
 /** [L-RUN-3] Variables a command hook may inherit, besides those named in LURUS_HOOK_PASS_ENV. */
 const ENV_ALLOWLIST = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'TMPDIR', 'TZ']);

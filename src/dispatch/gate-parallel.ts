@@ -7,6 +7,7 @@
 import type { ConsentCheck, ProjectConsent } from '../consent/project-consent.ts';
 import { commandLineOf } from '../consent/project-surface.ts';
 import { type ConsentRefusal, refusalAfter, refusalBefore } from '../consent/run-consent.ts';
+import { HookwerkError } from '../core/errors.ts';
 import type { AgentAnswer, AgentDecision } from '../dialects/agent-answer.ts';
 import { type AgentRun, runFolderOf } from '../dialects/agent-dialect.ts';
 import { isoNow } from '../events/prx-events.ts';
@@ -205,7 +206,7 @@ async function stepOf(
   if (entry.dialect === 'lurus') {
     // Lurus file hooks never reach an agent gate (the registry holds one gate dialect's files).
     if (entry.kind !== 'in-process')
-      throw new Error(`${entry.origin.source}: a Lurus hook in a ${gate.dialect} gate`);
+      throw new HookwerkError('INTERNAL', `${entry.origin.source}: a Lurus hook in a ${gate.dialect} gate`);
     const answer = await gate.runInProcess(entry, input);
     return { kind: 'answer', answer, record: recordOf(gate, entry, at, answer) };
   }

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { InvalidOptionError } from '../core/errors.ts';
 
 /** Why a queued run did not run: the queue was full, it waited too long, or the scheduler closed. */
 export type ObserveDropReason = 'queue_full' | 'stale' | 'closed';
@@ -63,11 +64,12 @@ export class ObserveScheduler {
     this.maxConcurrent = opts.maxConcurrent ?? defaultMaxConcurrent();
     this.maxQueue = opts.maxQueue ?? 10_000;
     if (!Number.isInteger(this.maxConcurrent) || this.maxConcurrent < 1)
-      throw new TypeError('maxConcurrent must be ≥ 1');
-    if (!Number.isInteger(this.maxQueue) || this.maxQueue < 0) throw new TypeError('maxQueue must be ≥ 0');
+      throw new InvalidOptionError('maxConcurrent must be ≥ 1');
+    if (!Number.isInteger(this.maxQueue) || this.maxQueue < 0)
+      throw new InvalidOptionError('maxQueue must be ≥ 0');
     this.maxQueueAgeMs = opts.maxQueueAgeMs ?? DEFAULT_MAX_QUEUE_AGE_MS;
     if (typeof this.maxQueueAgeMs !== 'number' || !(this.maxQueueAgeMs > 0))
-      throw new TypeError('maxQueueAgeMs must be a number > 0 (Infinity: no limit)');
+      throw new InvalidOptionError('maxQueueAgeMs must be a number > 0 (Infinity: no limit)');
     this.#ring = new Array(this.maxQueue + this.maxConcurrent);
     if (this.maxQueueAgeMs !== Number.POSITIVE_INFINITY) this.#queuedAt = new Float64Array(this.#ring.length);
   }

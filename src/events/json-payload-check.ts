@@ -11,10 +11,11 @@
  * Infinity (null), objects with `toJSON` (Date, Buffer: not looked into), Map/Set (`{}`), shared
  * but acyclic references. A BigInt passes when the embedder gave `BigInt.prototype` a `toJSON`.
  */
-import { errorMessage } from '../files/errno.ts';
-import { jsonPath } from '../sources/issues.ts';
-import { MAX_HOOK_JSON_DEPTH } from '../sources/json-text.ts';
-import { HookInputError } from './hook-input-error.ts';
+
+import { errorMessage } from '../core/errno.ts';
+import { HookInputError } from '../core/errors.ts';
+import { jsonPath } from '../core/issues.ts';
+import { MAX_HOOK_JSON_DEPTH } from '../core/json-text.ts';
 
 /** Deepest nesting a payload may have; the payload object itself is level 1 (the answers' bound too). */
 export const MAX_PAYLOAD_DEPTH = MAX_HOOK_JSON_DEPTH;

@@ -1,5 +1,6 @@
 /** The 8 PRX lifecycle events and their payload fields [P-EV-1]. */
-import { HookInputError } from './hook-input-error.ts';
+import { HookInputError } from '../core/errors.ts';
+import { isPlainObject } from '../core/plain-object.ts';
 import { assertJsonPayload } from './json-payload-check.ts';
 
 type FieldType = 'string' | 'number' | 'boolean' | 'object';
@@ -58,7 +59,7 @@ export function isPrxEvent(name: string): name is PrxEventName {
 }
 
 function matchesType(value: unknown, type: FieldType): boolean {
-  if (type === 'object') return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (type === 'object') return isPlainObject(value);
   if (type === 'number') return typeof value === 'number' && Number.isFinite(value);
   return typeof value === type;
 }

@@ -8,7 +8,8 @@ import {
   tokenAuthenticator,
   usernamePasswordAuthenticator,
 } from '@nats-io/transport-node';
-import { errorCode } from '../files/errno.ts';
+import { errorCode } from '../core/errno.ts';
+import { InvalidOptionError } from '../core/errors.ts';
 import type { NatsSecurity } from './nats-options.ts';
 import type { ServerUrls } from './server-urls.ts';
 
@@ -31,7 +32,7 @@ export function connectSecurity(opts: NatsSecurity, urls: ServerUrls): ConnectSe
   const out: ConnectSecurity = { identity: 'no credentials' };
   const fromOptions = opts.user ?? opts.token ?? opts.nkeySeedFile ?? opts.credsFile;
   if (urls.credentials !== undefined && fromOptions !== undefined)
-    throw new TypeError(
+    throw new InvalidOptionError(
       `invalid option nats.servers: ${urls.shown} carries credentials, and the options give some too; give them once`,
     );
   const url = urls.credentials;
@@ -75,7 +76,7 @@ function readSeed(option: string, file: string): Uint8Array {
   try {
     if (!nkeys.fromSeed(seed).getPublicKey().startsWith('U')) throw new Error('not a user seed');
   } catch {
-    throw new TypeError(`invalid option ${option}: ${file} does not hold an NKey user seed (SU…)`);
+    throw new InvalidOptionError(`invalid option ${option}: ${file} does not hold an NKey user seed (SU…)`);
   }
   return seed;
 }
@@ -87,7 +88,7 @@ function readCreds(option: string, file: string): Uint8Array {
     // Parses the file and derives the public key: what the client does at each connect.
     credsAuthenticator(creds)('');
   } catch {
-    throw new TypeError(
+    throw new InvalidOptionError(
       `invalid option ${option}: ${file} is not a .creds file (a user JWT and an NKey seed)`,
     );
   }
@@ -98,6 +99,8 @@ function readText(option: string, file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new TypeError(`invalid option ${option}: cannot read ${file} (${errorCode(err) ?? 'error'})`);
+    throw new InvalidOptionError(
+      `invalid option ${option}: cannot read ${file} (${errorCode(err) ?? 'error'})`,
+    );
   }
 }

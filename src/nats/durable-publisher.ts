@@ -1,4 +1,4 @@
-import { errorMessage } from '../files/errno.ts';
+import { errorMessage } from '../core/errno.ts';
 import type { Logger } from '../records/logger.ts';
 import { depthHeaders } from './depth-header.ts';
 import type { NatsLink } from './nats-link.ts';

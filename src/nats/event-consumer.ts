@@ -1,12 +1,19 @@
 import { AckPolicy, type ConsumerMessages, type JsMsg, jetstreamManager } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import type { HookEngine } from '../engine-api.ts';
-import { errorMessage } from '../files/errno.ts';
+import type { MemoryBus } from '../bus/memory-bus.ts';
+import { errorMessage } from '../core/errno.ts';
+import type { PrxEnvelope } from '../events/prx-events.ts';
 import type { Logger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { EVENT_SUBJECTS, EVENTS_STREAM, ensureEventStream, type StreamLimits } from './event-stream.ts';
 import type { NatsLink } from './nats-link.ts';
 import { type ReceivedDrop, readReceivedEvent } from './received-event.ts';
+
+/** What a worker needs of its engine to run the events it takes: a narrow port, not the façade. */
+export interface EventRunner {
+  readonly bus: Pick<MemoryBus, 'publish'>;
+  receive(envelope: PrxEnvelope, depth: number): Promise<RunRecord[]>;
+}
 
 /** A worker's intake of events; `stop()` takes no more and resolves once those taken are settled. */
 export interface EventConsumer {
@@ -27,7 +34,7 @@ export interface ConsumerOptions {
  */
 export async function consumeCore(
   link: NatsLink,
-  engine: HookEngine,
+  engine: EventRunner,
   opts: ConsumerOptions,
 ): Promise<EventConsumer> {
   const pending = new Set<Promise<unknown>>();
@@ -75,7 +82,7 @@ export interface DurableOptions extends ConsumerOptions {
  */
 export async function consumeDurable(
   link: NatsLink,
-  engine: HookEngine,
+  engine: EventRunner,
   opts: DurableOptions,
 ): Promise<EventConsumer> {
   await ensureEventStream(link.nc, opts.streamLimits, opts.logger);

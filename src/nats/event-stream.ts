@@ -1,6 +1,6 @@
 import { DiscardPolicy, jetstreamManager, StorageType, type StreamConfig } from '@nats-io/jetstream';
 import { type NatsConnection, nanos } from '@nats-io/transport-node';
-import { errorMessage } from '../files/errno.ts';
+import { errorMessage } from '../core/errno.ts';
 import type { Logger } from '../records/logger.ts';
 import { permissionViolation, refusalText } from './nats-link.ts';
 import { DEFAULT_STREAM_MAX_AGE_MS, DEFAULT_STREAM_MAX_BYTES } from './nats-options.ts';

@@ -1,8 +1,13 @@
-import type { HookEngine } from '../engine-api.ts';
-import { errorMessage } from '../files/errno.ts';
+import { errorMessage } from '../core/errno.ts';
 import type { Logger } from '../records/logger.ts';
+import type { RunRecord } from '../records/run-record.ts';
 import type { NatsLink } from './nats-link.ts';
 import { DECIDE_SUBJECT_PREFIX, decideRequestSchema } from './remote-gate.ts';
+
+/** What a gate worker needs of its engine: deciding, nothing else. */
+export interface GateDecider {
+  decide(event: string, context: unknown): Promise<{ runs: RunRecord[] }>;
+}
 
 /**
  * [N-GATE-1] A gate worker: answers `hookwerk.decide.<event>` in a queue group with the decision
@@ -11,7 +16,7 @@ import { DECIDE_SUBJECT_PREFIX, decideRequestSchema } from './remote-gate.ts';
  */
 export async function answerGate(
   link: NatsLink,
-  engine: HookEngine,
+  engine: GateDecider,
   opts: { queue: string; name: string; logger: Logger },
 ): Promise<{ stop(): Promise<void> }> {
   const pending = new Set<Promise<void>>();

@@ -5,7 +5,8 @@ import {
   type NatsConnection,
   PermissionViolationError,
 } from '@nats-io/transport-node';
-import { errorMessage } from '../files/errno.ts';
+import { errorMessage } from '../core/errno.ts';
+import { HookwerkError } from '../core/errors.ts';
 import type { Logger } from '../records/logger.ts';
 import { connectSecurity } from './connect-security.ts';
 import { depthHeaders } from './depth-header.ts';
@@ -191,19 +192,18 @@ function isAuthorizationError(err: unknown): boolean {
 }
 
 /** [N-CONN-1] No server answered within the connect timeout. */
-export class NatsUnreachableError extends Error {
+export class NatsUnreachableError extends HookwerkError {
   constructor(shownServers: string, timeoutMs: number, cause: unknown) {
     super(
+      'NATS_UNREACHABLE',
       `cannot reach NATS at ${shownServers} within ${timeoutMs} ms${cause === undefined ? '' : `: ${redactUrls(errorMessage(cause))}`}`,
     );
-    this.name = 'NatsUnreachableError';
   }
 }
 
 /** [N-SEC-1] The server refused these credentials (the message never holds the secret). */
-export class NatsAuthError extends Error {
+export class NatsAuthError extends HookwerkError {
   constructor(shownServers: string, identity: string, cause: unknown) {
-    super(`NATS at ${shownServers} refused ${identity}: ${redactUrls(errorMessage(cause))}`);
-    this.name = 'NatsAuthError';
+    super('NATS_AUTH', `NATS at ${shownServers} refused ${identity}: ${redactUrls(errorMessage(cause))}`);
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InvalidOptionError } from '../core/errors.ts';
 
 /** [N-SEC-3] The stream keeps at most this much by default (1 GiB), then drops its oldest events. */
 export const DEFAULT_STREAM_MAX_BYTES = 1024 ** 3;
@@ -85,7 +86,7 @@ export function parseNatsOptions(input: unknown): NatsOptions {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue === undefined || issue.path.length === 0 ? 'nats' : `nats.${issue.path.join('.')}`;
-  throw new TypeError(`invalid option ${where}: ${issue?.message ?? 'invalid'}`);
+  throw new InvalidOptionError(`invalid option ${where}: ${issue?.message ?? 'invalid'}`);
 }
 
 /** Two ways to authenticate at once, or a password without a user: which field, and why. */

@@ -1,8 +1,9 @@
 import { NoRespondersError, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { z } from 'zod';
+import { errorMessage } from '../core/errno.ts';
+import type { FailMode } from '../core/fail-mode.ts';
 import type { Decision } from '../dispatch/gate-sequential.ts';
 import { isoNow } from '../events/prx-events.ts';
-import { errorMessage } from '../files/errno.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { runRecordSchema } from '../records/run-record-schema.ts';
 import type { NatsLink } from './nats-link.ts';
@@ -31,7 +32,7 @@ export const decideReplySchema = z.union([
 
 export interface RemoteGateOptions {
   timeoutMs: number;
-  failMode: 'open' | 'closed';
+  failMode: FailMode;
 }
 
 /**

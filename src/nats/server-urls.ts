@@ -1,3 +1,4 @@
+import { InvalidOptionError } from '../core/errors.ts';
 import { redactUrls } from './redact-url.ts';
 
 /** Credentials a server URL carried: `nats://user:pass@host` or `nats://token@host`. */
@@ -33,7 +34,7 @@ export function readServerUrls(servers: readonly string[]): ServerUrls {
     try {
       url = new URL(full);
     } catch {
-      throw new TypeError(
+      throw new InvalidOptionError(
         `invalid option nats.servers${servers.length > 1 ? `[${i}]` : ''}: not a server URL`,
       );
     }
@@ -41,7 +42,7 @@ export function readServerUrls(servers: readonly string[]): ServerUrls {
     const found = urlCredentials(url, full);
     if (found !== undefined) {
       if (credentials !== undefined && !sameCredentials(credentials, found))
-        throw new TypeError(
+        throw new InvalidOptionError(
           `invalid option nats.servers: ${[...shown, redactUrls(full)].join(', ')} carry different credentials; one connection has one identity`,
         );
       credentials = found;

@@ -1,3 +1,4 @@
+import { InvalidOptionError } from '../core/errors.ts';
 import type { RunOutcome, RunRecord } from './run-record.ts';
 
 /** The most recent run records, bounded (oldest overwritten). */
@@ -8,7 +9,8 @@ export class RunLog {
   #count = 0;
 
   constructor(capacity = 1000) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new TypeError('run log capacity must be ≥ 1');
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new InvalidOptionError('run log capacity must be ≥ 1');
     this.capacity = capacity;
     this.#items = new Array(capacity);
   }

@@ -1,3 +1,4 @@
+import type { FailMode } from '../core/fail-mode.ts';
 /** Why a run ended, as the agent-facing record states it (SPEC §4). */
 export type RunOutcome =
   | 'ok'
@@ -47,7 +48,7 @@ export interface RunRecord {
   reason?: string;
   stderrTail?: string;
   /** Gate runs that failed: whether the failure counted as allow (`open`) or deny (`closed`). */
-  failed?: 'open' | 'closed';
+  failed?: FailMode;
   /** Gate runs: what this hook decided (after failMode). */
   decision?: 'allow' | 'deny';
   /** Claude Code / Gemini CLI gate runs: the tool permission this hook asked for [C-ANS-3]. */

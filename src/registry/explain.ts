@@ -4,7 +4,7 @@
  */
 import type { ConsentCheck, ProjectConsent } from '../consent/project-consent.ts';
 import { trustHint } from '../consent/run-consent.ts';
-import { type ConfigIssue, formatIssue } from '../sources/issues.ts';
+import { type ConfigIssue, formatIssue } from '../core/issues.ts';
 import type { RegistryEntry } from './hook-definition.ts';
 import { type Admission, admit, type Registry } from './registry.ts';
 

@@ -5,14 +5,51 @@
  * definitions never changes what a running hook reads.
  */
 import type { ProjectConsent } from '../consent/project-consent.ts';
-import type { IfRule } from '../dialects/claude-if-rule.ts';
+import type { FailMode } from '../core/fail-mode.ts';
 import type { LurusContext, LurusEventName } from '../events/lurus-events.ts';
 import type { PrxEnvelope, PrxEventName } from '../events/prx-events.ts';
-import type { HttpMethod } from '../runners/http-types.ts';
-import type { PluginRunner } from '../runners/wasm/plugin-runner.ts';
+import type { RunRecord } from '../records/run-record.ts';
 import type { BwrapSandbox } from '../sandbox/bwrap.ts';
-import type { PrxActionConfig } from '../sources/prx-schema.ts';
 import type { CompiledMatcher } from './matcher.ts';
+
+/** The methods an HTTP hook may use ([L-RUN-5]); others are refused at load time. */
+export type HttpMethod = 'POST' | 'PUT' | 'PATCH';
+
+/**
+ * [C-RUN-1] A rule that admits a tool call or not (Claude Code's `if: "Bash(git push*)"`),
+ * compiled by the dialect that reads it; the gate only asks it.
+ */
+export interface ToolCallRule {
+  /** As written. */
+  readonly rule: string;
+  admits(toolName: string | undefined, toolInput: unknown): boolean;
+}
+
+/** A loaded WASM plugin as the hook model sees it: the runner that owns its worker implements it. */
+export interface WasmPlugin {
+  readonly name: string;
+  call(event: string, json: string): Promise<Pick<RunRecord, 'outcome' | 'cause' | 'reason' | 'stderrTail'>>;
+}
+
+/**
+ * A PRX action as validated from hooks.json, defaults filled in: what the API shows of it (the
+ * source's zod schema produces exactly this; `sources/prx-schema.ts` checks that it does).
+ */
+export interface PrxActionSettings {
+  id?: string | undefined;
+  command: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+  cwd?: string | undefined;
+  timeout_ms: number;
+  stdin_json: boolean;
+  keep_children?: boolean | undefined;
+  sandbox?: 'none' | 'bwrap' | undefined;
+  sandbox_workspace?: 'rw' | 'ro' | undefined;
+  enabled: boolean;
+  created_at?: string | undefined;
+  updated_at?: string | undefined;
+}
 
 export type Dialect = 'prx' | 'lurus' | 'claude' | 'gemini';
 export type HookKind = 'process' | 'http' | 'in-process' | 'wasm';
@@ -30,7 +67,7 @@ export type HookScope =
   | 'user'
   | 'local'
   | 'system';
-export type FailMode = 'open' | 'closed';
+export type { FailMode };
 
 /** Where a definition came from, so every error, explanation and record can name it. */
 export interface HookOrigin {
@@ -77,7 +114,7 @@ export interface PrxShellHook extends HookCommon {
   keepChildren?: boolean;
   sandbox?: BwrapSandbox;
   /** The action as validated (defaults filled in), for the API. */
-  config: PrxActionConfig;
+  config: PrxActionSettings;
 }
 
 /** Fields every gate-dialect definition has. */
@@ -146,7 +183,7 @@ export interface InProcessObserverHook extends HookCommon {
 export interface WasmPluginHook extends HookCommon {
   kind: 'wasm';
   dialect: 'prx';
-  plugin: PluginRunner;
+  plugin: WasmPlugin;
 }
 
 /** Fields of a Claude Code [§5] or Gemini CLI [§6] hook, read leniently from those tools' files. */
@@ -163,7 +200,7 @@ interface AgentCommon extends HookCommon {
   /** [C-RUN-1] Runs in the background: never decides, still recorded. */
   async: boolean;
   /** [C-RUN-1] `if: "Tool(pattern)"`, compiled at load. */
-  ifRule?: IfRule;
+  ifRule?: ToolCallRule;
   /** Plugin hooks: the plugin folder (`CLAUDE_PLUGIN_ROOT`) and its data folder (`CLAUDE_PLUGIN_DATA`). */
   pluginRoot?: string;
   pluginData?: string;

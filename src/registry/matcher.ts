@@ -12,7 +12,7 @@
  * cannot do (backreferences, lookaround) is an error; such a matcher matches only the exact name.
  */
 import { RE2JS } from 're2js';
-import { errorMessage } from '../files/errno.ts';
+import { errorMessage } from '../core/errno.ts';
 
 export interface CompiledMatcher {
   readonly source: string | undefined;

@@ -7,6 +7,7 @@
  * Node's BlockList also matches the IPv4-mapped forms (`::ffff:169.254.169.254`).
  */
 import { BlockList, isIP } from 'node:net';
+import { HookwerkError, type HookwerkErrorCode } from '../core/errors.ts';
 
 const BLOCKED = new BlockList();
 BLOCKED.addSubnet('169.254.0.0', 16, 'ipv4'); // IPv4 link-local: AWS, GCP, Azure, OCI metadata 169.254.169.254, ECS 169.254.170.2
@@ -16,7 +17,7 @@ BLOCKED.addAddress('fd20:ce::254', 'ipv6'); // GCP metadata over IPv6
 BLOCKED.addAddress('100.100.100.200', 'ipv4'); // Alibaba Cloud metadata (outside 169.254/16)
 
 /** The code on the error a guarded connection fails with; the runner turns it into `blocked_address`. */
-export const BLOCKED_ADDRESS_CODE = 'HOOKWERK_BLOCKED_ADDRESS';
+export const BLOCKED_ADDRESS_CODE = 'BLOCKED_ADDRESS' satisfies HookwerkErrorCode;
 
 /** Why `address` (an IP literal, no brackets) is refused, or `undefined`; a non-IP is never blocked here. */
 export function blockedAddressReason(address: string): string | undefined {
@@ -27,13 +28,10 @@ export function blockedAddressReason(address: string): string | undefined {
 }
 
 /** A connection refused before it was made, because of where it would have gone. */
-export class BlockedAddressError extends Error {
-  readonly code = BLOCKED_ADDRESS_CODE;
-
+export class BlockedAddressError extends HookwerkError {
   constructor(host: string, address: string) {
     const reason = blockedAddressReason(address) ?? `${address} is blocked`;
-    super(host === address ? reason : `${host} resolves to ${reason}`);
-    this.name = 'BlockedAddressError';
+    super('BLOCKED_ADDRESS', host === address ? reason : `${host} resolves to ${reason}`);
   }
 }
 

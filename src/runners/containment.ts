@@ -28,7 +28,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { errorCode } from '../files/errno.ts';
+import { errorCode } from '../core/errno.ts';
 
 export type ContainmentKind = 'cgroup2' | 'cgroup2-freeze' | 'freezer' | 'pgroup';
 

@@ -27,7 +27,7 @@ import type { Readable } from 'node:stream';
  * after `KEEP_ALIVE_MS` anyway. `close()` closes everything for an orderly shutdown.
  */
 import { Agent, request } from 'undici';
-import { errorCode, errorMessage } from '../files/errno.ts';
+import { errorCode, errorMessage } from '../core/errno.ts';
 import { BLOCKED_ADDRESS_CODE } from './blocked-address.ts';
 import { CappedBuffer } from './capped-buffer.ts';
 import { type HostLookup, hookConnector } from './guarded-connect.ts';

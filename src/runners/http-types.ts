@@ -9,8 +9,9 @@
  */
 export type HttpEndReason = 'response' | 'timeout' | 'transport' | 'output_limit' | 'blocked_address';
 
-/** The methods an HTTP hook may use ([L-RUN-5]); others are refused at load time. */
-export type HttpMethod = 'POST' | 'PUT' | 'PATCH';
+import type { HttpMethod } from '../registry/hook-definition.ts';
+
+export type { HttpMethod };
 
 export interface HttpSpec {
   /** Absolute `http:` or `https:` URL. Redirects are never followed. */

@@ -4,7 +4,7 @@
  * A synchronous answer costs no timer and no promise race: gate hooks are µs-scale.
  */
 import { runAtDepth } from '../bus/depth.ts';
-import { errorMessage } from '../files/errno.ts';
+import { errorMessage } from '../core/errno.ts';
 import type { InProcessResult } from './run-result.ts';
 
 /** The second argument every in-process hook gets; its AbortSignal is made only if it asks. */

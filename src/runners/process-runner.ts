@@ -9,7 +9,7 @@
  * reason it ended; it never throws.
  */
 import { unlinkSync, writeFileSync } from 'node:fs';
-import { errorMessage } from '../files/errno.ts';
+import { errorMessage } from '../core/errno.ts';
 import { CappedBuffer } from './capped-buffer.ts';
 import { type Containment, detectContainment, type RunContainer } from './containment.ts';
 import { type Deadline, Deadlines } from './deadlines.ts';

@@ -7,7 +7,7 @@
  */
 import { type StdioOptions, spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, statSync, writeFile } from 'node:fs';
-import { errorCode, errorMessage } from '../files/errno.ts';
+import { errorCode, errorMessage } from '../core/errno.ts';
 
 export interface SpawnRequest {
   command: string;

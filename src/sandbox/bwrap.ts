@@ -7,7 +7,7 @@
  */
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { realPathOr } from '../files/real-path.ts';
+import { realPathOr } from '../core/real-path.ts';
 
 export type WorkspaceAccess = 'rw' | 'ro';
 

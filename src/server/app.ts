@@ -2,9 +2,9 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { MAX_DEPTH } from '../bus/depth.ts';
+import { errorMessage } from '../core/errno.ts';
+import { HookInputError, InvalidOptionError } from '../core/errors.ts';
 import type { HookEngine } from '../engine-api.ts';
-import { HookInputError } from '../events/hook-input-error.ts';
-import { errorMessage } from '../files/errno.ts';
 import { type Logger, stderrLogger } from '../records/logger.ts';
 import { tokenChecker } from './auth.ts';
 import {
@@ -58,7 +58,7 @@ export function createApp(opts: AppOptions): HookwerkApp {
   const { engine } = opts;
   const workspace = opts.workspace ?? engine.workspace;
   if (workspace === undefined)
-    throw new TypeError('createApp: the engine has no workspace; pass `workspace`');
+    throw new InvalidOptionError('createApp: the engine has no workspace; pass `workspace`');
   const logger = opts.logger ?? stderrLogger;
   const authorized = tokenChecker(opts.token);
   const store = new HooksStore({

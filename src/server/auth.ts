@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { InvalidOptionError } from '../core/errors.ts';
 
 /**
  * [P-API-1] Bearer token check in constant time: both sides are hashed to 32 bytes first, so
@@ -6,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  */
 export function tokenChecker(token: string): (authorization: string | undefined) => boolean {
   if (typeof token !== 'string' || token.length === 0)
-    throw new TypeError('the API token must be a non-empty string');
+    throw new InvalidOptionError('the API token must be a non-empty string');
   const expected = digest(token);
   return (authorization) => {
     if (authorization === undefined) return false;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { fromZodIssues, jsonPath } from '../core/issues.ts';
 import { LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
 import { PRX_EVENT_NAMES, type PrxEventName } from '../events/prx-events.ts';
 import { RUN_OUTCOMES, type RunOutcome } from '../records/run-record.ts';
-import { fromZodIssues, jsonPath } from '../sources/issues.ts';
 import { prxActionSchema } from '../sources/prx-schema.ts';
 
 /** One problem in a request: the field (`action.env.HOME`) and why. */

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { errorCode } from '../files/errno.ts';
+import { errorCode } from '../core/errno.ts';
 
 /** Open connections at most, unless the open-file limit asks for fewer. */
 export const DEFAULT_MAX_CONNECTIONS = 1024;

@@ -1,15 +1,16 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { HookwerkError } from '../core/errors.ts';
+import type { ConfigIssue } from '../core/issues.ts';
+import { jsonPath } from '../core/issues.ts';
+import { readSourceFile } from '../core/read-source.ts';
 import type { ReloadResult } from '../engine-api.ts';
 import type { PrxEventName } from '../events/prx-events.ts';
-import { writeFileAtomic } from '../files/atomic-write.ts';
 import { type Logger, stderrLogger } from '../records/logger.ts';
-import type { ConfigIssue } from '../sources/issues.ts';
-import { jsonPath } from '../sources/issues.ts';
 import { PRX_LIMITS } from '../sources/prx-schema.ts';
 import { type PrxAction, parsePrxConfigText, prxHooksPath } from '../sources/prx-source.ts';
-import { readSourceFile } from '../sources/read-source.ts';
 import type { HookBody } from './bodies.ts';
 import { etagOf, type IfMatch, ifMatchAllows } from './etag.ts';
 import { derivedHookId } from './hook-ids.ts';
@@ -60,11 +61,11 @@ export interface ListRead {
  * on disk is invalid, or the change would break a whole-file limit) or 412 (`If-Match` does not
  * match: someone else changed it since the client read it).
  */
-export class StoreError extends Error {
+export class StoreError extends HookwerkError {
   readonly status: 400 | 404 | 409 | 412;
   readonly issues: StoreIssue[];
   constructor(status: 400 | 404 | 409 | 412, message: string, issues: StoreIssue[] = []) {
-    super(message);
+    super('STORE', message);
     this.status = status;
     this.issues = issues;
   }

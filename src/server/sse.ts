@@ -1,4 +1,5 @@
 import type { BusMessage, MemoryBus } from '../bus/memory-bus.ts';
+import { InvalidOptionError } from '../core/errors.ts';
 
 export interface SseOptions {
   /**
@@ -52,9 +53,9 @@ export class SseHub {
     this.maxClients = opts.maxClients ?? DEFAULT_SSE_MAX_CLIENTS;
     this.#heartbeatMs = opts.heartbeatMs ?? 15_000;
     if (!Number.isInteger(this.maxBufferedBytes) || this.maxBufferedBytes < 1)
-      throw new TypeError('sse.maxBufferedBytes must be an integer ≥ 1');
+      throw new InvalidOptionError('sse.maxBufferedBytes must be an integer ≥ 1');
     if (!Number.isInteger(this.maxClients) || this.maxClients < 0)
-      throw new TypeError('sse.maxClients must be an integer ≥ 0');
+      throw new InvalidOptionError('sse.maxClients must be an integer ≥ 0');
   }
 
   /** Open streams. */

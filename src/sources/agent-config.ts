@@ -3,12 +3,12 @@ import type { Admission, AdmittedFile, ConsentSummary } from '../consent/project
 import type { ProjectSurface } from '../consent/project-consent.ts';
 import type { ProjectRead } from '../consent/project-surface.ts';
 import { MAX_SOURCE_BYTES } from '../consent/project-surface.ts';
+import type { ConfigIssue } from '../core/issues.ts';
+import { jsonPath } from '../core/issues.ts';
+import { parseJsonText } from '../core/json-text.ts';
+import { readSourceFile } from '../core/read-source.ts';
 import type { AgentHook, GateEntry, HookScope, UnapprovedHook } from '../registry/hook-definition.ts';
 import { type RawHandler, walkAgentHooks } from './agent-settings.ts';
-import type { ConfigIssue } from './issues.ts';
-import { jsonPath } from './issues.ts';
-import { parseJsonText } from './json-text.ts';
-import { readSourceFile } from './read-source.ts';
 
 /** What became of one source file. */
 /** A longer hook timeout is cut to this: a gate that waits an hour is a hung gate. */

@@ -4,7 +4,8 @@
  * never the whole file. Only a file that is not JSON (or not readable) is skipped whole.
  */
 import type { z } from 'zod';
-import { type ConfigIssue, jsonPath } from './issues.ts';
+import { type ConfigIssue, jsonPath } from '../core/issues.ts';
+import { isPlainObject } from '../core/plain-object.ts';
 
 /** One handler as found in a file, before its dialect validates it. */
 export interface RawHandler {
@@ -18,10 +19,6 @@ export interface RawHandler {
   /** [G-RUN-1] The definition asked for `sequential: true`. */
   sequential: boolean;
   handler: object;
-}
-
-function isObject(v: unknown): v is object {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
@@ -39,7 +36,7 @@ export function walkAgentHooks(
   const out: RawHandler[] = [];
   const warn = (at: PropertyKey[], message: string) => warnings.push({ file, path: jsonPath(at), message });
   if (map === undefined) return out;
-  if (!isObject(map)) {
+  if (!isPlainObject(map)) {
     warn(base, 'hooks must be an object of events; skipped');
     return out;
   }
@@ -52,7 +49,7 @@ export function walkAgentHooks(
     }
     defs.forEach((def: unknown, g) => {
       const groupAt = [...eventAt, g];
-      if (!isObject(def)) {
+      if (!isPlainObject(def)) {
         warn(groupAt, 'must be an object {matcher?, hooks: [...]}; skipped');
         return;
       }
@@ -71,7 +68,7 @@ export function walkAgentHooks(
       const sequential = Reflect.get(def, 'sequential') === true;
       hooks.forEach((handler: unknown, h) => {
         const at = [...groupAt, 'hooks', h];
-        if (!isObject(handler)) {
+        if (!isPlainObject(handler)) {
           warn(at, 'must be an object; this handler is skipped');
           return;
         }

@@ -10,11 +10,12 @@ import { admitProject, type ConsentPolicy } from '../consent/project-admission.t
 import type { ProjectConsent } from '../consent/project-consent.ts';
 import { type ProjectRead, pluginHooksFile, readProject } from '../consent/project-surface.ts';
 import { projectKey } from '../consent/trust-store.ts';
-import { compileIfRule } from '../dialects/claude-if-rule.ts';
+import { homeFolder } from '../core/home.ts';
+import { type ConfigIssue, jsonPath } from '../core/issues.ts';
+import { toolCallRuleOf } from '../dialects/claude-if-rule.ts';
 import { inheritedEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { claudeMatchField, isDocumentedClaudeEvent } from '../events/claude-events.ts';
-import { homeFolder } from '../files/home.ts';
 import type {
   AgentCommandHook,
   AgentHook,
@@ -35,7 +36,6 @@ import {
   sourceCompiled,
 } from './agent-config.ts';
 import { type RawHandler, readHandler } from './agent-settings.ts';
-import { type ConfigIssue, jsonPath } from './issues.ts';
 
 export const CLAUDE_DEFAULT_TIMEOUT_S = 600;
 export const DEFAULT_MANAGED_SETTINGS = '/etc/claude-code/managed-settings.json';
@@ -326,7 +326,7 @@ function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentH
       hook.exec = { program: sub(h.command), args: h.args.map(sub) };
       hook.args = h.args;
     }
-    if (h.if !== undefined) hook.ifRule = compileIfRule(h.if);
+    if (h.if !== undefined) hook.ifRule = toolCallRuleOf(h.if);
     if (h.statusMessage !== undefined) hook.statusMessage = h.statusMessage;
     if (h.keepChildren === true) hook.keepChildren = true;
     return hook;
@@ -359,7 +359,7 @@ function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentH
     dedupeKey: `http\0${ctx.pluginRoot ?? ''}\0${h.url}`,
   };
   if (h.allowLinkLocal === true) hook.allowLinkLocal = true;
-  if (h.if !== undefined) hook.ifRule = compileIfRule(h.if);
+  if (h.if !== undefined) hook.ifRule = toolCallRuleOf(h.if);
   if (h.statusMessage !== undefined) hook.statusMessage = h.statusMessage;
   return hook;
 }

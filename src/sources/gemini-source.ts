@@ -10,10 +10,11 @@ import { z } from 'zod';
 import { admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
 import { type ProjectRead, readProject } from '../consent/project-surface.ts';
 import { projectKey } from '../consent/trust-store.ts';
+import { homeFolder } from '../core/home.ts';
+import { type ConfigIssue, jsonPath } from '../core/issues.ts';
 import { inheritedEnv, isCodeInjectingEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from '../events/gemini-events.ts';
-import { homeFolder } from '../files/home.ts';
 import type { AgentCommandHook, GateEntry } from '../registry/hook-definition.ts';
 import { compileGeminiMatcher } from '../registry/matcher.ts';
 import {
@@ -26,7 +27,6 @@ import {
   sourceCompiled,
 } from './agent-config.ts';
 import { readHandler } from './agent-settings.ts';
-import { type ConfigIssue, jsonPath } from './issues.ts';
 
 export const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_SYSTEM_SETTINGS = '/etc/gemini-cli/settings.json';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
+import { scriptPathsOf } from '../core/command-words.ts';
+import { type ConfigIssue, jsonPath } from '../core/issues.ts';
 import { compileMatcher } from '../registry/matcher.ts';
-import { scriptPathsOf } from './command-words.ts';
-import { type ConfigIssue, jsonPath } from './issues.ts';
 import { hookProblems, type LurusConfig } from './lurus-source.ts';
 
 /**

@@ -20,10 +20,15 @@ import {
 import type { ProjectConsent, ProjectSurface } from '../consent/project-consent.ts';
 import { type ProjectRead, readProject } from '../consent/project-surface.ts';
 import { lurusDir, projectKey } from '../consent/trust-store.ts';
+import { primaryScriptOf } from '../core/command-words.ts';
+import { homeFolder } from '../core/home.ts';
+import { type ConfigIssue, fromZodIssues, jsonPath } from '../core/issues.ts';
+import { parseJsonText } from '../core/json-text.ts';
+import { isPlainObject } from '../core/plain-object.ts';
+import { readSourceFile } from '../core/read-source.ts';
 import { withoutInterpreterCaches } from '../dialects/env-policy.ts';
 import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES, type LurusEventName } from '../events/lurus-events.ts';
-import { homeFolder } from '../files/home.ts';
 import type {
   GateEntry,
   LurusCommandHook,
@@ -33,9 +38,6 @@ import type {
 import { compileMatcher } from '../registry/matcher.ts';
 import { literalHostProblem } from '../runners/blocked-address.ts';
 import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../runners/http-headers.ts';
-import { primaryScriptOf } from './command-words.ts';
-import { type ConfigIssue, fromZodIssues, jsonPath } from './issues.ts';
-import { parseJsonText } from './json-text.ts';
 import {
   LURUS_LIMITS,
   type LurusEventMap,
@@ -43,7 +45,6 @@ import {
   lurusEventMapSchema,
   lurusHooksFileSchema,
 } from './lurus-schema.ts';
-import { readSourceFile } from './read-source.ts';
 
 export { lurusDir };
 
@@ -280,10 +281,6 @@ function readGlobals(specs: readonly LurusSourceSpec[]): Map<string, FileText> {
   return files;
 }
 
-function isObject(v: unknown): v is object {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** [L-TRUST-3] The hooks of an unapproved source, named from the bare JSON. */
 function unapprovedHooks(
   spec: LurusSourceSpec,
@@ -292,17 +289,17 @@ function unapprovedHooks(
   why: string,
 ): UnapprovedHook[] {
   const out: UnapprovedHook[] = [];
-  if (!isObject(map)) return out;
+  if (!isPlainObject(map)) return out;
   for (const [event, defs] of Object.entries(map)) {
     if (!isLurusEvent(event) || !Array.isArray(defs)) continue;
     defs.forEach((def: unknown, d) => {
-      const hooks: unknown = isObject(def) ? Reflect.get(def, 'hooks') : undefined;
+      const hooks: unknown = isPlainObject(def) ? Reflect.get(def, 'hooks') : undefined;
       if (!Array.isArray(hooks)) return;
       hooks.forEach((hook: unknown, h) => {
         const at = [...base, event, d, 'hooks', h];
         out.push({
           kind: 'unapproved',
-          name: isObject(hook) ? bareName(hook) : jsonPath(at),
+          name: isPlainObject(hook) ? bareName(hook) : jsonPath(at),
           event,
           dialect: 'lurus',
           origin: {
@@ -334,7 +331,7 @@ function locateMap(
   value: unknown,
 ): { map: unknown; base: PropertyKey[] } | { issue: ConfigIssue } | undefined {
   if (spec.key === null) return { map: value, base: [] };
-  if (!isObject(value)) {
+  if (!isPlainObject(value)) {
     return spec.key === 'hooks'
       ? { issue: { file: spec.file, path: '$', message: 'settings must be a JSON object' } }
       : undefined;

@@ -18,9 +18,10 @@ import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { parsePattern, topicMatches } from '../bus/topic-trie.ts';
+import { errorCode, errorMessage } from '../core/errno.ts';
+import { type ConfigIssue, fromZodIssues, jsonPath } from '../core/issues.ts';
 import { isPrxEvent, PRX_EVENT_NAMES } from '../events/prx-events.ts';
-import { errorCode, errorMessage } from '../files/errno.ts';
-import { type ConfigIssue, fromZodIssues, jsonPath } from './issues.ts';
+import type { PluginSpec } from '../runners/wasm/plugin-spec.ts';
 
 export const PLUGIN_MANIFEST = 'plugin.toml';
 export const DEFAULT_WASM = 'plugin.wasm';
@@ -38,30 +39,7 @@ export const PLUGIN_LIMITS = {
   maxGrants: 16,
 } as const;
 
-/** A validated plugin, ready to load. */
-export interface PluginSpec {
-  name: string;
-  version: string;
-  description: string;
-  /** Real path of the plugin folder. */
-  dir: string;
-  /** `<dir>/plugin.toml`: the `source` of its run records. */
-  manifestFile: string;
-  /** Real path of the component. */
-  wasmFile: string;
-  wasmBytes: Uint8Array;
-  /** sha-256 of the component (hex): the key of the transpile cache. */
-  wasmSha256: string;
-  /** Union of the `events` of every `[[capabilities]]` block, deduplicated. */
-  patterns: readonly string[];
-  maxMemoryMb: number;
-  timeoutMs: number;
-  /** Granted directories: the name the guest sees (its preopen) and the real host path. */
-  filesystem: ReadonlyArray<{ guest: string; host: string }>;
-  network: boolean;
-  /** Changes whenever anything that affects running the plugin changes. */
-  fingerprint: string;
-}
+export type { PluginSpec };
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 

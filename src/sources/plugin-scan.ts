@@ -1,8 +1,8 @@
 /** Finds the plugins of a workspace: every folder of `<workspace>/plugins/` [P-WASM-1]. */
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { errorCode } from '../files/errno.ts';
-import type { ConfigIssue } from './issues.ts';
+import { errorCode } from '../core/errno.ts';
+import type { ConfigIssue } from '../core/issues.ts';
 import { type HashCache, loadPlugin, PLUGIN_MANIFEST, type PluginSpec } from './plugin-manifest.ts';
 
 export const PLUGINS_DIR = 'plugins';

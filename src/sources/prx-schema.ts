@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isCodeInjectingEnv } from '../dialects/env-policy.ts';
 import { PRX_EVENT_NAMES } from '../events/prx-events.ts';
+import type { PrxActionSettings } from '../registry/hook-definition.ts';
 
 /** Hard limits on a hooks.json; beyond them the file is rejected, not truncated. */
 export const PRX_LIMITS = {
@@ -137,5 +138,9 @@ export const prxHooksFileSchema = z
   .describe('hookwerk PRX hooks.json');
 
 export type PrxActionConfig = z.output<typeof prxActionSchema>;
+/** The hook model's view of an action: what this schema produces (checked when this compiles). */
+export function actionSettings(config: PrxActionConfig): PrxActionSettings {
+  return config;
+}
 export type PrxActionInput = z.input<typeof prxActionSchema>;
 export type PrxHooksFile = z.output<typeof prxHooksFileSchema>;

@@ -1,13 +1,19 @@
 import path from 'node:path';
+import { type ConfigIssue, fromZodIssues, jsonPath } from '../core/issues.ts';
+import { parseJsonText } from '../core/json-text.ts';
+import { readSourceFile } from '../core/read-source.ts';
+import { isInside, realPrefixPath } from '../core/real-path.ts';
 import { isPrxEvent } from '../events/prx-events.ts';
-import { isInside, realPrefixPath } from '../files/real-path.ts';
 import type { PrxShellHook } from '../registry/hook-definition.ts';
 import { compileMatcher } from '../registry/matcher.ts';
 import { type BwrapLookup, type BwrapSandbox, findBwrap } from '../sandbox/bwrap.ts';
-import { type ConfigIssue, fromZodIssues, jsonPath } from './issues.ts';
-import { parseJsonText } from './json-text.ts';
-import { PRX_LIMITS, type PrxActionConfig, type PrxHooksFile, prxHooksFileSchema } from './prx-schema.ts';
-import { readSourceFile } from './read-source.ts';
+import {
+  actionSettings,
+  PRX_LIMITS,
+  type PrxActionConfig,
+  type PrxHooksFile,
+  prxHooksFileSchema,
+} from './prx-schema.ts';
 
 /** Observe hooks have no matcher: every action of an event runs. */
 const ALWAYS = compileMatcher(undefined);
@@ -130,7 +136,7 @@ function compilePrxActions(
         timeoutMs: config.timeout_ms,
         stdinJson: config.stdin_json,
         enabled: config.enabled,
-        config,
+        config: actionSettings(config),
         ...(config.keep_children === true ? { keepChildren: true } : {}),
         ...(sandbox !== undefined ? { sandbox } : {}),
       });

@@ -1,6 +1,6 @@
 import { readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { isDirectory, realPathOr } from '../files/real-path.ts';
+import { isDirectory, realPathOr } from '../core/real-path.ts';
 
 /** Folders to watch, each with the names of the entries in it whose changes matter. */
 export type WatchPlan = Map<string, Set<string>>;

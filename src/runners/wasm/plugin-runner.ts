@@ -13,10 +13,10 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { errorMessage } from '../../files/errno.ts';
+import { errorMessage } from '../../core/errno.ts';
 import type { Logger } from '../../records/logger.ts';
 import type { RunRecord } from '../../records/run-record.ts';
-import type { PluginSpec } from '../../sources/plugin-manifest.ts';
+import type { PluginSpec } from './plugin-spec.ts';
 import type { TranspileCache } from './transpile.ts';
 import { capComponentMemory } from './wasm-memory.ts';
 import { PLUGIN_WORKER_SOURCE } from './worker-source.ts';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { writeFileAtomic } from '../../files/atomic-write.ts';
-import { errorCode } from '../../files/errno.ts';
+import { writeFileAtomic } from '../../core/atomic-write.ts';
+import { errorCode } from '../../core/errno.ts';
 
 /** What jco made of a component: the ES module glue and the core modules it instantiates. */
 export interface Transpiled {

@@ -1,4 +1,4 @@
-import { errorMessage } from '../../files/errno.ts';
+import { errorMessage } from '../../core/errno.ts';
 /**
  * The memory cap of a plugin [P-WASM-3], enforced in the module itself.
  *

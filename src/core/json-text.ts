@@ -1,7 +1,6 @@
-import { visit } from 'jsonc-parser';
-import { errorMessage } from '../files/errno.ts';
+import { type ParseError, parse as parseJsonc, printParseErrorCode, visit } from 'jsonc-parser';
+import { errorMessage } from './errno.ts';
 import { type ConfigIssue, jsonPath } from './issues.ts';
-import { jsonErrorOffset } from './json-error-offset.ts';
 
 export type JsonTextResult = { ok: true; value: unknown } | { ok: false; issue: ConfigIssue };
 
@@ -84,16 +83,37 @@ export function parseJsonText(file: string, text: string): JsonTextResult {
   return { ok: true, value };
 }
 
+/**
+ * The first syntax error of `text` read as plain JSON (no comments, no trailing commas): where,
+ * and what jsonc-parser calls it; undefined when it is valid. Node 20's JSON.parse messages often
+ * give no position, and a config error must point at a line and column.
+ */
+export function jsonSyntaxError(text: string): ParseError | undefined {
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return errors[0];
+}
+
+/** Offset of the first JSON syntax error in `text`, or -1 if it is valid. */
+export function jsonErrorOffset(text: string): number {
+  return jsonSyntaxError(text)?.offset ?? -1;
+}
+
 function syntaxMessage(text: string, err: unknown): string {
   const message = errorMessage(err);
-  const offset = jsonErrorOffset(text);
+  const error = jsonSyntaxError(text);
   let where = '';
-  if (offset >= 0) {
+  if (error !== undefined) {
+    const offset = error.offset;
     const before = text.slice(0, offset);
     const line = before.split('\n').length;
     const col = offset - before.lastIndexOf('\n');
     const found =
-      offset < text.length ? `unexpected ${JSON.stringify(text[offset])}` : 'unexpected end of file';
+      printParseErrorCode(error.error) === 'UnexpectedEndOfString'
+        ? 'unterminated string'
+        : offset < text.length
+          ? `unexpected ${JSON.stringify(text[offset])}`
+          : 'unexpected end of file';
     where = ` (${found} at line ${line}, column ${col})`;
   }
   // V8's own message quotes a snippet of the file; the position above says more in less.

@@ -1,9 +1,9 @@
 /** Which plugins an event goes to [P-WASM-2]: exact names, `*`, and topic patterns on `prx.lifecycle.<event>`. */
 import { topicMatches } from '../bus/topic-trie.ts';
 import { PRX_EVENT_NAMES } from '../events/prx-events.ts';
+import type { WasmPluginHook } from '../registry/hook-definition.ts';
+import { compileMatcher } from '../registry/matcher.ts';
 import type { PluginRunner } from '../runners/wasm/plugin-runner.ts';
-import type { WasmPluginHook } from './hook-definition.ts';
-import { compileMatcher } from './matcher.ts';
 
 /** True when one of `patterns` (the union of a plugin's capabilities) selects `event`. */
 export function patternsMatch(patterns: readonly string[], event: string): boolean {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isInside } from '../files/real-path.ts';
+import { isInside } from './real-path.ts';
 
 /**
  * Which files a hook's shell command line refers to, for consent [L-TRUST-1, L-TRUST-5] and for

@@ -11,9 +11,14 @@
  */
 import { userInfo } from 'node:os';
 import path from 'node:path';
+import { HookwerkError } from './errors.ts';
 
 /** No home folder could be found; its message says why in one line. */
-export class NoHomeError extends Error {}
+export class NoHomeError extends HookwerkError {
+  constructor(message: string) {
+    super('NO_HOME', message);
+  }
+}
 
 /** What the password database says for this account: its home, or why there is none. */
 export type PasswdHome = { home: string } | { missing: string };

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
-import { errorCode, errorMessage } from '../files/errno.ts';
+import { errorCode, errorMessage } from './errno.ts';
 
 /**
  * What reading a source gave. `message` is one line whose subject is the file, e.g.

@@ -6,15 +6,15 @@
  */
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
-import { errorMessage } from '../../files/errno.ts';
-import { type Logger, silentLogger } from '../../records/logger.ts';
-import type { WasmPluginHook } from '../../registry/hook-definition.ts';
-import { pluginHooks } from '../../registry/plugin-patterns.ts';
-import { type ConfigIssue, formatIssue } from '../../sources/issues.ts';
-import type { HashCache, PluginSpec } from '../../sources/plugin-manifest.ts';
-import { scanPlugins } from '../../sources/plugin-scan.ts';
-import { PluginRunner } from './plugin-runner.ts';
-import { TranspileCache, type TranspileCacheOptions } from './transpile.ts';
+import { errorMessage } from '../core/errno.ts';
+import { type ConfigIssue, formatIssue } from '../core/issues.ts';
+import { type Logger, silentLogger } from '../records/logger.ts';
+import type { WasmPluginHook } from '../registry/hook-definition.ts';
+import { PluginRunner } from '../runners/wasm/plugin-runner.ts';
+import { TranspileCache, type TranspileCacheOptions } from '../runners/wasm/transpile.ts';
+import type { HashCache, PluginSpec } from './plugin-manifest.ts';
+import { pluginHooks } from './plugin-patterns.ts';
+import { scanPlugins } from './plugin-scan.ts';
 
 export interface PluginHostOptions {
   /** The plugins folder, normally `<workspace>/plugins`. It may not exist (yet). */
