@@ -77,6 +77,10 @@ export function effectOf(dialect, event, input, d, ctx) {
       e.stops = !goesOn;
       e.model = goesOn ? [...ctxTokens, ...(d.blocked ? reasonTokens : [])] : [];
       break;
+    case 'BeforeModel':
+      // docs/gemini.md: a block means the model is not called (llm_response, if any, stands in).
+      e.next = !d.blocked && goesOn;
+      break;
     case 'AfterAgent':
       e.next = d.blocked && goesOn;
       e.model = e.next ? reasonTokens : [];

@@ -343,6 +343,21 @@ export const CLAUDE_CASES = [
     spec: { a: pre({ additionalContext: 'ZQCTX_A' }), b: deny('ZQUSERDENY_B') },
   },
 
+  {
+    name: 'pre-two-calls',
+    about: 'two Bash calls in one turn, the hook (if Bash(touch m_b*)) denies one',
+    turns: [calls(bash('touch m_a'), bash('touch m_b'))],
+    hooks: { PreToolUse: [group('Bash', hook('a', { if: 'Bash(touch m_b*)' }))] },
+    spec: { a: deny('ZQDENY_A') },
+  },
+  {
+    name: 'pre-once',
+    about: 'once: true: the hook runs on the first call only',
+    turns: [calls(bash('touch m_a')), calls(bash('touch m_b'))],
+    hooks: { PreToolUse: [group('Bash', hook('a', { once: true }))] },
+    spec: { a: pre({ additionalContext: 'ZQONCE_A' }) },
+  },
+
   // PostToolUse feedback.
   onEvent('PostToolUse', 'post-block', 'decision: block after the tool ran: feedback to the model', {
     out: { decision: 'block', reason: 'ZQPOST_A' },
@@ -357,6 +372,15 @@ export const CLAUDE_CASES = [
   onEvent('PostToolUse', 'post-continue-false', 'continue:false after the tool ran', {
     out: { continue: false, stopReason: 'ZQSTOP_A' },
   }),
+  onEvent(
+    'PostToolUseFailure',
+    'post-failure-context',
+    'a failed Bash call: PostToolUseFailure context',
+    {
+      out: { hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'ZQFAILCTX_A' } },
+    },
+    { turns: [calls(bash('touch m_orig; exit 3'))] },
+  ),
   onEvent('PostToolUse', 'post-exit1', 'exit 1 after the tool ran: nothing', {
     err: 'ZQPOSTERR1_A\n',
     exit: 1,

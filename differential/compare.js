@@ -4,7 +4,7 @@
 //   files  the files the tool's actions left (did the tool run, and with which input)
 //   model  the hook tokens the model was told (reasons, stderr, context, feedback)
 //   user   the hook tokens shown to the user (Gemini CLI's "Hook system message" lines)
-//   next   after a UserPromptSubmit/Stop/BeforeAgent/AfterAgent firing: did the agent call the model again
+//   next   after a UserPromptSubmit/Stop/BeforeAgent/AfterAgent/BeforeModel firing: another model call?
 //   stop   did a hook stop the agent (continue:false)
 //   input  (asked for by the case) the stdin each hook got
 //   env    (asked for by the case) cwd, argv and the dialect's variables each hook saw
@@ -17,7 +17,7 @@ const ENV_VARS = {
 };
 /** Set on both sides, but to a file each engine makes for itself: only its presence is compared. */
 const PRESENCE_ONLY = ['CLAUDE_ENV_FILE'];
-const NEXT_EVENTS = new Set(['UserPromptSubmit', 'Stop', 'BeforeAgent', 'AfterAgent']);
+const NEXT_EVENTS = new Set(['UserPromptSubmit', 'Stop', 'BeforeAgent', 'AfterAgent', 'BeforeModel']);
 
 /**
  * @param {object} c
@@ -50,7 +50,12 @@ export function compareCase({ dialect, kase, firings, real, hw }) {
   firings.forEach((f, i) => {
     if (!NEXT_EVENTS.has(f.event)) return;
     if (kase.lastNextIsTheAgents && i === firings.findLastIndex((g) => g.event === f.event)) return;
-    nextReal.push(`${f.event}#${i}:${real.requests.some((r) => r.t > f.tEnd)}`);
+    // The agent went on: a model call came after the firing, or (Gemini) the next model step's
+    // BeforeModel firing did, even if a BeforeModel hook then answered in the model's place.
+    const wentOn =
+      real.requests.some((r) => r.t > f.tEnd) ||
+      (f.event !== 'BeforeModel' && firings.some((g, j) => j > i && g.event === 'BeforeModel'));
+    nextReal.push(`${f.event}#${i}:${wentOn}`);
     nextHw.push(`${f.event}#${i}:${hw.effects[i]?.next}`);
   });
   if (nextReal.length > 0) add('next', nextReal, nextHw);
@@ -93,11 +98,16 @@ function ranIds(records) {
     .sort();
 }
 
+/** cwd, argv and variables a hook saw: the dialect's, or with `envOnly` just the case's `envVars`. */
 function seen(record, dialect, kase) {
   const vars = {};
-  for (const name of [...ENV_VARS[dialect], ...(kase.envVars ?? [])])
-    vars[name] = record.env[name] ?? '(unset)';
-  for (const name of PRESENCE_ONLY) vars[name] = record.env[name] === undefined ? '(unset)' : '(set)';
+  const names = kase.envOnly
+    ? (kase.envVars ?? [])
+    : [...ENV_VARS[dialect], ...(kase.envVars ?? []), ...PRESENCE_ONLY];
+  for (const name of names) {
+    if (PRESENCE_ONLY.includes(name)) vars[name] = record.env[name] === undefined ? '(unset)' : '(set)';
+    else vars[name] = record.env[name] ?? '(unset)';
+  }
   return {
     cwd: record.cwd,
     argv: record.argv,

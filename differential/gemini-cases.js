@@ -249,6 +249,7 @@ export const GEMINI_CASES = [
     },
     spec: { a: {} },
     compare: ['env'],
+    envOnly: true,
     envVars: ['HWDIFF_HOOK_VAR'],
   },
 
@@ -305,6 +306,24 @@ export const GEMINI_CASES = [
     out({ continue: false, stopReason: 'ZQSTOP_A' }),
   ),
 
+  // BeforeModel: before each model call.
+  onEvent('BeforeModel', 'bm-silent', 'a silent BeforeModel hook: every model call is made', {}),
+  onEvent(
+    'BeforeModel',
+    'bm-deny-response',
+    'a deny with llm_response: the model is not called',
+    out({
+      decision: 'deny',
+      reason: 'ZQBMDENY_A',
+      hookSpecificOutput: {
+        hookEventName: 'BeforeModel',
+        llm_response: {
+          candidates: [{ content: { role: 'model', parts: ['Stand-in reply.'] }, finishReason: 'STOP' }],
+        },
+      },
+    }),
+  ),
+
   // SessionStart.
   onEvent(
     'SessionStart',
@@ -357,6 +376,8 @@ export const GEMINI_CASES = [
         ],
       },
       compare: ['env'],
+      envOnly: true,
+      envVars: ['GEMINI_PLANS_DIR'],
     },
   ),
   btCase(
@@ -374,6 +395,7 @@ export const GEMINI_CASES = [
         ],
       },
       compare: ['env'],
+      envOnly: true,
     },
   ),
 ];

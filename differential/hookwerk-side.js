@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { readRecords } from './observe.js';
 import { runProcess } from './processes.js';
 
-const HOOKWERK = fileURLToPath(new URL('../bin/hookwerk.js', import.meta.url));
+/** This checkout's hookwerk, or another built checkout's (HOOKWERK_DIFF_ROOT), e.g. a branch under review. */
+export const HOOKWERK_ROOT = process.env.HOOKWERK_DIFF_ROOT
+  ? path.resolve(process.env.HOOKWERK_DIFF_ROOT)
+  : fileURLToPath(new URL('..', import.meta.url));
+const HOOKWERK = path.join(HOOKWERK_ROOT, 'bin', 'hookwerk.js');
 
 /**
  * @param {'claude'|'gemini'} dialect

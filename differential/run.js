@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CLAUDE_CASES } from './claude-cases.js';
 import { GEMINI_CASES } from './gemini-cases.js';
+import { HOOKWERK_ROOT } from './hookwerk-side.js';
 import { ensureTool, TOOLS } from './install.js';
 import { killAllRuns } from './processes.js';
 import { caseLine, tally, writeReport } from './report.js';
@@ -16,12 +16,23 @@ import { runCase } from './run-case.js';
 const TOOL_TIMEOUT_MS = 90_000;
 const DECIDE_TIMEOUT_MS = 60_000;
 const CASES = { claude: CLAUDE_CASES, gemini: GEMINI_CASES };
-const repo = fileURLToPath(new URL('..', import.meta.url));
 
 const args = process.argv.slice(2);
 const only = args.includes('--case') ? args[args.indexOf('--case') + 1] : undefined;
 const picked = args.filter((a, i) => a in CASES && args[i - 1] !== '--case');
 const dialects = picked.length > 0 ? picked : ['claude', 'gemini'];
+
+if (args.includes('--list')) {
+  // The case tables as markdown, for docs/differential.md.
+  for (const dialect of dialects) {
+    console.log(`\n| ${TOOLS[dialect].label} case | what it checks |\n|---|---|`);
+    for (const c of CASES[dialect])
+      console.log(
+        `| \`${c.name}\`${c.deliberate ? ' (deliberate)' : ''} | ${c.about.replaceAll('|', '\\|')} |`,
+      );
+  }
+  process.exit(0);
+}
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
@@ -43,9 +54,16 @@ const baseEnv = {
 const outDir = mkdtempSync(path.join(realpathSync(tmpdir()), 'hookwerk-differential-'));
 const commit = git(['rev-parse', 'HEAD']);
 const dirty = git(['status', '--porcelain', '--', 'src', 'bin']) !== '';
-const report = { commit, dirty, started: new Date().toISOString(), outDir, tools: {} };
+const report = {
+  hookwerk: HOOKWERK_ROOT,
+  commit,
+  dirty,
+  started: new Date().toISOString(),
+  outDir,
+  tools: {},
+};
 console.log(
-  `differential: hookwerk ${commit.slice(0, 12)}${dirty ? ' (src changed)' : ''}, artifacts in ${outDir}`,
+  `differential: hookwerk ${HOOKWERK_ROOT} at ${commit.slice(0, 12)}${dirty ? ' (src changed)' : ''}, artifacts in ${outDir}`,
 );
 
 const totals = { agree: 0, total: 0 };
@@ -103,7 +121,7 @@ process.exitCode = failed ? 1 : 0;
 
 function git(argv) {
   try {
-    return execFileSync('git', ['-C', repo, ...argv], { encoding: 'utf8' }).trim();
+    return execFileSync('git', ['-C', HOOKWERK_ROOT, ...argv], { encoding: 'utf8' }).trim();
   } catch {
     return 'unknown';
   }
