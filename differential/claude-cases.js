@@ -62,6 +62,8 @@ const httpCase = (name, about, a, handler = {}, extra = {}) => ({
   spec: { a },
   ...extra,
 });
+const WRONG_TYPE =
+  'docs/differences.md "Wrong-typed fields": hookwerk ignores the one field, Claude Code the whole output';
 const onceThen = (first) => ({ when: [{ if: { stop_hook_active: false }, use: first }] });
 
 export const CLAUDE_CASES = [
@@ -133,8 +135,46 @@ export const CLAUDE_CASES = [
       },
     },
   }),
-  preCase('pre-deny-reason-number', 'a deny whose permissionDecisionReason is a number', {
-    ...pre({ permissionDecision: 'deny', permissionDecisionReason: 975310 }),
+  preCase(
+    'pre-deny-reason-number',
+    'a deny whose permissionDecisionReason is a number',
+    pre({ permissionDecision: 'deny', permissionDecisionReason: 975310 }),
+    { deliberate: WRONG_TYPE },
+  ),
+  preCase(
+    'pre-continue-string',
+    'a deny with "continue": "no" (a wrong-typed field)',
+    { ...deny('ZQDENY_A'), out: { ...deny('ZQDENY_A').out, continue: 'no' } },
+    { deliberate: WRONG_TYPE },
+  ),
+  preCase('pre-top-decision-deny', 'top-level decision: "deny" (not a value Claude Code knows)', {
+    out: { decision: 'deny', reason: 'ZQTOPDENY_A' },
+  }),
+  // Exit 2 with JSON on stdout: docs/differences.md asks for one case each.
+  preCase('pre-exit2-json-deny', 'exit 2 with a deny JSON and stderr', {
+    ...deny('ZQJSONDENY_A'),
+    err: 'ZQEXIT2STDERR_A\n',
+    exit: 2,
+  }),
+  preCase('pre-exit2-json-block', 'exit 2 with decision: block JSON and stderr', {
+    out: { decision: 'block', reason: 'ZQJSONBLOCK_A' },
+    err: 'ZQEXIT2STDERR_A\n',
+    exit: 2,
+  }),
+  preCase('pre-exit2-json-context', 'exit 2 with additionalContext in the JSON', {
+    ...pre({ additionalContext: 'ZQJSONCTX_A' }),
+    err: 'ZQEXIT2STDERR_A\n',
+    exit: 2,
+  }),
+  preCase('pre-exit2-json-continue', 'exit 2 with continue:false in the JSON', {
+    out: { continue: false, stopReason: 'ZQSTOP_A' },
+    err: 'ZQEXIT2STDERR_A\n',
+    exit: 2,
+  }),
+  preCase('pre-exit2-json-noevent', 'exit 2 with a JSON lacking hookEventName', {
+    out: { hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'ZQJSONNOEV_A' } },
+    err: 'ZQEXIT2STDERR_A\n',
+    exit: 2,
   }),
   preCase('pre-legacy-block', 'decision: block (old form of deny)', {
     out: { decision: 'block', reason: 'ZQBLOCK_A' },

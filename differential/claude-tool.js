@@ -90,8 +90,14 @@ function hookNotes(home) {
   const lines = readdirSync(dir)
     .filter((f) => f.endsWith('.txt'))
     .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n'));
-  return lines
-    .filter((l) => /hook/i.test(l) && /(error|failed|invalid|timed out|timeout|cancel)/i.test(l))
-    .map((l) => l.replace(/^\S+ \[\w+\] /, '').slice(0, 300))
-    .slice(0, 20);
+  return (
+    lines
+      // Paths left out of the test: the world's own paths hold "hook" (hookwerk-differential-…).
+      .filter((l) => {
+        const words = l.replace(/\/\S*/g, '');
+        return /hook/i.test(words) && /(error|failed|invalid|timed out|timeout|cancel)/i.test(words);
+      })
+      .map((l) => l.replace(/^\S+ \[\w+\] /, '').slice(0, 300))
+      .slice(0, 20)
+  );
 }

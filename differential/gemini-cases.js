@@ -108,6 +108,7 @@ export const GEMINI_CASES = [
     out({ continue: false, decision: 'deny', reason: 'ZQDENY_A' }),
   ),
   btCase('bt-systemmessage', 'systemMessage is shown to the user', out({ systemMessage: 'ZQSYS_A' })),
+  btCase('bt-systemmessage-number', 'a systemMessage that is a number', out({ systemMessage: 975311 })),
   btCase(
     'bt-suppress',
     'suppressOutput with a systemMessage',
@@ -251,6 +252,24 @@ export const GEMINI_CASES = [
     compare: ['env'],
     envOnly: true,
     envVars: ['HWDIFF_HOOK_VAR'],
+  },
+
+  {
+    name: 'config-hook-env-override',
+    about: "a hook's own env setting GEMINI_CWD and GEMINI_SESSION_ID",
+    turns: TOUCH,
+    hooks: {
+      BeforeTool: [
+        group(
+          'run_shell_command',
+          hook('a', { env: { GEMINI_CWD: '/from/settings', GEMINI_SESSION_ID: 'from-settings' } }),
+        ),
+      ],
+    },
+    spec: { a: {} },
+    compare: ['env'],
+    envOnly: true,
+    envVars: ['GEMINI_CWD', 'GEMINI_SESSION_ID'],
   },
 
   // AfterTool.

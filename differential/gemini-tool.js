@@ -49,7 +49,10 @@ export async function runGemini(tool, kase, world, baseEnv, timeoutMs) {
       // Gemini CLI's own words on a hook's failure, for the report's likely cause.
       notes: run.stderr
         .split('\n')
-        .filter((l) => /hook/i.test(l) && /(error|fail|invalid|timed out|timeout|stopped|blocked)/i.test(l))
+        .filter((l) => {
+          const words = l.replace(/\/\S*/g, '');
+          return /hook/i.test(words) && /(error|fail|invalid|timed out|timeout|stopped|blocked)/i.test(words);
+        })
         .slice(0, 20),
       // What Gemini CLI shows the user from hooks: its "Hook system message" lines on stderr.
       userText: run.stderr

@@ -19,20 +19,32 @@ const HOOKWERK = path.join(HOOKWERK_ROOT, 'bin', 'hookwerk.js');
  * @param {object} world
  * @param {Array<{event: string, stdin: string}>} firings
  * @param {Record<string, string>} env the environment the real tool was given
- * @param {number} timeoutMs per decide
+ * @param {{decideMs: number, deadline: number}} limits per decide, and when the case must end
  * @param {{take: () => object[]}} [http] the case's HTTP hook server: what it got during a decide
  *   is that decide's (decides run one at a time)
  */
-export async function replayUnderHookwerk(dialect, world, firings, env, timeoutMs, http) {
+export async function replayUnderHookwerk(dialect, world, firings, env, limits, http) {
+  const timeoutMs = () => Math.max(1, Math.min(limits.decideMs, limits.deadline - Date.now()));
   http?.take();
   const pluginArgs = world.plugin ? ['--plugin-dir', world.plugin] : [];
   const trust = await runProcess(
     process.execPath,
     [HOOKWERK, 'trust', '--yes', '--project', world.proj, ...pluginArgs],
-    { cwd: world.proj, env, timeoutMs },
+    { cwd: world.proj, env, timeoutMs: timeoutMs() },
   );
   const decides = [];
   for (const [i, firing] of firings.entries()) {
+    if (Date.now() >= limits.deadline) {
+      decides.push({
+        event: firing.event,
+        code: null,
+        timedOut: true,
+        ms: 0,
+        stderr: 'not run: the case ran out of time',
+        records: [],
+      });
+      continue;
+    }
     const rec = path.join(world.rec, `decide-${i}`);
     mkdirSync(rec, { recursive: true });
     const run = await runProcess(
@@ -47,7 +59,7 @@ export async function replayUnderHookwerk(dialect, world, firings, env, timeoutM
         world.proj,
         ...(dialect === 'claude' ? pluginArgs : []),
       ],
-      { cwd: world.proj, env: { ...env, HWDIFF_REC: rec }, input: firing.stdin, timeoutMs },
+      { cwd: world.proj, env: { ...env, HWDIFF_REC: rec }, input: firing.stdin, timeoutMs: timeoutMs() },
     );
     let decision;
     try {

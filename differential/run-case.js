@@ -21,6 +21,7 @@ import { buildWorld, setAside } from './world.js';
  * @param {Record<string, string>} o.baseEnv
  * @param {number} o.toolTimeoutMs
  * @param {number} o.decideTimeoutMs
+ * @param {number} o.caseTimeoutMs the whole case, both sides
  */
 export async function runCase(o) {
   // HTTP hooks (`@HOOKS@/hook/ID` in a case) need their server for both sides of the case.
@@ -35,7 +36,7 @@ export async function runCase(o) {
 }
 
 async function runBothSides(
-  { dialect, tool, kase: given, root, baseEnv, toolTimeoutMs, decideTimeoutMs },
+  { dialect, tool, kase: given, root, baseEnv, toolTimeoutMs, decideTimeoutMs, caseTimeoutMs },
   http,
 ) {
   const started = Date.now();
@@ -66,7 +67,8 @@ async function runBothSides(
 
   // hookwerk, with the same environment the tool was given (its mock URLs included).
   world = buildWorld(root, dialect, kase);
-  const replay = await replayUnderHookwerk(dialect, world, firings, realRun.env, decideTimeoutMs, http);
+  const limits = { decideMs: decideTimeoutMs, deadline: started + caseTimeoutMs };
+  const replay = await replayUnderHookwerk(dialect, world, firings, realRun.env, limits, http);
   const ctx = { allowedTools: (kase.allowedTools ?? 'Bash Write Edit Read').split(/[\s,]+/) };
   const effects = firings.map((f, i) => effectOf(dialect, f.event, f.input, replay.decides[i].decision, ctx));
   const toolEnv = { ...realRun.env };

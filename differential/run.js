@@ -15,10 +15,12 @@ import { runCase } from './run-case.js';
 
 const TOOL_TIMEOUT_MS = 90_000;
 const DECIDE_TIMEOUT_MS = 60_000;
+const CASE_TIMEOUT_MS = 300_000;
 const CASES = { claude: CLAUDE_CASES, gemini: GEMINI_CASES };
 
 const args = process.argv.slice(2);
-const only = args.includes('--case') ? args[args.indexOf('--case') + 1] : undefined;
+/** `--case TEXT` (repeatable): the cases whose name contains one of the texts. */
+const only = args.flatMap((a, i) => (args[i - 1] === '--case' ? [a] : []));
 const picked = args.filter((a, i) => a in CASES && args[i - 1] !== '--case');
 const dialects = picked.length > 0 ? picked : ['claude', 'gemini'];
 
@@ -69,7 +71,7 @@ console.log(
 const totals = { agree: 0, total: 0 };
 let failed = false;
 for (const dialect of dialects) {
-  const cases = CASES[dialect].filter((c) => only === undefined || c.name.includes(only));
+  const cases = CASES[dialect].filter((c) => only.length === 0 || only.some((t) => c.name.includes(t)));
   let tool;
   try {
     tool = await ensureTool(dialect);
@@ -97,6 +99,7 @@ for (const dialect of dialects) {
         baseEnv,
         toolTimeoutMs: TOOL_TIMEOUT_MS,
         decideTimeoutMs: DECIDE_TIMEOUT_MS,
+        caseTimeoutMs: CASE_TIMEOUT_MS,
       });
     } catch (e) {
       r = { name: kase.name, deliberate: kase.deliberate, agree: false, error: e.message };
