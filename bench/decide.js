@@ -330,7 +330,7 @@ export async function run() {
           1.1,
         ),
       );
-      const entry = engine.registry().entries('PreToolUse')[0];
+      const entry = engine.hooks('PreToolUse')[0];
       const consent = entry?.consent;
       if (consent === undefined) throw new Error('approved hook: no consent on the entry');
       const target = { command, cwd: projectDir };

@@ -6,7 +6,8 @@
 //   runner  ProcessRunner.run() from dist/runners/process-runner.js (the process runner alone)
 //   engine  engine.emit('tool_call') then await engine.drain() (payload file, env, the launcher, record)
 // The figure per side is the median of the per-round means; the ratio is engine (or runner) ÷ raw.
-import { createHookEngine, ProcessRunner } from '../dist/index.js';
+import { createHookEngine } from '../dist/index.js';
+import { ProcessRunner } from '../dist/runners/process-runner.js';
 import {
   fmtRatio,
   fmtUs,

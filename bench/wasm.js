@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { createHookEngine } from '../dist/index.js';
-import { PluginHost } from '../dist/runners/wasm/plugin-host.js';
+import { PluginHost } from '../dist/sources/plugin-host.js';
 import {
   fmtRatio,
   fmtUs,

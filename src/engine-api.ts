@@ -5,24 +5,27 @@
 import type { MemoryBus } from './bus/memory-bus.ts';
 import type { FailMode } from './core/fail-mode.ts';
 import type { ConfigIssue } from './core/issues.ts';
-import type { AgentDecision } from './dialects/agent-answer.ts';
+import type { ClaudeOptions } from './dialects/claude/source.ts';
+import type { GeminiOptions } from './dialects/gemini/source.ts';
+import type { LurusConfig } from './dialects/lurus/source.ts';
+import type { AgentDecision } from './dispatch/agent-answer.ts';
 import type { Decision } from './dispatch/gate-sequential.ts';
 import type { LurusContext, LurusEventName } from './events/lurus-events.ts';
 import type { PrxEnvelope, PrxEventName, PrxPayload } from './events/prx-events.ts';
-import type { EngineNats } from './nats/engine-nats.ts';
 import type { NatsOptionsInput } from './nats/nats-options.ts';
 import type { Logger } from './records/logger.ts';
 import type { EngineMetrics } from './records/metrics.ts';
 import type { RunOutcome, RunRecord } from './records/run-record.ts';
 import type { Explanation } from './registry/explain.ts';
-import type { InProcessGateFn, InProcessObserverFn, PrxShellHook } from './registry/hook-definition.ts';
-import type { Registry } from './registry/registry.ts';
+import type {
+  InProcessGateFn,
+  InProcessObserverFn,
+  PrxShellHook,
+  RegistryEntry,
+} from './registry/hook-definition.ts';
 import type { HostLookup } from './runners/guarded-connect.ts';
 import type { LauncherChoice } from './runners/launcher/launcher-backend.ts';
 import type { AgentConfig } from './sources/agent-config.ts';
-import type { ClaudeOptions } from './sources/claude-source.ts';
-import type { GeminiOptions } from './sources/gemini-source.ts';
-import type { LurusConfig } from './sources/lurus-source.ts';
 
 export interface HookEngineOptions {
   /** PRX workspace: the folder holding `hooks.json` (and `config.toml`). */
@@ -138,6 +141,15 @@ export interface GateView {
   reload(): GateConfig;
 }
 
+/** What an engine tells of its NATS connection [N-CONN-1]. */
+export interface NatsStatus {
+  readonly connected: boolean;
+  /** The server URLs, passwords shown as `***` [N-SEC-1]. */
+  readonly servers: string;
+  /** Resolves once the server has everything sent so far. */
+  flush(): Promise<void>;
+}
+
 export interface HookEngine {
   readonly workspace: string | undefined;
   readonly bus: MemoryBus;
@@ -169,12 +181,12 @@ export interface HookEngine {
   use(event: PrxEventName, fn: InProcessObserverFn, opts?: { timeout?: number; name?: string }): () => void;
   /** Every hook configured for an event, whether it would run for this target, and if not, why. */
   explain(event: string, target?: Record<string, unknown>): Explanation[];
-  /** The registry snapshot in force. */
-  registry(): Registry;
+  /** The hooks configured for an event, in run order (approved or not), as the registry holds them now. */
+  hooks(event: string): readonly RegistryEntry[];
   /** The gate dialect: its sources, issues and consent state. */
   readonly gate: GateView;
-  /** [N-BUS-1] The NATS side, when `nats` was given. */
-  readonly nats: EngineNats | undefined;
+  /** [N-BUS-1] The NATS connection's state, when `nats` was given. */
+  readonly nats: NatsStatus | undefined;
   /** Waits until every queued and running hook has finished. */
   drain(): Promise<void>;
   /**

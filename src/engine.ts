@@ -15,12 +15,18 @@ import { type ConfigIssue, formatIssue } from './core/issues.ts';
 import { isPlainObject } from './core/plain-object.ts';
 import { LazyPrivateTempDir } from './core/private-temp-dir.ts';
 import { isDirectory } from './core/real-path.ts';
-import type { AgentAnswer } from './dialects/agent-answer.ts';
-import { type AgentRunContext, runAgentHook, runInProcessAgentHook } from './dialects/agent-dialect.ts';
-import { mergeClaudeAnswers } from './dialects/claude-answer.ts';
-import { applyGeminiOutputToInput, mergeGeminiAnswers } from './dialects/gemini-answer.ts';
-import { runGateHook } from './dialects/lurus-dialect.ts';
-import { type PayloadFiles, runObserveHook } from './dialects/prx-dialect.ts';
+import { type AgentRunContext, runAgentHook, runInProcessAgentHook } from './dialects/agent/run.ts';
+import { mergeClaudeAnswers } from './dialects/claude/answer.ts';
+import { claudeMatchTarget, claudeSendsPermissionMode } from './dialects/claude/events.ts';
+import { loadClaudeConfig } from './dialects/claude/source.ts';
+import { applyGeminiOutputToInput, mergeGeminiAnswers } from './dialects/gemini/answer.ts';
+import { GEMINI_EVENT_NAMES, geminiMatchTarget, isGeminiEvent } from './dialects/gemini/events.ts';
+import { loadGeminiConfig } from './dialects/gemini/source.ts';
+import { runGateHook } from './dialects/lurus/run.ts';
+import { type ConsentPolicy, loadLurusConfig } from './dialects/lurus/source.ts';
+import { type PayloadFiles, runObserveHook } from './dialects/prx/run.ts';
+import { loadPrxConfig, PRX_HOOKS_FILE, type PrxLoadResult } from './dialects/prx/source.ts';
+import type { AgentAnswer } from './dispatch/agent-answer.ts';
 import { runAgentGate } from './dispatch/gate-parallel.ts';
 import { type RunGateHook, runSequentialGate } from './dispatch/gate-sequential.ts';
 import { HookJob, type JobContext } from './dispatch/hook-job.ts';
@@ -33,10 +39,9 @@ import type {
   GateView,
   HookEngine,
   HookEngineOptions,
+  NatsStatus,
   ReloadResult,
 } from './engine-api.ts';
-import { claudeMatchTarget } from './events/claude-events.ts';
-import { GEMINI_EVENT_NAMES, geminiMatchTarget, isGeminiEvent } from './events/gemini-events.ts';
 import { jsonPayloadProblem } from './events/json-payload-check.ts';
 import {
   isLurusEvent,
@@ -68,16 +73,13 @@ import type {
   InProcessObserverHook,
   LurusGateEntry,
   PrxShellHook,
+  RegistryEntry,
 } from './registry/hook-definition.ts';
 import { compileMatcher, matchTarget } from './registry/matcher.ts';
 import { Registry } from './registry/registry.ts';
 import { Runners } from './runners/runners.ts';
-import { loadClaudeConfig } from './sources/claude-source.ts';
-import { loadGeminiConfig } from './sources/gemini-source.ts';
-import { type ConsentPolicy, loadLurusConfig } from './sources/lurus-source.ts';
 import { PluginHost } from './sources/plugin-host.ts';
 import { PLUGINS_DIR } from './sources/plugin-scan.ts';
-import { loadPrxConfig, PRX_HOOKS_FILE, type PrxLoadResult } from './sources/prx-source.ts';
 import { type FileWatch, watchConfigFile } from './sources/watch.ts';
 
 const RUN_TOPIC: Readonly<Record<RunOutcome, string>> = {
@@ -464,8 +466,8 @@ class Engine implements HookEngine {
     });
   }
 
-  registry(): Registry {
-    return this.#registry;
+  hooks(event: string): readonly RegistryEntry[] {
+    return this.#registry.entries(event);
   }
 
   #record(given: RunRecord, depth: number): void {
@@ -591,8 +593,17 @@ class Engine implements HookEngine {
     }
   }
 
-  get nats(): EngineNats | undefined {
-    return this.#nats;
+  get nats(): NatsStatus | undefined {
+    const nats = this.#nats;
+    if (nats === undefined) return undefined;
+    const link = nats.link;
+    return {
+      get connected() {
+        return link.connected;
+      },
+      servers: link.servers,
+      flush: () => link.nc.flush(),
+    };
   }
 
   /** [N-GATE-1] A gate worker decides; local gate sources are not run. */
@@ -608,7 +619,7 @@ class Engine implements HookEngine {
 
   /** Called once by createHookEngine when `nats` is given. */
   async connectNats(options: NatsOptions): Promise<void> {
-    this.#nats = await EngineNats.open(options, {
+    this.#nats = await EngineNats.open(this, options, {
       bus: this.bus,
       logger: this.#logger,
       dropped: (reason) => this.metrics.dropped(reason),
@@ -716,8 +727,10 @@ function allLurus(entries: readonly GateEntry[]): entries is readonly LurusGateE
 
 /**
  * [C-IN-1] The input object as the caller gave it, with what is missing filled in:
- * `hook_event_name`, `session_id`, `cwd` (the project), `permission_mode` (`default`); Gemini's
- * also gets `timestamp` [G-RUN-1]. `transcript_path` only when the caller knows it.
+ * `hook_event_name`, `session_id` (the engine's, the same on every call), `cwd` (the project);
+ * Claude's gets `permission_mode` (`default`) only on the events whose input carries it in Claude
+ * Code (not on SessionStart), Gemini's never [G-RUN-1] but `timestamp`. `transcript_path` only
+ * when the caller knows it. A `permission_mode` the caller gave is passed on as it is.
  */
 function agentInput(
   dialect: 'claude' | 'gemini',
@@ -729,7 +742,8 @@ function agentInput(
   input.hook_event_name = event;
   if (typeof input.session_id !== 'string') input.session_id = defaults.sessionId;
   if (typeof input.cwd !== 'string') input.cwd = defaults.projectDir;
-  if (typeof input.permission_mode !== 'string') input.permission_mode = 'default';
+  if (dialect === 'claude' && claudeSendsPermissionMode(event) && typeof input.permission_mode !== 'string')
+    input.permission_mode = 'default';
   if (dialect === 'gemini' && typeof input.timestamp !== 'string') input.timestamp = new Date().toISOString();
   return input;
 }

@@ -1,15 +1,28 @@
+/**
+ * The package entry: the engine, what it takes and answers, its errors and its event tables.
+ * Deliberately small (issue 19): loaders, runners and the registry are the engine's own parts;
+ * the CLI and the server reach them by path, users through `createHookEngine`.
+ */
 export { MAX_DEPTH } from './bus/depth.ts';
-export type { BusHandler, BusMessage } from './bus/memory-bus.ts';
+export type {
+  BusDropReason,
+  BusHandler,
+  BusMessage,
+  BusOptions,
+  BusStats,
+  LazyPayload,
+  PublishOptions,
+} from './bus/memory-bus.ts';
 export { MemoryBus } from './bus/memory-bus.ts';
-export type { ConsentStatus, ProjectSurface } from './consent/project-consent.ts';
-export {
-  approveProject,
-  approveSurface,
-  consentStatus,
-  projectFingerprint,
-  revokeProject,
+export type { ConsentSummary } from './consent/project-admission.ts';
+export type {
+  ConsentCheck,
+  HookConsent,
+  ProjectSurface,
+  RunTarget,
+  RunWatch,
+  SurfaceCommand,
 } from './consent/project-consent.ts';
-export { readTrustStore, removeApproval, trustStorePath } from './consent/trust-store.ts';
 export type { HookwerkErrorCode } from './core/errors.ts';
 export {
   EngineClosedError,
@@ -19,15 +32,30 @@ export {
   InvalidOptionError,
   isHookwerkError,
 } from './core/errors.ts';
+export type { FailMode } from './core/fail-mode.ts';
 export type { ConfigIssue } from './core/issues.ts';
 export { formatIssue } from './core/issues.ts';
+export type { ClaudeOptions } from './dialects/claude/source.ts';
+export type { GeminiOptions } from './dialects/gemini/source.ts';
+export type {
+  LurusConfig,
+  LurusHook,
+  LurusScope,
+  LurusSource,
+  SourceState,
+} from './dialects/lurus/source.ts';
+export type { AgentDecision, Permission, PermissionRequestAnswer } from './dispatch/agent-answer.ts';
 export type { Decision } from './dispatch/gate-sequential.ts';
 export { createHookEngine } from './engine.ts';
 export type {
   EmitOptions,
+  GateConfig,
+  GateDecision,
+  GateDialect,
   GateView,
   HookEngine,
   HookEngineOptions,
+  NatsStatus,
   ReloadResult,
   UseOptions,
 } from './engine-api.ts';
@@ -35,41 +63,41 @@ export type { LurusContext, LurusEnvelope, LurusEventName } from './events/lurus
 export { LURUS_EVENT_NAMES, LURUS_EVENTS } from './events/lurus-events.ts';
 export type { PrxEnvelope, PrxEventName, PrxPayload } from './events/prx-events.ts';
 export { PRX_EVENT_NAMES, PRX_EVENTS } from './events/prx-events.ts';
+export type { NatsOptionsInput } from './nats/nats-options.ts';
 export type { Logger } from './records/logger.ts';
-export type { RunOutcome, RunRecord } from './records/run-record.ts';
+export type { EngineMetrics, StreamSource } from './records/metrics.ts';
+export type { RunOutcome, RunRecord, TruncatableField } from './records/run-record.ts';
 export type { Explanation } from './registry/explain.ts';
 export type {
+  AgentCommandHook,
+  AgentHook,
+  AgentHttpHook,
   Dialect,
   GateAnswer,
+  GateEntry,
   GateHook,
   HookDefinition,
   HookKind,
   HookOrigin,
+  HookScope,
+  HttpMethod,
   InProcessGateFn,
+  InProcessGateHook,
   InProcessObserverFn,
+  InProcessObserverHook,
+  LurusCommandHook,
+  LurusHttpHook,
   ObserveHook,
+  PrxActionSettings,
+  PrxShellHook,
   RegistryEntry,
+  ToolCallRule,
   UnapprovedHook,
+  WasmPlugin,
+  WasmPluginHook,
 } from './registry/hook-definition.ts';
-export type { RegistryParts } from './registry/registry.ts';
-export { Registry } from './registry/registry.ts';
-export { HttpRunner } from './runners/http-runner.ts';
-export type { HttpEndReason, HttpResult, HttpSpec } from './runners/http-types.ts';
-export { ProcessRunner } from './runners/process-runner.ts';
-export type { ProcessEndReason, ProcessResult, ProcessSpec } from './runners/process-types.ts';
-export type { Ending, RunResult } from './runners/run-result.ts';
-export { outcomeOf } from './runners/run-result.ts';
-export { findBwrap } from './sandbox/bwrap.ts';
-export { SHIPPED_SCHEMAS } from './sources/json-schemas.ts';
-export { lurusProblems } from './sources/lurus-problems.ts';
-export { lurusHooksFileSchema } from './sources/lurus-schema.ts';
-export type { LurusConfig, LurusHook, LurusSource } from './sources/lurus-source.ts';
-export { loadLurusConfig } from './sources/lurus-source.ts';
-export { PluginHost } from './sources/plugin-host.ts';
-export type { PluginManifest, PluginSpec } from './sources/plugin-manifest.ts';
-export { pluginManifestSchema } from './sources/plugin-manifest.ts';
-export { scanPlugins } from './sources/plugin-scan.ts';
-export type { PrxActionConfig, PrxActionInput, PrxHooksFile } from './sources/prx-schema.ts';
-export { prxActionSchema, prxHooksFileSchema } from './sources/prx-schema.ts';
-export type { PrxAction, PrxLoadResult } from './sources/prx-source.ts';
-export { loadPrxConfig } from './sources/prx-source.ts';
+export type { CompiledMatcher } from './registry/matcher.ts';
+export type { HostLookup } from './runners/guarded-connect.ts';
+export type { LauncherChoice } from './runners/launcher/launcher-backend.ts';
+export type { BwrapSandbox, WorkspaceAccess } from './sandbox/bwrap.ts';
+export type { AgentConfig, AgentSource } from './sources/agent-config.ts';

@@ -4,8 +4,7 @@
  * in configuration order [C-ANS-4, C-OUT-1].
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentAnswer } from '../src/dialects/agent-answer.ts';
-import { mergeClaudeAnswers, readClaudeAnswer } from '../src/dialects/claude-answer.ts';
+import { mergeClaudeAnswers, readClaudeAnswer } from '../src/dialects/claude/answer.ts';
 import {
   CLAUDE_EVENT_NAMES,
   CLAUDE_EVENTS,
@@ -14,8 +13,10 @@ import {
   claudeMatchField,
   claudeMatchTarget,
   claudePlainTextIsContext,
+  claudeSendsPermissionMode,
   isDocumentedClaudeEvent,
-} from '../src/events/claude-events.ts';
+} from '../src/dialects/claude/events.ts';
+import type { AgentAnswer } from '../src/dispatch/agent-answer.ts';
 import type { HttpResult } from '../src/runners/http-types.ts';
 import type { ProcessResult } from '../src/runners/process-types.ts';
 import type { InProcessResult } from '../src/runners/run-result.ts';
@@ -121,6 +122,30 @@ describe('[C-EV-1, C-MATCH-1] the Claude Code event table', () => {
     expect(claudeMatchTarget('PreToolUse', {})).toBeUndefined();
     expect(claudeMatchTarget('Stop', { tool_name: 'Bash', trigger: 'x' })).toBeUndefined();
     expect(claudeMatchTarget('Unknown', { tool_name: 'Bash' })).toBeUndefined();
+  });
+
+  it('[C-IN-1] permission_mode is on the events whose input Claude Code 2.1 builds with it, not on SessionStart', () => {
+    expect(CLAUDE_EVENT_NAMES.filter(claudeSendsPermissionMode).sort()).toEqual(
+      [
+        'PreToolUse',
+        'PostToolUse',
+        'PostToolUseFailure',
+        'PostToolBatch',
+        'PermissionRequest',
+        'PermissionDenied',
+        'UserPromptSubmit',
+        'UserPromptExpansion',
+        'Stop',
+        'SubagentStop',
+        'TeammateIdle',
+        'TaskCreated',
+        'TaskCompleted',
+        'Elicitation',
+        'ElicitationResult',
+      ].sort(),
+    );
+    for (const e of ['SessionStart', 'SessionEnd', 'Setup', 'Notification', 'PreCompact', 'MyOwnEvent'])
+      expect(claudeSendsPermissionMode(e), e).toBe(false);
   });
 
   it('[C-RUN-3] SessionStart, Setup, CwdChanged, FileChanged get CLAUDE_ENV_FILE', () => {
@@ -377,25 +402,75 @@ describe('[C-ANS-3] JSON output', () => {
     const b = read('PreToolUse', {
       kind: 'in-process',
       reason: 'returned',
-      value: { hookSpecificOutput: { permissionDecision: 'allow', updatedInput: input } },
+      value: {
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: input },
+      },
       durationMs: 0,
     });
     expect(b.updatedInput).toBe(input);
   });
 
-  it('[C-ANS-3] hookSpecificOutput for another event is ignored', () => {
+  it('[C-ANS-3] hookSpecificOutput for another event makes the whole output invalid: a recorded non-blocking error', () => {
     const a = read(
       'PreToolUse',
-      json({ hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' } }),
+      json({
+        systemMessage: 'not shown',
+        hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' },
+      }),
     );
     expect(a.permission).toBeUndefined();
     expect(a.block).toBeUndefined();
-    expect(a.ending.reason).toContain('hookEventName is "PostToolUse"');
+    expect(a.systemMessage).toBeUndefined();
+    expect(a.failed).toBe('open');
+    expect(a.ending).toMatchObject({ outcome: 'error', cause: 'invalid_answer', exitCode: 0 });
+    expect(a.ending.reason).toContain('hookEventName is "PostToolUse", not "PreToolUse"');
   });
 
-  it('[C-ANS-3] a missing hookEventName is tolerated', () => {
-    const a = read('PreToolUse', json({ hookSpecificOutput: { permissionDecision: 'ask' } }));
-    expect(a.permission).toBe('ask');
+  it('[C-ANS-3] a missing hookEventName makes the whole output invalid, like a wrong one: the tool runs', () => {
+    const deny = { permissionDecision: 'deny', permissionDecisionReason: 'DENYNOEV' };
+    const a = read('PreToolUse', json({ continue: false, hookSpecificOutput: deny }));
+    expect(a.permission).toBeUndefined();
+    expect(a.block).toBeUndefined();
+    expect(a.continue).toBeUndefined();
+    expect(a.failed).toBe('open');
+    expect(a.ending).toMatchObject({ outcome: 'error', cause: 'invalid_answer' });
+    expect(a.ending.reason).toBe('JSON output is invalid: hookSpecificOutput.hookEventName is missing');
+    expect(mergeClaudeAnswers('PreToolUse', [a])).toMatchObject({ decision: 'allow', blocked: false });
+    // Not a string, or null: the same.
+    for (const hookEventName of [7, null])
+      expect(read('PreToolUse', json({ hookSpecificOutput: { ...deny, hookEventName } })).ending.cause).toBe(
+        'invalid_answer',
+      );
+    // The same for an HTTP body and an in-process object.
+    expect(read('PreToolUse', http(200, JSON.stringify({ hookSpecificOutput: deny }))).failed).toBe('open');
+    const inProcess = read('PreToolUse', {
+      kind: 'in-process',
+      reason: 'returned',
+      value: { hookSpecificOutput: deny },
+      durationMs: 0,
+    });
+    expect(inProcess).toMatchObject({ failed: 'open', ending: { cause: 'invalid_answer' } });
+  });
+
+  it('[C-ANS-3] with failMode "closed" an output missing hookEventName, or naming another event, is a denial', () => {
+    const missing = read(
+      'PreToolUse',
+      json({ hookSpecificOutput: { permissionDecision: 'allow' } }),
+      'closed',
+    );
+    expect(missing).toMatchObject({ block: true, permission: 'deny', failed: 'closed' });
+    expect(missing.reason).toContain('hookSpecificOutput.hookEventName is missing');
+    const wrong = read(
+      'Stop',
+      json({ hookSpecificOutput: { hookEventName: 'SubagentStop', additionalContext: 'x' } }),
+      'closed',
+    );
+    expect(wrong).toMatchObject({ block: true, failed: 'closed' });
+    expect(mergeClaudeAnswers('PreToolUse', [missing])).toMatchObject({ decision: 'deny', blocked: true });
+    // An event that cannot block has nothing to close.
+    const notify = read('Notification', json({ hookSpecificOutput: {} }), 'closed');
+    expect(notify).toMatchObject({ failed: 'open', ending: { cause: 'invalid_answer' } });
+    expect(notify.block).toBeUndefined();
   });
 
   it('[C-ANS-3] PreToolUse fields are not read on other events', () => {
@@ -439,14 +514,30 @@ describe('[C-ANS-2] exit 2 and other exit codes', () => {
     expect(a.ending.cause).toBeUndefined();
   });
 
-  it('[C-ANS-2] exit 2: the reason is the JSON reason / permissionDecisionReason, else stderr trimmed', () => {
-    expect(read('Stop', json({ reason: 'keep going' }, 2, 'stderr')).reason).toBe('keep going');
+  it('[C-ANS-2] exit 2: stdout is ignored, the reason is stderr trimmed', () => {
+    expect(read('Stop', json({ reason: 'keep going' }, 2, 'stderr')).reason).toBe('stderr');
     const pdr = json(
       { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecisionReason: 'pdr' } },
       2,
-      'e',
+      ' e \n',
     );
-    expect(read('PreToolUse', pdr).reason).toBe('pdr');
+    expect(read('PreToolUse', pdr)).toMatchObject({ reason: 'e', permissionReason: 'e' });
+    const allow = json(
+      {
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'allow',
+          permissionDecisionReason: 'JSONALLOW',
+        },
+      },
+      2,
+      'EXIT2STDERR',
+    );
+    expect(read('PreToolUse', allow)).toMatchObject({
+      block: true,
+      permission: 'deny',
+      reason: 'EXIT2STDERR',
+    });
     expect(read('Stop', proc(2, 'plain stdout', '  line one\nline two \n')).reason).toBe(
       'line one\nline two',
     );
@@ -459,9 +550,32 @@ describe('[C-ANS-2] exit 2 and other exit codes', () => {
     expect(a.reason).toBe('secret found');
   });
 
-  it('[C-ANS-2] exit 2 still delivers the JSON context and systemMessage', () => {
-    const a = read('Stop', json({ systemMessage: 'sm', continue: false, stopReason: 'sr' }, 2, 'e'));
-    expect(a).toMatchObject({ block: true, systemMessage: 'sm', continue: false, stopReason: 'sr' });
+  it('[C-ANS-2] exit 2 ignores every field of the JSON: context, systemMessage, continue', () => {
+    const a = read(
+      'Stop',
+      json(
+        {
+          systemMessage: 'sm',
+          continue: false,
+          stopReason: 'sr',
+          hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'c' },
+        },
+        2,
+        'e',
+      ),
+    );
+    expect(a).toEqual({
+      ending: { outcome: 'deny', exitCode: 2, durationMs: 12.5, reason: 'e', stderrTail: 'e' },
+      block: true,
+      reason: 'e',
+    });
+    // Even JSON that would be invalid output (no hookEventName) does not stop the block.
+    expect(
+      read('PreToolUse', json({ hookSpecificOutput: { permissionDecision: 'allow' } }, 2, 'x')),
+    ).toMatchObject({
+      block: true,
+      reason: 'x',
+    });
   });
 
   it('[C-EV-1] exit 2 on an event that cannot block is recorded as an error (exit_2_ignored), not a block', () => {
@@ -500,7 +614,17 @@ describe('[C-ANS-2] exit 2 and other exit codes', () => {
   it('[C-ANS-2] exit 1 with valid JSON stdout decides as on exit 0, and is not an error', () => {
     const a = read(
       'PreToolUse',
-      json({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'j' } }, 1, 'warn'),
+      json(
+        {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: 'j',
+          },
+        },
+        1,
+        'warn',
+      ),
     );
     expect(a.block).toBe(true);
     expect(a.permission).toBe('deny');
@@ -512,6 +636,15 @@ describe('[C-ANS-2] exit 2 and other exit codes', () => {
     expect(illTyped.block).toBeUndefined();
     expect(illTyped.ending).toMatchObject({ outcome: 'error', cause: 'exit_code', exitCode: 1 });
     expect(illTyped.ending.reason).toBe('oops; stdout JSON not valid output (decision)');
+
+    const noEvent = read(
+      'PreToolUse',
+      json({ hookSpecificOutput: { permissionDecision: 'deny' } }, 1, 'oops'),
+    );
+    expect(noEvent.block).toBeUndefined();
+    expect(noEvent.ending.reason).toBe(
+      'oops; stdout JSON not valid output (JSON output is invalid: hookSpecificOutput.hookEventName is missing)',
+    );
 
     const ok = read('PostToolUse', json({ systemMessage: 'fine' }, 3));
     expect(ok.ending.outcome).toBe('ok');

@@ -17,11 +17,13 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentDecision } from '../src/dialects/agent-answer.ts';
+import { claudePluginDataDir } from '../src/dialects/claude/plugin-data.ts';
+import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
@@ -102,9 +104,12 @@ function copyPlugin(name = 'plugin-audit'): string {
   return dir;
 }
 
-/** `<home>/.hookwerk/plugin-data/<plugin folder name>` [C-RUN-3]. */
+/**
+ * [C-RUN-3] Claude Code's data folder of a `--plugin-dir` plugin without a manifest:
+ * `<home>/.claude/plugins/data/<plugin folder name>-inline`.
+ */
 const pluginData = (e: Env, plugin: string) =>
-  path.join(e.home, '.hookwerk', 'plugin-data', path.basename(plugin));
+  path.join(e.home, '.claude', 'plugins', 'data', `${path.basename(plugin)}-inline`);
 
 interface EngineOpts {
   plugins?: string[];
@@ -1423,5 +1428,297 @@ describe('[C-IN-1] [C-RUN-3] what a command hook receives', () => {
     expect(got).toMatchObject({ ...bash('ls'), hook_event_name: 'PreToolUse', cwd: e.project });
     expect(typeof got.session_id).toBe('string');
     expect(readdirSync(e.project).sort()).toEqual(['.claude', 'env.txt', 'pwd.txt', 'stdin.json']);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 13. Faithful to Claude Code 2.1 (issue 19): real scripts, real files
+
+/** Writes `text` as an executable script under the project's `.claude/hooks/`; returns its command. */
+function script(e: Env, name: string, text: string): string {
+  const file = path.join(e.project, '.claude', 'hooks', name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  chmodSync(file, 0o755);
+  return `"$CLAUDE_PROJECT_DIR"/.claude/hooks/${name}`;
+}
+
+/** A plugin folder named `folder` with `hooks` and, when given, a manifest `.claude-plugin/plugin.json`. */
+function pluginFolder(folder: string, hooks: HookMap, manifest?: unknown): string {
+  const dir = path.join(realpathSync(tempDir('hw-plugins-')), folder);
+  writeJson(path.join(dir, 'hooks', 'hooks.json'), { hooks });
+  if (manifest !== undefined) writeJson(path.join(dir, '.claude-plugin', 'plugin.json'), manifest);
+  return dir;
+}
+
+describe('[C-ANS-3] hookSpecificOutput without hookEventName (issue 19)', () => {
+  const NO_EVENT = `#!/bin/sh
+cat > /dev/null
+touch "$CLAUDE_PROJECT_DIR/ran-hook"
+echo '{"systemMessage":"unseen","hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"DENYNOEV_A"}}'
+`;
+  const WRONG_EVENT = `#!/bin/sh
+cat > /dev/null
+echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"deny","permissionDecisionReason":"DENYWRONG"}}'
+`;
+
+  it('[C-ANS-3] a deny without hookEventName is invalid output: a recorded non-blocking error, the tool runs (engine and CLI)', async () => {
+    const e = newEnv();
+    writeSettings(e, 'project', {
+      PreToolUse: [{ matcher: 'Bash', hooks: [cmd(script(e, 'noevent.sh', NO_EVENT))] }],
+    });
+    const engine = await engineFor(e);
+    const d = await decide(engine, 'PreToolUse', bash('touch ran-orig'));
+    expect(existsSync(path.join(e.project, 'ran-hook'))).toBe(true);
+    expect(d).toMatchObject({ decision: 'allow', blocked: false, continue: true });
+    expect(d.reason).toBeUndefined();
+    expect(d.systemMessage).toBeUndefined();
+    expect(d.runs[0]).toMatchObject({
+      outcome: 'error',
+      cause: 'invalid_answer',
+      exitCode: 0,
+      failed: 'open',
+    });
+    expect(d.runs[0]?.reason).toBe('JSON output is invalid: hookSpecificOutput.hookEventName is missing');
+
+    await trustCli(e);
+    const c = await cliDecide(e, 'PreToolUse', bash('touch ran-orig'));
+    expect(c.code).toBe(0);
+    expect(c.d).toMatchObject({ decision: 'allow', blocked: false });
+  });
+
+  it('[C-ANS-3] a wrong hookEventName is the same invalid output, so missing and wrong agree', async () => {
+    const e = newEnv();
+    writeSettings(e, 'project', {
+      PreToolUse: [
+        { hooks: [cmd(script(e, 'noevent.sh', NO_EVENT))] },
+        { hooks: [cmd(script(e, 'wrongevent.sh', WRONG_EVENT))] },
+      ],
+    });
+    const d = await decide(await engineFor(e), 'PreToolUse', bash('ls'));
+    expect(d).toMatchObject({ decision: 'allow', blocked: false });
+    expect(d.runs.map((r) => [r.outcome, r.cause])).toEqual([
+      ['error', 'invalid_answer'],
+      ['error', 'invalid_answer'],
+    ]);
+    expect(d.runs[1]?.reason).toContain('hookEventName is "PostToolUse", not "PreToolUse"');
+  });
+
+  it('[C-ANS-3] with failMode "closed" an answer without hookEventName is a denial', async () => {
+    const e = newEnv();
+    writeSettings(e, 'project', {
+      PreToolUse: [{ hooks: [cmd(script(e, 'noevent.sh', NO_EVENT), { failMode: 'closed' })] }],
+    });
+    const d = await decide(await engineFor(e), 'PreToolUse', bash('ls'));
+    expect(d).toMatchObject({ decision: 'deny', blocked: true });
+    expect(d.reason).toContain('hookSpecificOutput.hookEventName is missing');
+    expect(d.reason).toContain('failMode "closed" blocks');
+    expect(d.runs[0]).toMatchObject({ outcome: 'error', cause: 'invalid_answer', failed: 'closed' });
+  });
+});
+
+describe('[C-ANS-2] exit 2 with JSON on stdout (issue 19)', () => {
+  it('[C-ANS-2] exit 2 blocks even when the JSON allows; stdout is ignored and the reason is stderr, trimmed (engine and CLI)', async () => {
+    const e = newEnv();
+    const hook = script(
+      e,
+      'exit2json.py',
+      `#!/usr/bin/env python3
+import json, sys
+sys.stdin.read()
+print(json.dumps({"systemMessage": "SM", "hookSpecificOutput": {"hookEventName": "PreToolUse",
+  "permissionDecision": "allow", "permissionDecisionReason": "JSONALLOW_A", "additionalContext": "CTX"}}))
+sys.stderr.write("  EXIT2STDERR_A\\n")
+sys.exit(2)
+`,
+    );
+    writeSettings(e, 'project', { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(hook)] }] });
+    const d = await decide(await engineFor(e), 'PreToolUse', bash('ls'));
+    expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: 'EXIT2STDERR_A' });
+    expect(d.systemMessage).toBeUndefined();
+    expect(d.additionalContext).toBeUndefined();
+    expect(d.runs[0]).toMatchObject({
+      outcome: 'deny',
+      exitCode: 2,
+      permission: 'deny',
+      reason: 'EXIT2STDERR_A',
+    });
+
+    await trustCli(e);
+    const c = await cliDecide(e, 'PreToolUse', bash('ls'));
+    expect(c.code).toBe(2);
+    expect(c.d).toMatchObject({ decision: 'deny', blocked: true, reason: 'EXIT2STDERR_A' });
+  });
+
+  it('[C-ANS-2] on Stop, exit 2 with a JSON block reason on stdout: the reason is still stderr', async () => {
+    const e = newEnv();
+    const hook = script(
+      e,
+      'stop.sh',
+      `#!/bin/sh
+cat > /dev/null
+echo '{"decision":"block","reason":"FROM_JSON"}'
+echo 'run the tests first' >&2
+exit 2
+`,
+    );
+    writeSettings(e, 'project', { Stop: [{ hooks: [cmd(hook)] }] });
+    const d = await decide(await engineFor(e), 'Stop', { stop_hook_active: false });
+    expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: 'run the tests first' });
+  });
+});
+
+describe('[C-IN-1] permission_mode and session_id (issue 19)', () => {
+  /** A hook that writes its stdin to `<project>/in-<event>.json`. */
+  const captureTo = (event: string) => cmd(`cat > "$CLAUDE_PROJECT_DIR/in-${event}.json"`);
+  const inputOf = (e: Env, event: string) =>
+    JSON.parse(read(path.join(e.project, `in-${event}.json`))) as Record<string, unknown>;
+
+  it('[C-IN-1] permission_mode ("default") is filled in where Claude Code sends it, and not on SessionStart, SessionEnd, Notification, PreCompact', async () => {
+    const e = newEnv();
+    const withMode = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'PermissionRequest'];
+    const without = [
+      'SessionStart',
+      'SessionEnd',
+      'Notification',
+      'PreCompact',
+      'SubagentStart',
+      'MadeUpEvent',
+    ];
+    const hooks: HookMap = {};
+    for (const event of [...withMode, ...without]) hooks[event] = [{ hooks: [captureTo(event)] }];
+    writeSettings(e, 'user', hooks);
+    const engine = await engineFor(e);
+    for (const event of [...withMode, ...without]) {
+      const d = await decide(engine, event, {});
+      expect(outcomes(d), event).toEqual(['ok']);
+    }
+    for (const event of withMode) expect(inputOf(e, event).permission_mode, event).toBe('default');
+    for (const event of without) expect(inputOf(e, event), event).not.toHaveProperty('permission_mode');
+    // A permission_mode the caller gives is passed on, on any event.
+    await decide(engine, 'SessionStart', { source: 'resume', permission_mode: 'plan' });
+    expect(inputOf(e, 'SessionStart')).toMatchObject({ source: 'resume', permission_mode: 'plan' });
+  });
+
+  it('[C-IN-1] an input without session_id gets the engine’s session: the same on every decide', async () => {
+    const e = newEnv();
+    writeSettings(e, 'user', {
+      SessionStart: [{ hooks: [captureTo('SessionStart')] }],
+      PreToolUse: [{ hooks: [captureTo('PreToolUse')] }],
+    });
+    const engine = await engineFor(e);
+    await decide(engine, 'SessionStart', { source: 'startup' });
+    const first = inputOf(e, 'SessionStart').session_id;
+    expect(typeof first).toBe('string');
+    await decide(engine, 'PreToolUse', bash('ls'));
+    expect(inputOf(e, 'PreToolUse').session_id).toBe(first);
+    await decide(engine, 'SessionStart', { source: 'resume' });
+    expect(inputOf(e, 'SessionStart').session_id).toBe(first);
+  });
+
+  it('[C-IN-1] [C-CLI-1] decide --session ID names the session; without it every call for one project shares one; a given session_id wins', async () => {
+    const e = newEnv();
+    writeSettings(e, 'user', { PreToolUse: [{ hooks: [captureTo('PreToolUse')] }] });
+    const sessionOf = async (args: string[], input: Record<string, unknown>, project = e.project) => {
+      const r = await runCli(['decide', 'PreToolUse', '--dialect', 'claude', '--project', project, ...args], {
+        cwd: project,
+        home: e.home,
+        stdin: { text: JSON.stringify(input) },
+      });
+      expect(r.stderr).not.toMatch(STACK);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(read(path.join(project, 'in-PreToolUse.json'))).session_id as unknown;
+    };
+    const one = await sessionOf([], bash('ls'));
+    expect(one).toMatch(/^sess_[0-9a-f]{12}$/);
+    expect(await sessionOf([], bash('pwd'))).toBe(one);
+    expect(await sessionOf(['--session', 'agent-7'], bash('ls'))).toBe('agent-7');
+    expect(await sessionOf(['--session', 'agent-7'], { ...bash('ls'), session_id: 'given' })).toBe('given');
+    // Another project folder, another session.
+    const other = realpathSync(tempDir('hw-claude-other-'));
+    const two = await sessionOf([], bash('ls'), other);
+    expect(two).toMatch(/^sess_[0-9a-f]{12}$/);
+    expect(two).not.toBe(one);
+    // An empty --session is refused with a one-line error.
+    const bad = await runCli(
+      ['decide', 'PreToolUse', '--dialect', 'claude', '--session', '', '--input', '{}'],
+      {
+        cwd: e.project,
+        home: e.home,
+      },
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--session must be a non-empty id');
+    expect(bad.stderr).not.toMatch(STACK);
+  });
+});
+
+describe('[C-RUN-3] CLAUDE_PLUGIN_DATA is Claude Code’s own folder (issue 19)', () => {
+  const report = cmd(
+    'cat > /dev/null; printf "%s|%s" "$CLAUDE_PLUGIN_DATA" "$(cat "$CLAUDE_PLUGIN_DATA/state.txt" 2>/dev/null)"',
+  );
+
+  it('[C-RUN-3] <home>/.claude/plugins/data/<manifest name>-inline: state Claude Code left there is seen, and what the hook writes stays there', async () => {
+    const e = newEnv();
+    // The folder is named "plugin"; its manifest names it "diffplug", as in the differential run.
+    const plugin = pluginFolder(
+      'plugin',
+      {
+        SessionStart: [{ hooks: [report] }],
+        Stop: [
+          { hooks: [cmd('cat > /dev/null; echo "written by hookwerk" > "$CLAUDE_PLUGIN_DATA/state.txt"')] },
+        ],
+      },
+      { name: 'diffplug', version: '1.0.0' },
+    );
+    const data = path.join(e.home, '.claude', 'plugins', 'data', 'diffplug-inline');
+    mkdirSync(data, { recursive: true });
+    writeFileSync(path.join(data, 'state.txt'), 'written by Claude Code');
+    const engine = await engineFor(e, { plugins: [plugin] });
+    const s = await decide(engine, 'SessionStart', { source: 'startup' });
+    expect(s.additionalContext).toBe(`${data}|written by Claude Code`);
+    await decide(engine, 'Stop', {});
+    expect(read(path.join(data, 'state.txt')).trim()).toBe('written by hookwerk');
+    expect(existsSync(path.join(e.home, '.hookwerk', 'plugin-data'))).toBe(false);
+  });
+
+  it('[C-RUN-3] the folder is made on demand (private), for shell form and for ${CLAUDE_PLUGIN_DATA} in exec form', async () => {
+    const e = newEnv();
+    const plugin = pluginFolder('my-tools', {
+      SessionStart: [{ hooks: [report] }],
+      PreToolUse: [
+        {
+          hooks: [
+            cmd('sh', {
+              args: [
+                '-c',
+                'cat > /dev/null; printf %s "$1" > "$CLAUDE_PLUGIN_DATA/exec.txt"',
+                'sh',
+                '${CLAUDE_PLUGIN_DATA}',
+              ],
+            }),
+          ],
+        },
+      ],
+    });
+    const data = path.join(e.home, '.claude', 'plugins', 'data', 'my-tools-inline');
+    const engine = await engineFor(e, { plugins: [plugin] });
+    expect(existsSync(data)).toBe(false);
+    const s = await decide(engine, 'SessionStart', { source: 'startup' });
+    // No manifest: the folder's name.
+    expect(s.additionalContext).toBe(`${data}|`);
+    expect(statSync(data).mode & 0o777).toBe(0o700);
+    await decide(engine, 'PreToolUse', bash('ls'));
+    expect(read(path.join(data, 'exec.txt'))).toBe(data);
+  });
+
+  it('[C-RUN-3] the plugin id is made path-safe as Claude Code does; a manifest without a usable name leaves the folder name', () => {
+    const home = realpathSync(tempDir('hw-claude-home-'));
+    const data = (dir: string) =>
+      path.relative(path.join(home, '.claude', 'plugins', 'data'), claudePluginDataDir(home, dir));
+    expect(data(pluginFolder('x', {}, { name: 'acme.lint_v2' }))).toBe('acme-lint_v2-inline');
+    expect(data(pluginFolder('folder.name', {}))).toBe('folder-name-inline');
+    expect(data(pluginFolder('kept', {}, { name: 42 }))).toBe('kept-inline');
+    expect(data(pluginFolder('kept-too', {}, '{ not json'))).toBe('kept-too-inline');
   });
 });

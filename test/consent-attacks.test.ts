@@ -18,9 +18,9 @@ import {
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { approveProject } from '../src/consent/project-consent.ts';
+import { loadLurusConfig } from '../src/dialects/lurus/source.ts';
 import type { Decision } from '../src/dispatch/gate-sequential.ts';
 import type { HookEngine } from '../src/engine-api.ts';
-import { loadLurusConfig } from '../src/sources/lurus-source.ts';
 import { type CliResult, REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
 import { tempDir, waitFor, writeScript } from './helpers.ts';
@@ -110,7 +110,7 @@ describe('[L-MATCH-4] [L-TRUST-3] a catastrophic matcher cannot hang the gate', 
     expect(d).toMatchObject({ decision: 'allow', blocked: false });
     expect(d.runs).toHaveLength(1);
     expect(d.runs[0]).toMatchObject({ outcome: 'skipped_untrusted', cause: 'untrusted' });
-    const entries = engine.registry().entries('PreToolUse');
+    const entries = engine.hooks('PreToolUse');
     expect(entries).toHaveLength(1);
     expect(entries[0]!.kind).toBe('unapproved');
     expect(Object.hasOwn(entries[0]!, 'matcher')).toBe(false);

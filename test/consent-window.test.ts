@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentDecision } from '../src/dialects/agent-answer.ts';
+import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import type { HookEngine } from '../src/engine-api.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
@@ -185,7 +185,7 @@ describe('[L-TRUST-9] a relative command names the file it will really run', () 
     const e = relativeGuard({ failMode: 'closed' });
     await trust(e);
     const engine = await engineFor(e);
-    const entry = engine.registry().entries('PreToolUse')[0];
+    const entry = engine.hooks('PreToolUse')[0];
     const consent = entry !== undefined && 'consent' in entry ? entry.consent : undefined;
     if (consent === undefined) throw new Error('the approved hook carries no consent');
     const sub = path.join(e.project, 'sub');

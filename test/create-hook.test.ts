@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../src/cli/cli-error.ts';
 import { createHookCommand } from '../src/cli/create-hook.ts';
-import { loadLurusConfig } from '../src/sources/lurus-source.ts';
+import { loadLurusConfig } from '../src/dialects/lurus/source.ts';
 import { tempDir } from './helpers.ts';
 
 // [L-GEN-1] `create-hook`: real files in a temp project, generated hooks run for real through

@@ -8,9 +8,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadClaudeConfig } from '../src/dialects/claude/source.ts';
+import { loadLurusConfig } from '../src/dialects/lurus/source.ts';
 import { headerProblems } from '../src/runners/http-headers.ts';
-import { loadClaudeConfig } from '../src/sources/claude-source.ts';
-import { loadLurusConfig } from '../src/sources/lurus-source.ts';
 import { tempDir } from './helpers.ts';
 
 function writeJson(file: string, value: unknown): string {

@@ -8,9 +8,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadPrxConfig } from '../src/dialects/prx/source.ts';
 import { silentLogger } from '../src/records/logger.ts';
 import { createApp } from '../src/server/app.ts';
-import { loadPrxConfig } from '../src/sources/prx-source.ts';
 import { makeEngine } from './engine-harness.ts';
 import { tempDir, writeHooks } from './helpers.ts';
 import { type ServedApp, serveApp } from './server-harness.ts';
@@ -37,7 +37,7 @@ const REFUSED = [
   'Node_Options',
 ];
 
-/** Module search paths and look-alikes stay allowed (see src/dialects/env-policy.ts). */
+/** Module search paths and look-alikes stay allowed (see src/core/env-policy.ts). */
 const ALLOWED = ['PYTHONPATH', 'NODE_PATH', 'PERL5LIB', 'RUBYLIB', 'LDAP_URI', 'ENVIRONMENT', 'MY_PS4'];
 
 describe('[P-SEC-2] issue 11: code-injecting variables in hooks.json env', () => {

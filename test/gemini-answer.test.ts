@@ -3,13 +3,12 @@
  * hand-built process results: no process is started here.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentAnswer } from '../src/dialects/agent-answer.ts';
 import {
   applyGeminiOutputToInput,
   mergeGeminiAnswers,
   readGeminiAnswer,
   readGeminiOutput,
-} from '../src/dialects/gemini-answer.ts';
+} from '../src/dialects/gemini/answer.ts';
 import {
   GEMINI_EVENT_NAMES,
   GEMINI_EVENTS,
@@ -18,7 +17,8 @@ import {
   geminiIsToolEvent,
   geminiMatchTarget,
   isGeminiEvent,
-} from '../src/events/gemini-events.ts';
+} from '../src/dialects/gemini/events.ts';
+import type { AgentAnswer } from '../src/dispatch/agent-answer.ts';
 import type { ProcessResult } from '../src/runners/process-types.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -164,7 +164,7 @@ describe('reading one hook [G-ANS-1]', () => {
     });
   });
 
-  it('[G-ANS-1] wrong-typed fields are ignored, the rest is read', () => {
+  it('[G-ANS-1] wrong-typed fields are ignored, the rest is read; a reason that is not a string becomes one', () => {
     const a = read(
       'BeforeTool',
       exited(
@@ -179,7 +179,8 @@ describe('reading one hook [G-ANS-1]', () => {
       ),
     );
     expect(a.permission).toBeUndefined();
-    expect(a.reason).toBeUndefined();
+    // Gemini CLI 0.61 shows it as text ("Tool execution blocked: 5").
+    expect(a.reason).toBe('5');
     expect(a.continue).toBeUndefined();
     expect(a.updatedInput).toBeUndefined();
     expect(a.additionalContext).toBeUndefined();
@@ -406,7 +407,7 @@ describe('merging [G-ANS-1, C-OUT-1]', () => {
     expect(d).toMatchObject({ continue: false, stopReason: 'one\ntwo', blocked: false });
   });
 
-  it('[G-ANS-1] tool_input from several hooks is merged in configuration order, onto the tool input', () => {
+  it('[G-ANS-1] tool_input replaces the tool input: the last one in configuration order, whole', () => {
     const answers = [
       read(
         'BeforeTool',
@@ -415,11 +416,13 @@ describe('merging [G-ANS-1, C-OUT-1]', () => {
       read('BeforeTool', exited(0, json({ decision: 'allow' }))),
       read('BeforeTool', exited(0, json({ hookSpecificOutput: { tool_input: { command: 'b' } } }))),
     ];
-    expect(mergeGeminiAnswers('BeforeTool', answers).updatedInput).toEqual({ command: 'b', timeout: 1 });
+    // Gemini CLI 0.61 merges the hookSpecificOutputs key by key and builds the tool from the
+    // tool_input left: neither the first hook's `timeout` nor the tool's own arguments survive.
+    expect(mergeGeminiAnswers('BeforeTool', answers).updatedInput).toEqual({ command: 'b' });
     expect(
       mergeGeminiAnswers('BeforeTool', answers, { command: 'orig', description: 'list', timeout: 9 })
         .updatedInput,
-    ).toEqual({ command: 'b', description: 'list', timeout: 1 });
+    ).toEqual({ command: 'b' });
     // A blocked tool is not rewritten.
     const blocked = [...answers, read('BeforeTool', exited(2, '', 'no'))];
     expect(mergeGeminiAnswers('BeforeTool', blocked).updatedInput).toBeUndefined();
@@ -575,9 +578,11 @@ describe('sequential folding [G-RUN-1]', () => {
     expect(input.tool_input).toEqual({ command: 'ls', dir: '.' });
     const afterSecond = applyGeminiOutputToInput('BeforeTool', afterFirst, second);
     expect(afterSecond.tool_input).toEqual({ command: 'ls -a', dir: 'src' });
-    expect(mergeGeminiAnswers('BeforeTool', [first, second], input.tool_input).updatedInput).toEqual(
-      afterSecond.tool_input,
-    );
+    // [G-ANS-1] The next hook's input is merged, the tool's new arguments are not: the last
+    // tool_input given, whole (Gemini CLI 0.61).
+    expect(mergeGeminiAnswers('BeforeTool', [first, second], input.tool_input).updatedInput).toEqual({
+      dir: 'src',
+    });
   });
 
   it('[G-RUN-1] BeforeAgent: additionalContext appended to the prompt; BeforeModel: llm_request merged', () => {

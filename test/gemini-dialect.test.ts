@@ -17,9 +17,9 @@ import {
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookInputError } from '../src/core/errors.ts';
-import type { AgentDecision } from '../src/dialects/agent-answer.ts';
+import { type GeminiEventName, geminiCanBlock } from '../src/dialects/gemini/events.ts';
+import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
-import { type GeminiEventName, geminiCanBlock } from '../src/events/gemini-events.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
@@ -280,7 +280,7 @@ const SCRIPT_CASES: ScriptCase[] = [
   },
   {
     title:
-      'Python BeforeTool hook rewriting tool_input: hookSpecificOutput.tool_input merged into the arguments',
+      '[G-ANS-1] Python BeforeTool hook rewriting tool_input: hookSpecificOutput.tool_input replaces the arguments (what it omits is left out)',
     scripts: ['add-dry-run.py'],
     event: 'BeforeTool',
     matcher: 'run_shell_command',
@@ -295,11 +295,8 @@ const SCRIPT_CASES: ScriptCase[] = [
         decision: {
           decision: 'allow',
           blocked: false,
-          updatedInput: {
-            command: 'git push --dry-run origin main',
-            description: 'publish the branch',
-            dir_path: 'app',
-          },
+          // Gemini CLI 0.61 builds the tool from tool_input alone: description and dir_path are gone.
+          updatedInput: { command: 'git push --dry-run origin main' },
           systemMessage: 'git push turned into a dry run',
         },
       },
@@ -829,7 +826,7 @@ describe('[G-RUN-1] [C-ANS-4] parallel by default, merged in configuration order
     expect(existsSync(path.join(project, 'b.done'))).toBe(true);
   });
 
-  it('[C-ANS-4] the same hooks give the same decision every time', async () => {
+  it('[C-ANS-4] [G-ANS-1] the same hooks give the same decision every time; the last tool_input replaces the input', async () => {
     const { engine } = await projectEngine({
       BeforeTool: [
         {
@@ -860,7 +857,8 @@ describe('[G-RUN-1] [C-ANS-4] parallel by default, merged in configuration order
       continue: true,
       reason: 'two asks',
       systemMessage: 'one\nthree',
-      updatedInput: { a: 1, b: 3, c: 0 },
+      // Hook 3's tool_input, whole: neither hook 1's keys nor the caller's are merged in.
+      updatedInput: { b: 3 },
       runs: [
         ['1', 'ok', undefined],
         ['2', 'ok', 'ask'],
@@ -870,7 +868,7 @@ describe('[G-RUN-1] [C-ANS-4] parallel by default, merged in configuration order
     for (const d of decisions) expect(d).toEqual(decisions[0]);
   });
 
-  it('[G-RUN-1] sequential: true runs the hooks in order, and the second sees the first one’s tool_input changes', async () => {
+  it('[G-RUN-1] [G-ANS-1] sequential: true runs the hooks in order, and the second sees the first one’s tool_input changes', async () => {
     const s = setup();
     installScripts(s.project, 'add-dry-run.py', 'probe.py');
     writeJson(settingsOf(s.project), {
@@ -900,11 +898,10 @@ describe('[G-RUN-1] [C-ANS-4] parallel by default, merged in configuration order
     expect(read(path.join(s.project, 'order.txt')).trim()).toBe('after-first');
     const seen = JSON.parse(JSON.parse(read(path.join(s.project, 'seen.json'))).stdin);
     expect(seen.tool_input).toEqual({ command: 'git push --dry-run origin main', description: 'publish' });
-    expect(d).toMatchObject({
-      decision: 'allow',
-      blocked: false,
-      updatedInput: { command: 'git push --dry-run origin main', description: 'publish' },
-    });
+    // The next hook's input has the change merged in, but the tool is built from the tool_input
+    // given (Gemini CLI 0.61): the decision's updatedInput is the rewrite's, whole.
+    expect(d).toMatchObject({ decision: 'allow', blocked: false });
+    expect(d.updatedInput).toEqual({ command: 'git push --dry-run origin main' });
     expect(d.runs.map((r) => r.hook)).toEqual(['rewrite', 'probe']);
   });
 
@@ -1185,7 +1182,7 @@ interface Probe {
 const probeOf = (file: string): Probe => JSON.parse(read(file));
 
 describe('[G-RUN-1] the environment of a hook', () => {
-  it('[G-RUN-1] GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID and CLAUDE_PROJECT_DIR are set; the hook’s env applies; NODE_OPTIONS in it is refused', async () => {
+  it('[G-RUN-1] GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID, GEMINI_PLANS_DIR and CLAUDE_PROJECT_DIR are set; the hook’s env applies; NODE_OPTIONS in it is refused', async () => {
     const s = setup();
     installScripts(s.project, 'probe.py');
     writeJson(settingsOf(s.project), {
@@ -1218,6 +1215,15 @@ describe('[G-RUN-1] the environment of a hook', () => {
       GEMINI_PROJECT_DIR: s.project,
       GEMINI_CWD: s.project,
       GEMINI_SESSION_ID: 'sess-42',
+      // <home>/.gemini/tmp/<the id Gemini CLI gives the folder>/<session>/plans
+      GEMINI_PLANS_DIR: path.join(
+        s.home,
+        '.gemini',
+        'tmp',
+        path.basename(s.project).toLowerCase(),
+        'sess-42',
+        'plans',
+      ),
       CLAUDE_PROJECT_DIR: s.project,
       PROBE_COLOR: 'teal',
       NODE_OPTIONS: null,
@@ -1314,7 +1320,7 @@ describe('[G-RUN-1] the environment of a hook', () => {
 // 8. The input on stdin
 
 describe('[G-RUN-1] the input on stdin', () => {
-  it('[G-RUN-1] the caller’s snake_case object plus hook_event_name, session_id, cwd, timestamp; one line + \\n, then EOF', async () => {
+  it('[G-RUN-1] the caller’s snake_case object plus hook_event_name, session_id, cwd, timestamp (no permission_mode); one line + \\n, then EOF', async () => {
     const s = setup();
     installScripts(s.project, 'probe.py');
     writeJson(settingsOf(s.project), {
@@ -1343,8 +1349,9 @@ describe('[G-RUN-1] the input on stdin', () => {
       session_id: 'sess-engine',
       cwd: s.project,
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-      permission_mode: 'default',
     });
+    // [G-RUN-1] Gemini CLI never sends permission_mode.
+    expect(input).not.toHaveProperty('permission_mode');
     expect(Date.parse(input.timestamp)).toBeGreaterThanOrEqual(before - 1000);
   });
 
@@ -1369,7 +1376,7 @@ describe('[G-RUN-1] the input on stdin', () => {
     const d = await decide(engine, 'AfterAgent', given);
     expect(onlyRun(d)).toMatchObject({ outcome: 'ok' });
     const input = JSON.parse(probeOf(path.join(s.project, 'probe.json')).stdin);
-    expect(input).toEqual({ ...given, hook_event_name: 'AfterAgent', permission_mode: 'default' });
+    expect(input).toEqual({ ...given, hook_event_name: 'AfterAgent' });
   });
 });
 
@@ -1506,5 +1513,105 @@ describe('[G-EV-1] [G-CLI-1] unknown events', () => {
     });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'deny', blocked: true, reason: 'stdin seen' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Faithful to Gemini CLI 0.61 (issue 19): real scripts, real files
+
+describe('[G-RUN-1] GEMINI_PLANS_DIR, as Gemini CLI 0.61 computes it (issue 19)', () => {
+  it('[G-RUN-1] <home>/.gemini/tmp/<project id>/<session>/plans in the env and through $GEMINI_PLANS_DIR in the command; the id from the folder name', async () => {
+    const s = setup('My Proj.V2');
+    writeJson(settingsOf(s.project), {
+      hooks: {
+        BeforeTool: [
+          {
+            hooks: [
+              cmd(
+                'printf "%s\\n%s\\n" "$GEMINI_PLANS_DIR" $GEMINI_PLANS_DIR > plans.txt; env > env.txt; echo "{}"',
+              ),
+            ],
+          },
+        ],
+      },
+    });
+    const engine = await geminiEngine(s);
+    const d = await decide(engine, 'BeforeTool', { ...shell('ls'), session_id: 'c0ffee-1' });
+    expect(onlyRun(d)).toMatchObject({ outcome: 'ok', exitCode: 0 });
+    const plans = path.join(s.home, '.gemini', 'tmp', 'my-proj-v2', 'c0ffee-1', 'plans');
+    expect(read(path.join(s.project, 'plans.txt'))).toBe(`${plans}\n${plans}\n`);
+    expect(read(path.join(s.project, 'env.txt')).split('\n')).toContain(`GEMINI_PLANS_DIR=${plans}`);
+    // hookwerk only reads Gemini CLI's registry: it makes neither the folder nor a marker.
+    expect(existsSync(path.join(s.home, '.gemini', 'tmp'))).toBe(false);
+  });
+
+  it('[G-RUN-1] the id ~/.gemini/projects.json gives the folder wins; another folder’s marker moves a new one to <name>-1 (CLI)', async () => {
+    const s = setup('webapp');
+    const gemini = path.join(s.home, '.gemini');
+    writeJson(path.join(gemini, 'settings.json'), {
+      hooks: {
+        BeforeTool: [{ hooks: [cmd('printf %s "$GEMINI_PLANS_DIR" > "$GEMINI_PROJECT_DIR/plans.txt"')] }],
+      },
+    });
+    const plansFor = async (session: string) => {
+      const r = await runCli(['decide', 'BeforeTool', '--dialect', 'gemini', '--project', s.project], {
+        cwd: s.project,
+        home: s.home,
+        stdin: { text: JSON.stringify({ ...shell('ls'), session_id: session }) },
+      });
+      expect(r.stderr).not.toMatch(STACK);
+      expect(r.code, r.stderr).toBe(0);
+      return read(path.join(s.project, 'plans.txt'));
+    };
+    // Another checkout called "webapp" already owns the id "webapp".
+    const elsewhere = path.join(tempDir('hw-gem-other-'), 'webapp');
+    mkdirSync(path.join(gemini, 'tmp', 'webapp'), { recursive: true });
+    writeFileSync(path.join(gemini, 'tmp', 'webapp', '.project_root'), elsewhere);
+    expect(await plansFor('s1')).toBe(path.join(gemini, 'tmp', 'webapp-1', 's1', 'plans'));
+    // Once Gemini CLI has registered this folder, its id is used, whatever it is.
+    writeJson(path.join(gemini, 'projects.json'), {
+      projects: { [elsewhere]: 'webapp', [s.project]: 'web-7' },
+    });
+    expect(await plansFor('s2')).toBe(path.join(gemini, 'tmp', 'web-7', 's2', 'plans'));
+  });
+});
+
+describe('[G-ANS-1] tool_input replaces the arguments; reasons become text (issue 19)', () => {
+  it('[G-ANS-1] a partial tool_input rewrite of write_file leaves file_path out, as Gemini CLI 0.61 (whose tool then fails validation)', async () => {
+    const s = setup();
+    const hook = path.join(s.project, '.gemini', 'hooks', 'rewrite-content.py');
+    mkdirSync(path.dirname(hook), { recursive: true });
+    writeFileSync(
+      hook,
+      `import json, sys
+json.load(sys.stdin)
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"content": "REWRITTEN CONTENT\\n"}}}))
+`,
+    );
+    writeJson(settingsOf(s.project), {
+      hooks: {
+        BeforeTool: [{ matcher: 'write_file', hooks: [cmd('python3 .gemini/hooks/rewrite-content.py')] }],
+      },
+    });
+    await cliTrust(s);
+    const { code, d } = await cliDecide(s, 'BeforeTool', {
+      tool_name: 'write_file',
+      tool_input: { file_path: 'w_target.txt', content: 'ORIGINAL CONTENT\n' },
+    });
+    expect(code).toBe(0);
+    expect(d).toMatchObject({ decision: 'allow', blocked: false });
+    expect(d.updatedInput).toEqual({ content: 'REWRITTEN CONTENT\n' });
+  });
+
+  it('[G-ANS-1] a reason that is not a string is turned into one: 123 → "123" (CLI, exit 2)', async () => {
+    const s = setup();
+    writeJson(settingsOf(s.project), {
+      hooks: { BeforeTool: [{ hooks: [answering({ decision: 'deny', reason: 123 })] }] },
+    });
+    await cliTrust(s);
+    const { code, d } = await cliDecide(s, 'BeforeTool', shell('rm -rf build'));
+    expect(code).toBe(2);
+    expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: '123' });
+    expect(onlyRun(d)).toMatchObject({ outcome: 'deny', reason: '123' });
   });
 });

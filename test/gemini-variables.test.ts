@@ -11,7 +11,7 @@
 import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { geminiCommand } from '../src/dialects/gemini-command.ts';
+import { geminiCommand } from '../src/dialects/gemini/command.ts';
 import { runCli, STACK } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
 
@@ -139,7 +139,7 @@ describe('[G-RUN-2] no value of the input or the folder name reaches a shell par
     expect(report(w, 'nested').argv).toEqual([w.cwd, sessionId, w.project]);
   });
 
-  it('[G-RUN-2] single quotes, as Gemini CLI 0.61: a plain value is written in; ${NAME} and \\$NAME stay literal; an unset variable is empty', async () => {
+  it('[G-RUN-2] single quotes, as Gemini CLI 0.61: a plain value is written in; ${NAME} and \\$NAME stay literal; an empty variable is no word', async () => {
     const w = world('plain-project', 'sub');
     const d = await decide(
       w,
@@ -148,6 +148,8 @@ describe('[G-RUN-2] no value of the input or the folder name reaches a shell par
           w,
           'single',
           `node ${w.probe} '$GEMINI_CWD|$GEMINI_SESSION_ID|$GEMINI_PROJECT_DIR|$GEMINI_PLANS_DIR' '\${GEMINI_CWD}' \\$GEMINI_CWD "\\$GEMINI_CWD" $GEMINI_PLANS_DIR end`,
+          // [G-RUN-1] The hook's own env sets GEMINI_PLANS_DIR (here: empty), as Gemini CLI lets it.
+          { GEMINI_PLANS_DIR: '' },
         ),
       ],
       { cwd: w.cwd, session_id: 'sess-42.a_b+c%d' },
@@ -158,7 +160,7 @@ describe('[G-RUN-2] no value of the input or the folder name reaches a shell par
       '${GEMINI_CWD}',
       '$GEMINI_CWD',
       '$GEMINI_CWD',
-      // Unset: no word at all, as Gemini CLI's empty substitution gives.
+      // Empty: no word at all, as Gemini CLI's empty substitution gives.
       'end',
     ]);
   });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { jsonErrorOffset } from '../src/core/json-text.ts';
-import { prxHooksJsonSchema, SHIPPED_SCHEMAS } from '../src/sources/json-schemas.ts';
-import { loadPrxConfig } from '../src/sources/prx-source.ts';
+import { prxHooksJsonSchema, SHIPPED_SCHEMAS } from '../src/dialects/json-schemas.ts';
+import { loadPrxConfig } from '../src/dialects/prx/source.ts';
 
 describe('shipped JSON Schema of hooks.json', () => {
   it.each(Object.keys(SHIPPED_SCHEMAS))(

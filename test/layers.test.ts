@@ -19,9 +19,12 @@ const LAYERS: readonly (readonly string[])[] = [
   // The hook model: what every source produces and every dispatcher reads.
   ['registry'],
   ['runners'],
-  ['dialects'],
-  ['sources'],
+  // The two gate semantics (one after another; all at once, merged), and observe scheduling.
   ['dispatch'],
+  // Loading helpers every dialect shares (settings walking, plugins, watching).
+  ['sources'],
+  // One folder per dialect (its sources, events, answers, how it runs a hook), and their table.
+  ['dialects'],
   ['nats'],
   ['(root)'],
   ['server'],

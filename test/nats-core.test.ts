@@ -65,7 +65,7 @@ describe('[N-CONN-1] connecting', () => {
     try {
       const e = await engine({ nats: { servers: own.url } });
       await own.stop();
-      await waitFor(() => e.nats?.link.connected === false, 'the engine to see the disconnect');
+      await waitFor(() => e.nats?.connected === false, 'the engine to see the disconnect');
       e.emit('tool_call', TOOL_CALL);
       expect(e.metrics.droppedCount('nats_disconnected')).toBe(1);
     } finally {
@@ -91,8 +91,8 @@ describe('[N-BUS-1] the bus bridge', () => {
     a.emit('tool_call', TOOL_CALL, { sessionId: 'sess-bridge-1' });
     await waitFor(() => gotB.length === 1, 'the remote subscriber');
     // A round trip to the server after the message: anything echoed would have arrived by now.
-    await a.nats?.link.nc.flush();
-    await b.nats?.link.nc.flush();
+    await a.nats?.flush();
+    await b.nats?.flush();
     await a.bus.flush();
     await b.bus.flush();
     expect(gotA.map((m) => m.topic)).toEqual(['prx.lifecycle.tool_call']);
@@ -159,7 +159,7 @@ describe('[N-WORK-1] workers', () => {
     for (const r of runs) perWorker.set(r.worker ?? '?', (perWorker.get(r.worker ?? '?') ?? 0) + 1);
     expect([...perWorker.keys()].sort()).toEqual(['w1', 'w2', 'w3']);
     // No more than N: a late duplicate would arrive with the records' own round trip.
-    await agent.nats?.link.nc.flush();
+    await agent.nats?.flush();
     await agent.bus.flush();
     expect(records.length).toBe(N);
     expect(agent.runs()).toEqual([]); // runLocally: false

@@ -392,9 +392,9 @@ describe('[N-OPS-1, N-CONN-1] reconnecting', () => {
     const ag = await agent();
     const w = await startWorker('W', workspace('W'));
     await server.stop();
-    await waitFor(() => ag.nats?.link.connected === false, 'the agent to see the disconnect', 10_000);
+    await waitFor(() => ag.nats?.connected === false, 'the agent to see the disconnect', 10_000);
     const sessions = emitMany(ag, 'offline', 0, 20); // emit() stays synchronous and does not throw
-    expect(ag.nats?.link.connected).toBe(false);
+    expect(ag.nats?.connected).toBe(false);
     await server.restart();
     await allDone(sessions, 20_000);
     expect(ag.metrics.droppedCount('nats_queue_full')).toBe(0);

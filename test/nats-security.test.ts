@@ -11,6 +11,7 @@ import { connect, type NatsConnection, nkeyAuthenticator, nkeys } from '@nats-io
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHookEngine } from '../src/engine.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
+import { natsOf } from '../src/nats/engine-nats.ts';
 import type { NatsOptionsInput } from '../src/nats/nats-options.ts';
 import { redactUrls } from '../src/nats/redact-url.ts';
 import { readServerUrls } from '../src/nats/server-urls.ts';
@@ -330,13 +331,13 @@ describe('[N-SEC-1] a locked fleet: examples/nats-secure/server.conf', () => {
 
   it('[N-SEC-1] user/password from options, from the URL and from --nats-password-file connect; a wrong password is refused at once, and no message holds it', async () => {
     const a = await engine({ natsInbound: false, nats: { ...roles().observer } });
-    expect(a.nats?.link.connected).toBe(true);
+    expect(a.nats?.connected).toBe(true);
     const b = await engine({
       natsInbound: false,
       nats: { servers: withCredentials(fleet.url, 'observer', OBSERVER_PW) },
     });
-    expect(b.nats?.link.connected).toBe(true);
-    expect(b.nats?.link.servers).toBe(fleet.url.replace('nats://', 'nats://observer:***@'));
+    expect(b.nats?.connected).toBe(true);
+    expect(b.nats?.servers).toBe(fleet.url.replace('nats://', 'nats://observer:***@'));
 
     const wrong = secret('wrong-pw');
     for (const nats of [
@@ -395,7 +396,7 @@ describe('[N-SEC-1] a locked fleet: examples/nats-secure/server.conf', () => {
       natsInbound: false,
       nats: { servers: fleet.url, nkeySeedFile: gateSeedFile },
     });
-    expect(gate.nats?.link.connected).toBe(true);
+    expect(gate.nats?.connected).toBe(true);
     const stranger = secretFile('stranger.nk', new TextDecoder().decode(nkeys.createUser().getSeed()));
     await expect(createHookEngine({ nats: { servers: fleet.url, nkeySeedFile: stranger } })).rejects.toThrow(
       /refused NKey U[A-Z0-9]{55}: Authorization Violation/,
@@ -478,10 +479,10 @@ describe('[N-SEC-1] tokens, URL credentials, .creds', () => {
     const server = await startNatsServer({ configFile: conf, jetstream: false });
     try {
       const a = await engine({ natsInbound: false, nats: { servers: server.url, token } });
-      expect(a.nats?.link.connected).toBe(true);
+      expect(a.nats?.connected).toBe(true);
       const url = server.url.replace('nats://', `nats://${token}@`);
       const b = await engine({ natsInbound: false, nats: { servers: url } });
-      expect(b.nats?.link.servers).toBe(server.url.replace('nats://', 'nats://***@'));
+      expect(b.nats?.servers).toBe(server.url.replace('nats://', 'nats://***@'));
       const tokenFile = path.join(dir, 'token');
       writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
       const sent = await run([
@@ -526,7 +527,7 @@ describe('[N-SEC-1] tokens, URL credentials, .creds', () => {
       b.bus.subscribe('prx.lifecycle.*', (m) => {
         got.push(m.payload);
       });
-      await b.nats?.link.nc.flush();
+      await b.nats?.flush();
       a.emit('tool_call', TOOL_CALL, { sessionId: 'over-jwt' });
       await waitFor(() => got.length === 1, 'the event through the JWT-authenticated connections');
       const r = await run([
@@ -625,10 +626,10 @@ describe('[N-SEC-1] TLS', () => {
     b.bus.subscribe('prx.lifecycle.*', (m) => {
       got.push(m.payload);
     });
-    await b.nats?.link.nc.flush();
+    await b.nats?.flush();
     a.emit('tool_call', TOOL_CALL);
     await waitFor(() => got.length === 1, 'the event over TLS');
-    expect(a.nats?.link.nc.info?.tls_required).toBe(true);
+    expect(natsOf(a)?.link.nc.info?.tls_required).toBe(true);
 
     const noCa = { certFile: certs.clientCert, keyFile: certs.clientKey };
     await expect(

@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../src/core/issues.ts';
-import { loadPrxConfig } from '../src/sources/prx-source.ts';
+import { loadPrxConfig } from '../src/dialects/prx/source.ts';
 import { tempDir, writeHooks } from './helpers.ts';
 
 function issuesOf(hooks: unknown, setup?: (dir: string) => void) {

@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { formatIssue } from '../src/core/issues.ts';
 import { readSourceFile } from '../src/core/read-source.ts';
+import { loadPrxConfig } from '../src/dialects/prx/source.ts';
 import { createHookEngine } from '../src/engine.ts';
 import { createApp } from '../src/server/app.ts';
-import { loadPrxConfig } from '../src/sources/prx-source.ts';
 import { captureLogger, tempDir, writeHooks } from './helpers.ts';
 import { type ServedApp, serveApp } from './server-harness.ts';
 

@@ -18,10 +18,10 @@ import {
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadPrxConfig } from '../src/dialects/prx/source.ts';
 import type { HookEngine } from '../src/engine-api.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { BWRAP_ENV_VAR, bwrapArgv, findBwrap } from '../src/sandbox/bwrap.ts';
-import { loadPrxConfig } from '../src/sources/prx-source.ts';
 import { closeEngines, makeEngine, ZERO_HOOK_VARS } from './engine-harness.ts';
 import { tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 import { listenLocal } from './http-server.ts';

@@ -10,12 +10,12 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadPrxConfig } from '../src/dialects/prx/source.ts';
 import { createHookEngine } from '../src/engine.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { createApp, type HookwerkApp, MAX_BODY_BYTES } from '../src/server/app.ts';
 import type { Hook } from '../src/server/hooks-store.ts';
-import { loadPrxConfig } from '../src/sources/prx-source.ts';
 import { captureLogger, sleep, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';
 import { serveApp } from './server-harness.ts';
 

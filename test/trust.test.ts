@@ -28,7 +28,7 @@ import {
   revokeProject,
 } from '../src/consent/project-consent.ts';
 import { readTrustStore, trustStorePath } from '../src/consent/trust-store.ts';
-import { type LurusConfig, loadLurusConfig } from '../src/sources/lurus-source.ts';
+import { type LurusConfig, loadLurusConfig } from '../src/dialects/lurus/source.ts';
 import { makeEngine } from './engine-harness.ts';
 import { tempDir, writeScript } from './helpers.ts';
 

@@ -98,8 +98,8 @@ export interface LazyPayload {
   readonly json: string;
 }
 
-export const DEFAULT_MAX_PAYLOAD_BYTES = 65_536;
-export const DEFAULT_MAX_PENDING = 10_000;
+const DEFAULT_MAX_PAYLOAD_BYTES = 65_536;
+const DEFAULT_MAX_PENDING = 10_000;
 /** Topics whose matching subscriptions are remembered. */
 const MATCH_CACHE_LIMIT = 1024;
 

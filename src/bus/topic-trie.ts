@@ -17,7 +17,7 @@
 import { HookInputError } from '../core/errors.ts';
 
 /** A parsed pattern: the prefix/exact tokens and whether it ends in a wildcard. */
-export interface ParsedPattern {
+interface ParsedPattern {
   readonly tokens: readonly string[];
   /** `true` for `*` (with no tokens) and for `a.b.*` (tokens `['a', 'b']`). */
   readonly wildcard: boolean;
@@ -94,7 +94,7 @@ export function topicMatches(pattern: string, topic: string): boolean {
 }
 
 /** Internal trie node (exported only for typing {@link TrieEntry}). */
-export class TrieNode<S> {
+class TrieNode<S> {
   children: Map<string, TrieNode<S>> | undefined;
   /** Subscribers of the exact topic ending at this node. */
   exact: Set<S> | undefined;

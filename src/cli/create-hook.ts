@@ -6,14 +6,14 @@ import { errorMessage } from '../core/errno.ts';
 import { formatIssue } from '../core/issues.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import { readSourceFile } from '../core/read-source.ts';
+import { LURUS_LIMITS } from '../dialects/lurus/schema.ts';
+import { lurusDir } from '../dialects/lurus/source.ts';
 import {
   LURUS_EVENT_NAMES,
   LURUS_EVENTS,
   type LurusEventName,
   lurusEventFromInput,
 } from '../events/lurus-events.ts';
-import { LURUS_LIMITS } from '../sources/lurus-schema.ts';
-import { lurusDir } from '../sources/lurus-source.ts';
 import { CliError } from './cli-error.ts';
 import { shellHookTemplate } from './templates/shell.ts';
 import { tsHookTemplate } from './templates/typescript.ts';
@@ -21,7 +21,7 @@ import { tsHookTemplate } from './templates/typescript.ts';
 /** [L-GEN-1] A hook name is a file stem: no path separators, no leading dot, no surprises in a shell word. */
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-export interface CreateHookOptions {
+interface CreateHookOptions {
   /** Project folder holding `.lurus/` (default: the current folder). */
   project?: string;
   /** Write a TypeScript hook run with `npx tsx` instead of a shell script. */

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { CONSENT_CAUSES, trustHint } from '../consent/run-consent.ts';
+import { projectKey } from '../consent/trust-store.ts';
 import { errorMessage } from '../core/errno.ts';
 import { formatIssue } from '../core/issues.ts';
 import { createHookEngine } from '../engine.ts';
@@ -13,12 +15,14 @@ import { closeOnStopSignal, graceOption } from './shutdown.ts';
 /** The input object is at most this big on stdin (a tool input can be large; a gate input is not a file). */
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 
-export interface DecideOptions {
+interface DecideOptions {
   project?: string;
   context?: string;
   dialect?: GateDialect;
   input?: string;
   pluginDir?: string[];
+  /** [C-IN-1] The `session_id` of an input that gives none (default: one per project folder). */
+  session?: string;
   /** [X-PROC-3] How long running hooks get on SIGINT/SIGTERM before they are stopped. */
   shutdownGraceMs?: string;
 }
@@ -50,9 +54,11 @@ export async function decideCommand(
       text.trim() === '' ? '{}' : text,
     );
   }
+  const projectDir = resolveWorkspace(opts.project);
   const engine = await createHookEngine({
-    projectDir: resolveWorkspace(opts.project),
+    projectDir,
     gateDialect: dialect,
+    sessionId: sessionOption(opts.session, projectDir),
     ...(dialect === 'claude'
       ? { claude: { plugins: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)) } }
       : {}),
@@ -84,7 +90,7 @@ export async function decideCommand(
  * [L-TRUST-11] A guard that did not run as approved is never silent: one line per source file
  * and cause, naming the file and the command that reviews the project.
  */
-export function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): string[] {
+function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): string[] {
   const lines = new Map<string, string>();
   for (const run of runs) {
     if (run.cause === undefined || !CONSENT_CAUSES.has(run.cause)) continue;
@@ -99,6 +105,23 @@ export function skippedGuardLines(runs: readonly RunRecord[], projectDir: string
     lines.set(key, `hookwerk: project hook ${effect}, ${run.cause}: ${file}: ${line}`);
   }
   return [...lines.values()];
+}
+
+/**
+ * [C-IN-1] Each `decide` is an engine of its own, so the engine's random session would change on
+ * every call: `--session ID` names the session, and without it every call for one project folder
+ * shares one, derived from the folder (the same value each time, never a fresh random one).
+ */
+function sessionOption(given: string | undefined, projectDir: string): string {
+  if (given !== undefined) {
+    if (given === '' || given.includes('\0'))
+      throw new CliError('--session must be a non-empty id without NUL bytes');
+    return given;
+  }
+  const digest = createHash('sha256')
+    .update(`hookwerk session\0${projectKey(projectDir)}`)
+    .digest('hex');
+  return `sess_${digest.slice(0, 12)}`;
 }
 
 function objectOption(what: string, text: string): object {

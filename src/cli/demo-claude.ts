@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { approveProject } from '../consent/project-consent.ts';
+import { loadClaudeConfig } from '../dialects/claude/source.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDecision } from '../engine-api.ts';
 import { silentLogger } from '../records/logger.ts';
-import { loadClaudeConfig } from '../sources/claude-source.ts';
 
 const SESSION = 'sess_claude_demo';
 
@@ -40,7 +40,7 @@ const STEPS: ReadonlyArray<[string, Record<string, unknown>, string]> = [
   ['Stop', { stop_hook_active: true }, 'it stops again after continuing'],
 ];
 
-export function claudeDemoSource(): string {
+function claudeDemoSource(): string {
   return fileURLToPath(new URL('../../examples/claude-demo/', import.meta.url));
 }
 

@@ -21,7 +21,7 @@ const SCRIPT: ReadonlyArray<[PrxEventName, Record<string, unknown>]> = [
   ['agent_end', { success: true, messages_count: 5 }],
 ];
 
-export function demoWorkspaceSource(): string {
+function demoWorkspaceSource(): string {
   return fileURLToPath(new URL('../../examples/demo/', import.meta.url));
 }
 

@@ -7,18 +7,18 @@ import { errorMessage } from '../core/errno.ts';
 import { formatIssue } from '../core/issues.ts';
 import { isPlainObject } from '../core/plain-object.ts';
 import { makePrivateTempDir } from '../core/private-temp-dir.ts';
+import { loadPrxConfig } from '../dialects/prx/source.ts';
 import { createHookEngine } from '../engine.ts';
 import { assertPrxPayload, isPrxEvent } from '../events/prx-events.ts';
 import { silentLogger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
-import { loadPrxConfig } from '../sources/prx-source.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 import { formatRecord } from './format.ts';
 import { anyNatsSecurityFlag, type NatsSecurityFlags, natsSecurityFromFlags } from './nats-cli-options.ts';
 import { readStdin } from './read-stdin.ts';
 import { closeOnStopSignal, graceOption } from './shutdown.ts';
 
-export interface EmitCliOptions extends NatsSecurityFlags {
+interface EmitCliOptions extends NatsSecurityFlags {
   workspace?: string;
   session?: string;
   payload?: string;

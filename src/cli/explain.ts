@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { formatIssue } from '../core/issues.ts';
+import { claudeMatchField } from '../dialects/claude/events.ts';
+import { GEMINI_EVENTS, isGeminiEvent } from '../dialects/gemini/events.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
-import { claudeMatchField } from '../events/claude-events.ts';
-import { GEMINI_EVENTS, isGeminiEvent } from '../events/gemini-events.ts';
 import { isLurusEvent } from '../events/lurus-events.ts';
 import { isPrxEvent, PRX_EVENT_NAMES } from '../events/prx-events.ts';
 import { silentLogger } from '../records/logger.ts';

@@ -57,6 +57,10 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--context <json>', 'lurus: event context, e.g. {"toolName":"Write","toolInput":{}}', '{}')
     .option('--input <json>', 'claude/gemini: the input object (default: read from stdin)')
     .option(
+      '--session <id>',
+      'claude/gemini: session_id of an input that gives none (default: one per project folder)',
+    )
+    .option(
       '--plugin-dir <dir>',
       'claude: a plugin folder whose hooks/hooks.json is read (repeatable)',
       collect,

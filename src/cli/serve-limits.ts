@@ -10,13 +10,13 @@ import {
 } from '../server/connection-guard.ts';
 import { CliError } from './cli-error.ts';
 
-export interface ConnectionFlags {
+interface ConnectionFlags {
   maxConnections?: string;
   headersTimeoutMs?: string;
   requestTimeoutMs?: string;
 }
 
-export interface ResolvedLimits {
+interface ResolvedLimits {
   limits: ConnectionLimits;
   /** The soft open-file limit the connection limit was derived from, if known. */
   fileLimit: number | undefined;

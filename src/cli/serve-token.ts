@@ -30,9 +30,9 @@ import { readSourceFile } from '../core/read-source.ts';
 import { STATE_DIR } from '../server/hooks-store.ts';
 import { CliError } from './cli-error.ts';
 
-export const TOKEN_FILE = 'token';
+const TOKEN_FILE = 'token';
 /** In `~/.hookwerk/`: `{ "<real path of a token file>": "<sha-256 hex of its bytes>" }`. */
-export const TOKEN_RECORDS_FILE = 'serve-tokens.json';
+const TOKEN_RECORDS_FILE = 'serve-tokens.json';
 const MIN_TOKEN_LENGTH = 16;
 /** A token file holds 65 bytes; anything much larger is not one of ours. */
 const MAX_TOKEN_FILE_BYTES = 4096;
@@ -45,7 +45,7 @@ const recordsSchema = z.record(
 );
 type TokenRecords = z.infer<typeof recordsSchema>;
 
-export interface ResolvedToken {
+interface ResolvedToken {
   token: string;
   /** The token file, or undefined when the token came from HOOKWERK_TOKEN. */
   file: string | undefined;

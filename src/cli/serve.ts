@@ -11,7 +11,7 @@ import { describeLimits, parseConnectionLimits } from './serve-limits.ts';
 import { resolveToken } from './serve-token.ts';
 import { graceOption } from './shutdown.ts';
 
-export interface ServeCliOptions {
+interface ServeCliOptions {
   workspace?: string;
   project?: string;
   host?: string;
@@ -24,7 +24,7 @@ export interface ServeCliOptions {
   requestTimeoutMs?: string;
 }
 
-export interface ServeHooks {
+interface ServeHooks {
   env?: NodeJS.ProcessEnv;
   /** Resolves when the server should stop (default: the first SIGINT or SIGTERM). */
   stopSignal?: Promise<string>;

@@ -9,10 +9,10 @@ import { outsidePathsOf } from '../core/command-words.ts';
 import { errorMessage } from '../core/errno.ts';
 import { homeFolder } from '../core/home.ts';
 import { formatIssue } from '../core/issues.ts';
+import { loadClaudeConfig } from '../dialects/claude/source.ts';
+import { loadGeminiConfig } from '../dialects/gemini/source.ts';
+import { type LurusHook, loadLurusConfig } from '../dialects/lurus/source.ts';
 import type { AgentHook } from '../registry/hook-definition.ts';
-import { loadClaudeConfig } from '../sources/claude-source.ts';
-import { loadGeminiConfig } from '../sources/gemini-source.ts';
-import { type LurusHook, loadLurusConfig } from '../sources/lurus-source.ts';
 import { CliError } from './cli-error.ts';
 
 export interface TrustIo {
@@ -27,14 +27,14 @@ export interface TrustIo {
   interactive?: boolean;
 }
 
-export interface TrustOptions {
+interface TrustOptions {
   project?: string;
   yes?: boolean;
   /** [L-TRUST-7] List every approval instead of reviewing a project. */
   list?: boolean;
   /** [L-TRUST-7] Remove the project's approval. */
   revoke?: boolean;
-  /** Folder holding `.lurus/` (default: the account's home, see files/home.ts). */
+  /** Folder holding `.lurus/` (default: the account's home, see core/home.ts). */
   home?: string;
   /** Where LURUS_HOOK_PASS_ENV and its names are looked up (default `process.env`). */
   env?: NodeJS.ProcessEnv;

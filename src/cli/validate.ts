@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { consentStatus } from '../consent/project-consent.ts';
 import { formatIssue } from '../core/issues.ts';
+import { loadClaudeConfig } from '../dialects/claude/source.ts';
+import { loadGeminiConfig } from '../dialects/gemini/source.ts';
+import { lurusProblems } from '../dialects/lurus/problems.ts';
+import { loadLurusConfig } from '../dialects/lurus/source.ts';
+import { loadPrxConfig } from '../dialects/prx/source.ts';
 import type { GateDialect } from '../engine-api.ts';
-import { loadClaudeConfig } from '../sources/claude-source.ts';
-import { loadGeminiConfig } from '../sources/gemini-source.ts';
-import { lurusProblems } from '../sources/lurus-problems.ts';
-import { loadLurusConfig } from '../sources/lurus-source.ts';
 import { PLUGINS_DIR, scanPlugins } from '../sources/plugin-scan.ts';
-import { loadPrxConfig } from '../sources/prx-source.ts';
 import { resolveWorkspace } from './cli-error.ts';
 
 /**

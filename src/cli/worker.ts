@@ -4,7 +4,7 @@ import { errorMessage } from '../core/errno.ts';
 import { defaultMaxConcurrent } from '../dispatch/observe-scheduler.ts';
 import { createHookEngine } from '../engine.ts';
 import type { HookEngine } from '../engine-api.ts';
-import { defaultNatsName } from '../nats/engine-nats.ts';
+import { defaultNatsName, natsOf } from '../nats/engine-nats.ts';
 import { consumeCore, consumeDurable, type EventConsumer } from '../nats/event-consumer.ts';
 import { answerGate } from '../nats/gate-responder.ts';
 import { NatsUnreachableError } from '../nats/nats-link.ts';
@@ -15,7 +15,7 @@ import { wholeNumberOption } from './int-option.ts';
 import { type NatsSecurityFlags, natsSecurityFromFlags } from './nats-cli-options.ts';
 import { graceOption } from './shutdown.ts';
 
-export interface WorkerCliOptions extends NatsSecurityFlags {
+interface WorkerCliOptions extends NatsSecurityFlags {
   nats: string;
   workspace?: string;
   queue: string;
@@ -167,7 +167,7 @@ function safeIntegerOption(flag: string, value: string | undefined): number | un
 }
 
 function engineLink(engine: HookEngine) {
-  const link = engine.nats?.link;
+  const link = natsOf(engine)?.link;
   if (link === undefined) throw new CliError('worker: the engine has no NATS connection');
   return link;
 }

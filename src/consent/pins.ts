@@ -35,9 +35,9 @@ export type FilePin = string | null;
 export type Fingerprint = Record<string, FilePin>;
 
 /** Larger files are not hashed: they pin as unreadable, so they cannot be approved. */
-export const MAX_PINNED_FILE_BYTES = 64 * 1024 * 1024;
+const MAX_PINNED_FILE_BYTES = 64 * 1024 * 1024;
 /** At most this many files are pinned under one hook folder; more make the folder unapprovable. */
-export const MAX_FOLDER_FILES = 2000;
+const MAX_FOLDER_FILES = 2000;
 const CHUNK = 1024 * 1024;
 
 /** The pin of one path (symlinks followed): sha-256 of its bytes, `null` when absent, or a marker. */
@@ -147,7 +147,7 @@ function ignoredEntry(entry: Dirent): boolean {
 /** What `folderFiles` read of each folder, by path, so an unchanged folder is not read again. */
 export type FolderListings = Map<string, { identity: string; entries: Dirent[] }>;
 
-export interface FolderListing {
+interface FolderListing {
   /** Every file under the folder, links to folders followed, by the path the hook would use. Sorted. */
   files: string[];
   /** The folders walked (the folder itself first, then those below it, linked ones too). */

@@ -12,7 +12,7 @@
 import type { ConfigIssue } from '../core/issues.ts';
 import type { SourceRead } from '../core/read-source.ts';
 import { pinOfText } from './pins.ts';
-import { approvedSurface, ProjectConsent, type ProjectSurface } from './project-consent.ts';
+import { approvedSurface, type HookConsent, ProjectConsent, type ProjectSurface } from './project-consent.ts';
 import { readTrustStore, type TrustEntry } from './trust-store.ts';
 
 /** How project sources are admitted. Without one (review mode) every source's current text is used. */
@@ -32,7 +32,7 @@ export interface ConsentSummary {
   /** Project sources whose file differs from the approved text. */
   pending: string[];
   /** The approval, when there is one. */
-  consent?: ProjectConsent;
+  consent?: HookConsent;
   /** The trust store could not be used. */
   problem?: string;
 }

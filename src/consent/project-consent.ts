@@ -139,11 +139,19 @@ export class RunWatch {
   }
 }
 
+/** What a project hook holds of its approval: checked right before each run [L-TRUST-6]. */
+export interface HookConsent {
+  /** The project's real path: the trust store's key. */
+  readonly key: string;
+  readonly approvedAt: string;
+  check(target?: RunTarget, earlier?: ConsentCheck): ConsentCheck;
+}
+
 /**
  * The approval a project's hooks run under. Immutable; `check()` compares the files on disk with
  * the approval (hashing only files whose stat changed).
  */
-export class ProjectConsent {
+export class ProjectConsent implements HookConsent {
   readonly key: string;
   readonly approvedAt: string;
   readonly #pins: Readonly<Fingerprint>;
@@ -296,7 +304,7 @@ function ancestorFolders(root: string, pinned: readonly string[], folders: reado
 }
 
 /** Where a project stands, for `validate`, `explain` and the `trust` review. */
-export interface ConsentStatus {
+interface ConsentStatus {
   key: string;
   /** The approval on record (even a stale one). */
   approved?: TrustEntry;
@@ -374,7 +382,7 @@ export function approveSurface(
 }
 
 /** A loaded project, as far as approving it goes (a `LurusConfig` is one). */
-export interface LoadedProject {
+interface LoadedProject {
   home: string;
   surface: ProjectSurface;
   /** The current text of each existing project source. */

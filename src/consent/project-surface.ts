@@ -14,7 +14,7 @@ import { lurusDir, trustStorePath } from './trust-store.ts';
 export const MAX_SOURCE_BYTES = 1024 * 1024;
 
 /** The project source files of each dialect, and where each plugin's hooks live. */
-export function projectSourceFiles(projectDir: string): {
+function projectSourceFiles(projectDir: string): {
   lurus: string[];
   claude: string[];
   gemini: string[];
@@ -97,7 +97,7 @@ export function readProject(projectDir: string, home: string, plugins: readonly 
  * The command lines of every hook in a source's text, from the bare JSON (nothing evaluated):
  * `command`, with `args` appended as quoted words for exec-form hooks.
  */
-export function commandLinesOf(text: string): string[] {
+function commandLinesOf(text: string): string[] {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -121,7 +121,7 @@ export function commandLineOf(command: string, args: readonly string[] = []): st
 }
 
 /** Every hook object of every event map of a source file: `{EVENT: [{hooks: [HOOK…]}]}` at any of the known keys. */
-export function walkHookObjects(value: unknown, visit: (hook: object) => void): void {
+function walkHookObjects(value: unknown, visit: (hook: object) => void): void {
   if (!isPlainObject(value)) return;
   const maps = [
     value,

@@ -4,9 +4,9 @@
  * gates (sequential and parallel) ask the same questions here and only decide what a refusal
  * means for their answer (a closed guard denies, others are skipped).
  */
-import type { ConsentCheck, ProjectConsent } from './project-consent.ts';
+import type { ConsentCheck, HookConsent } from './project-consent.ts';
 
-export type RefusalCause = 'changed_since_approval' | 'unpinned_file' | 'changed_during_run';
+type RefusalCause = 'changed_since_approval' | 'unpinned_file' | 'changed_during_run';
 
 export interface ConsentRefusal {
   cause: RefusalCause;
@@ -28,7 +28,7 @@ export function trustHint(projectDir: string): string {
 }
 
 /** Why the hook may not run as approved, found right before it [L-TRUST-6, L-TRUST-9]. */
-export function refusalBefore(consent: ProjectConsent, check: ConsentCheck): ConsentRefusal | undefined {
+export function refusalBefore(consent: HookConsent, check: ConsentCheck): ConsentRefusal | undefined {
   const changed = check.changed[0];
   if (changed !== undefined)
     return {
@@ -44,7 +44,7 @@ export function refusalBefore(consent: ProjectConsent, check: ConsentCheck): Con
 }
 
 /** [L-TRUST-8] Why the answer of a run that has ended cannot be trusted: a watched file moved during it. */
-export function refusalAfter(consent: ProjectConsent, check: ConsentCheck): ConsentRefusal | undefined {
+export function refusalAfter(consent: HookConsent, check: ConsentCheck): ConsentRefusal | undefined {
   const moved = check.watch?.changed();
   if (moved === undefined) return undefined;
   return {

@@ -37,7 +37,7 @@ const storeSchema = z.record(z.string(), entrySchema);
 
 export type TrustEntry = z.infer<typeof entrySchema>;
 
-export interface TrustStore {
+interface TrustStore {
   file: string;
   /** Approved projects by real path; empty when the store is missing or unusable. */
   projects: Record<string, TrustEntry>;
@@ -81,14 +81,14 @@ export function readTrustStore(home: string): TrustStore {
   return { file, projects: result.data };
 }
 
-export interface Approval {
+interface Approval {
   /** Every pinned path and its pin, taken when the review was shown. */
   files: Fingerprint;
   /** The text of each existing project source, as shown in the review. */
   sources: Record<string, string>;
 }
 
-export interface ApproveResult {
+interface ApproveResult {
   file: string;
   entry: TrustEntry;
   /** Where an unusable store was moved before writing a fresh one. */
@@ -121,7 +121,7 @@ export function removeApproval(home: string, key: string): boolean {
 }
 
 /** Atomic write (0600 file, 0700 folder), keys sorted. */
-export function writeTrustStore(home: string, projects: Record<string, TrustEntry>): void {
+function writeTrustStore(home: string, projects: Record<string, TrustEntry>): void {
   const sorted: Record<string, TrustEntry> = {};
   for (const key of Object.keys(projects).sort()) {
     const entry = projects[key];

@@ -20,7 +20,7 @@ import {
 import path from 'node:path';
 import { isErrno } from './errno.ts';
 
-export interface AtomicWriteOptions {
+interface AtomicWriteOptions {
   /** Mode of a new file (an existing file keeps its own permission bits). Default 0o644. */
   mode?: number;
   /** Create the folder with mode 0700 when missing (stores of secrets and approvals). */

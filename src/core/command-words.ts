@@ -11,14 +11,14 @@ import { isInside } from './real-path.ts';
  * and aliases, `CDPATH`, and whether a `cd` or `&&`/`||` branch really runs.
  */
 
-export interface CommandPathOptions {
+interface CommandPathOptions {
   /** Value of `${CLAUDE_PLUGIN_ROOT}` (plugin hooks); without it the variable stays unresolved. */
   pluginRoot?: string;
   /** The hooks' home folder, for `~/…`; without it such words stay unresolved. */
   home?: string;
 }
 
-export interface ScriptPathOptions {
+interface ScriptPathOptions {
   /** Value of `$CLAUDE_PROJECT_DIR`; defaults to the `cwd` the command runs in. */
   projectDir?: string;
   /** Value of `${CLAUDE_PLUGIN_ROOT}`; without it the variable stays unresolved. */
@@ -31,7 +31,7 @@ export interface ScriptPathOptions {
  * substitution, `~` without a home; `directory`: a relative word after a `cd` to an unknown
  * folder).
  */
-export type UnpinnedPath =
+type UnpinnedPath =
   | { kind: 'outside'; word: string; path: string }
   | { kind: 'unresolved'; word: string; cause: 'expansion' | 'directory' };
 

@@ -55,7 +55,9 @@ export class HookwerkError extends Error {
 
   /** `err instanceof HookwerkError` holds for `HookwerkTypeError`s too; subclasses test as usual. */
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof asked about (a subclass tests as usual).
     if (this === HookwerkError) return isHookwerkError(value);
+    // biome-ignore lint/complexity/noThisInStatic: as above.
     return Function.prototype[Symbol.hasInstance].call(this, value);
   }
 }

@@ -21,7 +21,7 @@ export class NoHomeError extends HookwerkError {
 }
 
 /** What the password database says for this account: its home, or why there is none. */
-export type PasswdHome = { home: string } | { missing: string };
+type PasswdHome = { home: string } | { missing: string };
 
 function passwdHome(): PasswdHome {
   try {

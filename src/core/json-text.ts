@@ -2,7 +2,7 @@ import { type ParseError, parse as parseJsonc, printParseErrorCode, visit } from
 import { errorMessage } from './errno.ts';
 import { type ConfigIssue, jsonPath } from './issues.ts';
 
-export type JsonTextResult = { ok: true; value: unknown } | { ok: false; issue: ConfigIssue };
+type JsonTextResult = { ok: true; value: unknown } | { ok: false; issue: ConfigIssue };
 
 /**
  * Deepest nesting that is checked for duplicate keys. jsonc-parser's visitor recurses (its stack
@@ -55,7 +55,7 @@ export function jsonDepthOverflow(text: string, limit: number): number {
 export const TOO_DEEP = `nested more than ${MAX_HOOK_JSON_DEPTH} levels deep`;
 
 /** JSON.parse for outside text, refusing nesting past MAX_HOOK_JSON_DEPTH: ok, too deep, or not JSON. */
-export type BoundedJson = { ok: true; value: unknown } | { ok: false; tooDeep: boolean; why: string };
+type BoundedJson = { ok: true; value: unknown } | { ok: false; tooDeep: boolean; why: string };
 
 export function parseBoundedJson(text: string): BoundedJson {
   if (jsonDepthOverflow(text, MAX_HOOK_JSON_DEPTH) >= 0) return { ok: false, tooDeep: true, why: TOO_DEEP };
@@ -88,7 +88,7 @@ export function parseJsonText(file: string, text: string): JsonTextResult {
  * and what jsonc-parser calls it; undefined when it is valid. Node 20's JSON.parse messages often
  * give no position, and a config error must point at a line and column.
  */
-export function jsonSyntaxError(text: string): ParseError | undefined {
+function jsonSyntaxError(text: string): ParseError | undefined {
   const errors: ParseError[] = [];
   parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   return errors[0];

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** Where to look, in order. `env` is the engine's environment (tests pass their own). */
-export interface PrivateTempDirOptions {
+interface PrivateTempDirOptions {
   env?: NodeJS.ProcessEnv;
   /** The shared memory folder; default `/dev/shm`. */
   shm?: string;

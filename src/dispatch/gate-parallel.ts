@@ -4,17 +4,17 @@
  * identical handlers once, `async` ones in the background; the answers are merged in
  * configuration order — never finish order — so the same hooks give the same decision every time.
  */
-import type { ConsentCheck, ProjectConsent } from '../consent/project-consent.ts';
+import type { ConsentCheck, HookConsent } from '../consent/project-consent.ts';
 import { commandLineOf } from '../consent/project-surface.ts';
 import { type ConsentRefusal, refusalAfter, refusalBefore } from '../consent/run-consent.ts';
 import { HookwerkError } from '../core/errors.ts';
-import type { AgentAnswer, AgentDecision } from '../dialects/agent-answer.ts';
-import { type AgentRun, runFolderOf } from '../dialects/agent-dialect.ts';
 import { isoNow } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import type { AgentHook, GateEntry, InProcessGateHook } from '../registry/hook-definition.ts';
+import type { AgentAnswer, AgentDecision, AgentRun } from './agent-answer.ts';
+import { runFolderOf } from './run-folder.ts';
 
-export interface AgentGate {
+interface AgentGate {
   dialect: 'claude' | 'gemini';
   event: string;
   /** The input object, filled in [C-IN-1]. */
@@ -120,7 +120,7 @@ async function runInBackground(gate: AgentGate, hook: AgentHook, checks: Consent
 }
 
 /** The consent check of each project in one decide, shared by its hooks. */
-type ConsentChecks = Map<ProjectConsent, ConsentCheck>;
+type ConsentChecks = Map<HookConsent, ConsentCheck>;
 
 interface ConsentBefore {
   check?: ConsentCheck;

@@ -1,11 +1,10 @@
-import type { ConsentCheck, ProjectConsent } from '../consent/project-consent.ts';
+import type { ConsentCheck, HookConsent } from '../consent/project-consent.ts';
 import { type ConsentRefusal, refusalAfter, refusalBefore } from '../consent/run-consent.ts';
-import type { HookVerdict } from '../dialects/lurus-dialect.ts';
-import { failedVerdict } from '../dialects/lurus-dialect.ts';
 import type { LurusEnvelope } from '../events/lurus-events.ts';
 import { isoNow } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import type { LurusGateEntry, LurusGateHook } from '../registry/hook-definition.ts';
+import { failedVerdict, type HookVerdict } from './hook-verdict.ts';
 
 /** [L-ANS-4] What the agent gets back. */
 export interface Decision {
@@ -61,7 +60,7 @@ class GateWalk {
   #contexts: string[] | undefined;
   #deny: RunRecord | undefined;
   /** One consent check per project for the whole walk: later hooks are compared with its moment. */
-  #checks: Map<ProjectConsent, ConsentCheck> | undefined;
+  #checks: Map<HookConsent, ConsentCheck> | undefined;
   readonly #jsonOf = (): string => {
     this.#json ??= JSON.stringify(this.envelope);
     return this.#json;

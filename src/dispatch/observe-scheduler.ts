@@ -16,7 +16,7 @@ export interface ObserveJob {
   drop(reason: ObserveDropReason, waitedMs?: number): void;
 }
 
-export interface ObserveSchedulerOptions {
+interface ObserveSchedulerOptions {
   /** [P-FF-3] Default `2 × cores`, at least 4. */
   maxConcurrent?: number;
   /** [P-FF-3] Default 10 000 runs waiting. */

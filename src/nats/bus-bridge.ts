@@ -10,7 +10,7 @@ const BRIDGED = [
   { bus: 'hookwerk.dead.*', nats: 'hookwerk.dead.>' },
 ] as const;
 
-export interface BridgeOptions {
+interface BridgeOptions {
   /** Deliver messages from NATS to this bus's subscribers (workers that have none say no). */
   inbound: boolean;
   onDrop(reason: 'nats_disconnected' | 'invalid'): void;

@@ -14,7 +14,7 @@ import type { NatsSecurity } from './nats-options.ts';
 import type { ServerUrls } from './server-urls.ts';
 
 /** What `connect()` gets besides the servers: who we are, and how the link is encrypted. */
-export interface ConnectSecurity {
+interface ConnectSecurity {
   /** Who we claim to be, for messages: `user agent`, `a token`, `NKey U…` — never a secret. */
   identity: string;
   authenticator?: Authenticator;

@@ -12,7 +12,7 @@ import { NatsLink } from './nats-link.ts';
 import { type NatsOptions, serverList } from './nats-options.ts';
 import { decideRemotely } from './remote-gate.ts';
 
-export interface EngineNatsDeps {
+interface EngineNatsDeps {
   bus: MemoryBus;
   logger: Logger;
   /** Counts an event or message that could not go to NATS (`events_dropped_total{reason}`). */
@@ -31,6 +31,14 @@ export function streamLimits(options: NatsOptions): StreamLimits {
 /** The default worker / client name: `<hostname>:<pid>`. */
 export function defaultNatsName(): string {
   return `${hostname()}:${process.pid}`;
+}
+
+/** The NATS side of each engine that has one: for the worker wiring in nats/, not the public face. */
+const ATTACHED = new WeakMap<object, EngineNats>();
+
+/** The NATS side of `engine` (the worker's consumers subscribe on its link), if it has one. */
+export function natsOf(engine: object): EngineNats | undefined {
+  return ATTACHED.get(engine);
 }
 
 /**
@@ -55,7 +63,8 @@ export class EngineNats {
   }
 
   /** Connects (rejecting, with the URL named, when no server answers in time) and starts bridging. */
-  static async open(options: NatsOptions, deps: EngineNatsDeps): Promise<EngineNats> {
+  /** Connects for `engine`, which then reaches it through `natsOf` (the engine's public face shows only a status). */
+  static async open(engine: object, options: NatsOptions, deps: EngineNatsDeps): Promise<EngineNats> {
     const link = await NatsLink.open({
       servers: serverList(options.servers),
       connectTimeoutMs: options.connectTimeoutMs,
@@ -74,6 +83,7 @@ export class EngineNats {
     const nats = new EngineNats(options, link, deps);
     // A round trip: the server has the bridge's subscriptions before anyone publishes to us.
     await link.nc.flush();
+    ATTACHED.set(engine, nats);
     return nats;
   }
 

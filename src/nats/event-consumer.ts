@@ -10,7 +10,7 @@ import type { NatsLink } from './nats-link.ts';
 import { type ReceivedDrop, readReceivedEvent } from './received-event.ts';
 
 /** What a worker needs of its engine to run the events it takes: a narrow port, not the façade. */
-export interface EventRunner {
+interface EventRunner {
   readonly bus: Pick<MemoryBus, 'publish'>;
   receive(envelope: PrxEnvelope, depth: number): Promise<RunRecord[]>;
 }
@@ -20,7 +20,7 @@ export interface EventConsumer {
   stop(): Promise<void>;
 }
 
-export interface ConsumerOptions {
+interface ConsumerOptions {
   /** Queue group: each event runs once per group. */
   queue: string;
   logger: Logger;
@@ -65,7 +65,7 @@ export async function consumeCore(
   };
 }
 
-export interface DurableOptions extends ConsumerOptions {
+interface DurableOptions extends ConsumerOptions {
   ackWaitMs: number;
   maxDeliver: number;
   /** [N-DUR-1] Unacknowledged events this worker holds at most (maxConcurrent + maxQueue). */
@@ -207,6 +207,6 @@ function stoppedByShutdown(r: RunRecord): boolean {
 }
 
 /** A JetStream consumer name from a queue group name (no `.`, `*`, `>` or spaces allowed). */
-export function consumerName(queue: string): string {
+function consumerName(queue: string): string {
   return `hookwerk_${queue.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }

@@ -9,7 +9,7 @@ import { DEFAULT_STREAM_MAX_AGE_MS, DEFAULT_STREAM_MAX_BYTES } from './nats-opti
 export const EVENTS_STREAM = 'HOOKWERK_EVENTS';
 export const EVENT_SUBJECTS = 'prx.lifecycle.>';
 /** [N-DUR-1] The same `Nats-Msg-Id` again within this window is stored (and run) once. */
-export const DUPLICATE_WINDOW_MS = 120_000;
+const DUPLICATE_WINDOW_MS = 120_000;
 
 /** [N-SEC-3] The limits this side was given (undefined: not given, the defaults apply). */
 export interface StreamLimits {

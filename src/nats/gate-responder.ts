@@ -5,7 +5,7 @@ import type { NatsLink } from './nats-link.ts';
 import { DECIDE_SUBJECT_PREFIX, decideRequestSchema } from './remote-gate.ts';
 
 /** What a gate worker needs of its engine: deciding, nothing else. */
-export interface GateDecider {
+interface GateDecider {
   decide(event: string, context: unknown): Promise<{ runs: RunRecord[] }>;
 }
 

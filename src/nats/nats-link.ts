@@ -19,7 +19,7 @@ const RECONNECT_WAIT_MS = 250;
 /** Subjects whose refusal by the server was already logged (one line each, not one per message). */
 const MAX_LOGGED_DENIALS = 64;
 
-export interface LinkOptions {
+interface LinkOptions {
   servers: string[];
   connectTimeoutMs: number;
   /** Client name the server shows (`hookwerk:<name>`). */

@@ -18,7 +18,7 @@ const inboxPrefix = z
  * user/pass, token, an NKey seed file or a `.creds` file (credentials in a server URL count as
  * user/pass or token). Secrets are read here and never appear in a message.
  */
-export const natsSecuritySchema = z.object({
+const natsSecuritySchema = z.object({
   user: z.string().min(1).optional(),
   pass: z.string().optional(),
   token: z.string().min(1).optional(),
@@ -43,7 +43,7 @@ export const natsSecuritySchema = z.object({
 });
 
 /** [N-BUS-1..N-SEC-3] `createHookEngine({ nats })`, validated at the edge. */
-export const natsOptionsSchema = natsSecuritySchema
+const natsOptionsSchema = natsSecuritySchema
   .extend({
     /** One URL or several (`nats://host:4222`, `nats://user:pass@host:4222`, `tls://host:4222`). */
     servers: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),

@@ -15,7 +15,7 @@ const envelopeSchema = z.object({
 /** Why a received message is not run: `events_dropped_total{reason}`. */
 export type ReceivedDrop = 'depth' | 'invalid';
 
-export type ReceivedEvent =
+type ReceivedEvent =
   | { ok: true; envelope: PrxEnvelope; depth: number }
   | { ok: false; drop: ReceivedDrop; reason: string };
 

@@ -16,10 +16,9 @@ export const decideRequestSchema = z.object({
   event: z.string().min(1),
   context: z.record(z.string(), z.unknown()),
 });
-export type DecideRequest = z.infer<typeof decideRequestSchema>;
 
 /** What a gate worker answers: a decision, or why it could not make one. */
-export const decideReplySchema = z.union([
+const decideReplySchema = z.union([
   z.object({
     decision: z.enum(['allow', 'deny']),
     blocked: z.boolean(),
@@ -30,7 +29,7 @@ export const decideReplySchema = z.union([
   z.object({ error: z.string() }),
 ]);
 
-export interface RemoteGateOptions {
+interface RemoteGateOptions {
   timeoutMs: number;
   failMode: FailMode;
 }

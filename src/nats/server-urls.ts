@@ -2,7 +2,7 @@ import { InvalidOptionError } from '../core/errors.ts';
 import { redactUrls } from './redact-url.ts';
 
 /** Credentials a server URL carried: `nats://user:pass@host` or `nats://token@host`. */
-export type UrlCredentials = { user: string; pass: string } | { token: string };
+type UrlCredentials = { user: string; pass: string } | { token: string };
 
 export interface ServerUrls {
   /** What the client dials: the URLs without their credentials. */

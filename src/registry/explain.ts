@@ -2,7 +2,7 @@
  * "Why didn't my hook fire?": every entry configured for an event, in run order, with the
  * registry's own admission (the very rule `select()` applies) and the reason in words.
  */
-import type { ConsentCheck, ProjectConsent } from '../consent/project-consent.ts';
+import type { ConsentCheck, HookConsent } from '../consent/project-consent.ts';
 import { trustHint } from '../consent/run-consent.ts';
 import { type ConfigIssue, formatIssue } from '../core/issues.ts';
 import type { RegistryEntry } from './hook-definition.ts';
@@ -20,7 +20,7 @@ export interface Explanation {
   detail: string;
 }
 
-export interface ExplainContext {
+interface ExplainContext {
   /** Problems that made a source (or hooks.json) be skipped: their hooks never run. */
   issues: readonly ConfigIssue[];
   /** Set when a project source has a newer version waiting for consent [L-TRUST-6]. */
@@ -33,7 +33,7 @@ export function explainEvent(
   target: string | undefined,
   ctx: ExplainContext,
 ): Explanation[] {
-  const checks = new Map<ProjectConsent, ConsentCheck>();
+  const checks = new Map<HookConsent, ConsentCheck>();
   const out: Explanation[] = registry.entries(event).map((entry) => {
     const verdict = admit(entry, target);
     const explanation: Explanation = {

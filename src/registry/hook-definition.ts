@@ -4,7 +4,7 @@
  * carries everything its run needs (env, cwd, limits, consent), so a reload that builds new
  * definitions never changes what a running hook reads.
  */
-import type { ProjectConsent } from '../consent/project-consent.ts';
+import type { HookConsent } from '../consent/project-consent.ts';
 import type { FailMode } from '../core/fail-mode.ts';
 import type { LurusContext, LurusEventName } from '../events/lurus-events.ts';
 import type { PrxEnvelope, PrxEventName } from '../events/prx-events.ts';
@@ -33,7 +33,7 @@ export interface WasmPlugin {
 
 /**
  * A PRX action as validated from hooks.json, defaults filled in: what the API shows of it (the
- * source's zod schema produces exactly this; `sources/prx-schema.ts` checks that it does).
+ * source's zod schema produces exactly this; `dialects/prx/schema.ts` checks that it does).
  */
 export interface PrxActionSettings {
   id?: string | undefined;
@@ -122,7 +122,7 @@ interface GateCommon extends HookCommon {
   dialect: 'lurus';
   event: LurusEventName;
   /** Set for project hooks: the approval they run under, re-checked right before each run. */
-  consent?: ProjectConsent;
+  consent?: HookConsent;
 }
 
 /** [L-RUN-2] A command hook: `/bin/sh -c command` in the project folder, event JSON on stdin. */
@@ -192,7 +192,7 @@ interface AgentCommon extends HookCommon {
   /** Any name: those tools accept events we do not know. */
   event: string;
   /** Set for project, local and plugin hooks: the approval they run under. */
-  consent?: ProjectConsent;
+  consent?: HookConsent;
   /** Position in configuration order: answers are merged in this order, not finish order [C-ANS-4]. */
   order: number;
   /** Identical handlers from several settings files run once [C-RUN-2, G-SRC-1]. */
@@ -206,6 +206,8 @@ interface AgentCommon extends HookCommon {
   pluginData?: string;
   /** [G-RUN-1] Its definition asked for `sequential: true`. */
   sequential?: boolean;
+  /** [G-RUN-1] Gemini hooks: `<home>/.gemini/tmp/<project>`, under which `GEMINI_PLANS_DIR` lies. */
+  geminiTempDir?: string;
   statusMessage?: string;
   /** [X-PROC-2] Leave the processes it starts running. */
   keepChildren?: boolean;

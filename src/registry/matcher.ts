@@ -357,7 +357,7 @@ const JS_DOT = '[^\\x{A}\\x{D}\\x{2028}\\x{2029}]';
 
 const QUANTIFIER = /\{\d+(?:,\d*)?\}/y;
 
-export type Translation = { readonly re2: string } | { readonly unsupported: string };
+type Translation = { readonly re2: string } | { readonly unsupported: string };
 
 /**
  * Rewrites a valid JavaScript regex source (no flags, so Annex B syntax) into RE2 syntax with the

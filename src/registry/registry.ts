@@ -16,7 +16,7 @@ import type {
   WasmPluginHook,
 } from './hook-definition.ts';
 
-export interface RegistryParts {
+interface RegistryParts {
   /** hooks.json actions, in file order (disabled ones included: they are listed, never run). */
   shell: readonly PrxShellHook[];
   /** `use(observeEvent, fn)` registrations, in order. */

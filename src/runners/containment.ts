@@ -30,7 +30,7 @@ import {
 import path from 'node:path';
 import { errorCode } from '../core/errno.ts';
 
-export type ContainmentKind = 'cgroup2' | 'cgroup2-freeze' | 'freezer' | 'pgroup';
+type ContainmentKind = 'cgroup2' | 'cgroup2-freeze' | 'freezer' | 'pgroup';
 
 /** The container of one run. */
 export interface RunContainer {
@@ -472,7 +472,7 @@ function signalPid(pid: number, signal: NodeJS.Signals): void {
  * True while some process of the group is alive. Zombies do not count: where PID 1 does not reap
  * orphans (containers), `kill(-pgid, 0)` keeps succeeding for them forever.
  */
-export function groupHasLiveMember(pgid: number): boolean {
+function groupHasLiveMember(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
   } catch (err) {

@@ -14,7 +14,7 @@ import { BlockedAddressError, blockedAddressReason } from './blocked-address.ts'
 export type HostLookup = LookupFunction;
 
 /** `lookup` that fails with a BlockedAddressError when any address it found is blocked. */
-export function guardedLookup(lookup: HostLookup): HostLookup {
+function guardedLookup(lookup: HostLookup): HostLookup {
   return (hostname, options, callback) => {
     lookup(hostname, options, (err, address, family) => {
       if (err !== null) {

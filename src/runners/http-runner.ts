@@ -43,12 +43,12 @@ const MAX_TIMER_MS = 2_147_483_647;
 /** undici's own timeouts that mean "the server was too slow", not "the transport failed". */
 const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-export interface HttpRunnerOptions {
+interface HttpRunnerOptions {
   /** Resolver for hook host names; default `dns.lookup`. Blocked addresses are refused whatever it answers. */
   lookup?: HostLookup;
 }
 
-export interface RunHttpOptions {
+interface RunHttpOptions {
   /** Aborting ends the call like a timeout (reason `timeout`). */
   signal?: AbortSignal;
 }

@@ -35,12 +35,12 @@ const MAX_TIMER_MS = 2_147_483_647;
 /** Every run's timeout, on one timer (a Node timer per run costs the agent's loop ~9 µs). */
 const timeouts = new Deadlines();
 
-export interface RunProcessOptions {
+interface RunProcessOptions {
   /** Aborting ends the run like a timeout: SIGTERM to everything, SIGKILL after the grace. */
   signal?: AbortSignal;
 }
 
-export interface ProcessRunnerOptions {
+interface ProcessRunnerOptions {
   /** How processes are started; default `child_process.spawn` (engines pass their launcher). */
   backend?: SpawnBackend;
   /** What contains a run's processes; default: detected (a cgroup per run where possible). */

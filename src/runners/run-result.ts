@@ -17,7 +17,7 @@ export interface InProcessResult {
   durationMs: number;
 }
 
-export type WasmResult = PluginCallResult & { kind: 'wasm'; durationMs: number };
+type WasmResult = PluginCallResult & { kind: 'wasm'; durationMs: number };
 
 export type RunResult = ProcessResult | HttpResult | InProcessResult | WasmResult;
 

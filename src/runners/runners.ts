@@ -9,7 +9,7 @@ import { HttpRunner } from './http-runner.ts';
 import { type LauncherChoice, selectBackend } from './launcher/launcher-backend.ts';
 import { ProcessRunner } from './process-runner.ts';
 
-export interface RunnersOptions {
+interface RunnersOptions {
   /** [X-PROC-1] How hook processes are started: a launcher (default) or `direct`. */
   launcher?: LauncherChoice;
   /** [X-PROC-2] `pgroup` to use process groups only (no cgroups). */

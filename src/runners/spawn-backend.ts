@@ -71,7 +71,7 @@ const O_CLOEXEC = 0o2000000;
  * agent, or opened by native code; Node's own are close-on-exec): `child_process.spawn` would pass
  * them on, and Node cannot close them in the child.
  */
-export function inheritableDescriptors(): number[] {
+function inheritableDescriptors(): number[] {
   let names: string[];
   try {
     names = readdirSync('/proc/self/fd');
@@ -207,7 +207,7 @@ function joinCgroup(procs: string, pid: number): void {
 }
 
 /** Node reports a missing cwd as `spawn <command> ENOENT`, which blames the command; say which it was. */
-export function describeSpawnError(err: Error, cwd: string): string {
+function describeSpawnError(err: Error, cwd: string): string {
   if (errorCode(err) !== 'ENOENT') return err.message;
   try {
     if (statSync(cwd).isDirectory()) return err.message;

@@ -40,8 +40,7 @@ export type BwrapLookup =
       message: string;
     };
 
-export const BWRAP_MISSING =
-  'sandbox "bwrap" requested but bwrap is not installed (apt-get install bubblewrap)';
+const BWRAP_MISSING = 'sandbox "bwrap" requested but bwrap is not installed (apt-get install bubblewrap)';
 
 /**
  * Finds bwrap: `$HOOKWERK_BWRAP` when set (and nothing else then), else `/usr/bin/bwrap`,
@@ -75,9 +74,9 @@ function isExecutableFile(file: string): boolean {
  * (even with `--clearenv`); `env -u PWD` takes it out again so the hook's environment is
  * exactly the sanitized one [P-SEC-1]. A `PWD` the action itself sets is put back.
  */
-export const ENV_WRAPPER = '/usr/bin/env';
+const ENV_WRAPPER = '/usr/bin/env';
 
-export interface BwrapRun {
+interface BwrapRun {
   sandbox: BwrapSandbox;
   /** The hook's command (absolute path, or a bare name looked up in the sanitized PATH inside). */
   command: string;

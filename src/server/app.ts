@@ -28,7 +28,7 @@ import { mountUi } from './ui-assets.ts';
 /** [P-API-1] Largest request body; more is answered 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export interface AppOptions {
+interface AppOptions {
   engine: HookEngine;
   /** [P-API-1] The bearer token every endpoint but `/healthz` requires. */
   token: string;

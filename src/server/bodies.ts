@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { fromZodIssues, jsonPath } from '../core/issues.ts';
+import { fromZodIssues } from '../core/issues.ts';
+import { prxActionSchema } from '../dialects/prx/schema.ts';
 import { LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
 import { PRX_EVENT_NAMES, type PrxEventName } from '../events/prx-events.ts';
 import { RUN_OUTCOMES, type RunOutcome } from '../records/run-record.ts';
-import { prxActionSchema } from '../sources/prx-schema.ts';
 
 /** One problem in a request: the field (`action.env.HOME`) and why. */
 export interface FieldIssue {
@@ -77,14 +77,9 @@ export function parseBody<S extends z.ZodType>(schema: S, value: unknown): Parse
 }
 
 /** `$.action.env.HOME` → `action.env.HOME`; the whole body is `(body)`. */
-export function fieldPath(p: string): string {
+function fieldPath(p: string): string {
   if (p === '$') return '(body)';
   return p.startsWith('$.') ? p.slice(2) : p.slice(1);
-}
-
-/** JSON path segments → field path, for issues built by hand. */
-export function fieldPathOf(segments: ReadonlyArray<PropertyKey>): string {
-  return fieldPath(jsonPath(segments));
 }
 
 /** The one-line summary of a 400: the first problem, and how many more. */

@@ -62,7 +62,7 @@ export function serverTimeouts(limits: ConnectionLimits): ServerOptions {
   };
 }
 
-export type CloseReason = 'limit' | 'timeout' | 'bad_request';
+type CloseReason = 'limit' | 'timeout' | 'bad_request';
 
 interface Connection {
   /** Requests begun (headers received) and not yet answered. */

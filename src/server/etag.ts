@@ -20,7 +20,7 @@ const TAG = String.raw`(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"`;
 const LIST = new RegExp(String.raw`^\s*(?:\*|${TAG}(?:\s*,\s*${TAG})*)\s*$`);
 
 /** The `If-Match` header; anything but `*` or a list of quoted tags is a 400, not a silent miss. */
-export const ifMatchSchema = z
+const ifMatchSchema = z
   .string()
   .regex(LIST, 'must be * or a comma-separated list of "quoted" ETags')
   .transform(

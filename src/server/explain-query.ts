@@ -15,7 +15,7 @@ export const explainQuerySchema = z
     path: ['trigger'],
     message: 'give tool or trigger, not both',
   });
-export type ExplainQuery = z.output<typeof explainQuerySchema>;
+type ExplainQuery = z.output<typeof explainQuerySchema>;
 
 /**
  * The context `explain()` matches against, as `/api/decide` would get it: Lurus reads `toolName`

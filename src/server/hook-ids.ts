@@ -25,7 +25,7 @@ export function derivedHookId(
 }
 
 /** JSON with every object's keys sorted: key order and whitespace do not change an id. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
 

@@ -6,11 +6,11 @@ import { HookwerkError } from '../core/errors.ts';
 import type { ConfigIssue } from '../core/issues.ts';
 import { jsonPath } from '../core/issues.ts';
 import { readSourceFile } from '../core/read-source.ts';
+import { PRX_LIMITS } from '../dialects/prx/schema.ts';
+import { type PrxAction, parsePrxConfigText, prxHooksPath } from '../dialects/prx/source.ts';
 import type { ReloadResult } from '../engine-api.ts';
 import type { PrxEventName } from '../events/prx-events.ts';
 import { type Logger, stderrLogger } from '../records/logger.ts';
-import { PRX_LIMITS } from '../sources/prx-schema.ts';
-import { type PrxAction, parsePrxConfigText, prxHooksPath } from '../sources/prx-source.ts';
 import type { HookBody } from './bodies.ts';
 import { etagOf, type IfMatch, ifMatchAllows } from './etag.ts';
 import { derivedHookId } from './hook-ids.ts';
@@ -38,20 +38,20 @@ export interface Hook {
   updated_at: string;
 }
 
-export interface StoreIssue {
+interface StoreIssue {
   path: string;
   message: string;
   file?: string;
 }
 
 /** A hook as a GET of it answers, with the ETag of that answer. */
-export interface HookRead {
+interface HookRead {
   hook: Hook;
   etag: string;
 }
 
 /** `GET /api/hooks`: every hook, with the ETag of that answer. */
-export interface ListRead {
+interface ListRead {
   hooks: readonly Hook[];
   etag: string;
 }
@@ -71,7 +71,7 @@ export class StoreError extends HookwerkError {
   }
 }
 
-export interface HooksStoreOptions {
+interface HooksStoreOptions {
   /** The PRX workspace holding hooks.json. */
   workspace: string;
   /** Puts the file just written in force (the engine's `reload()`); awaited before a write resolves. */
@@ -131,10 +131,10 @@ const MAX_ATTEMPTS = 5;
 /** `.hookwerk/state.json` holds one number: anything bigger is not ours. */
 const STATE_MAX_BYTES = 64 * 1024;
 export const STATE_DIR = '.hookwerk';
-export const STATE_FILE = 'state.json';
+const STATE_FILE = 'state.json';
 
 /** `hook_01`, `hook_02`, … `hook_99`, `hook_100`: two digits at least. */
-export function formatHookId(n: number): string {
+function formatHookId(n: number): string {
   return `hook_${String(n).padStart(2, '0')}`;
 }
 
@@ -374,11 +374,11 @@ function precondition(ifMatch: IfMatch | undefined, id?: string): Precondition |
 }
 
 /** The ETag is over the very text the app answers (`c.json` is `JSON.stringify`). */
-export function hookRead(hook: Hook): HookRead {
+function hookRead(hook: Hook): HookRead {
   return { hook, etag: etagOf(JSON.stringify(hook)) };
 }
 
-export function listRead(hooks: readonly Hook[]): ListRead {
+function listRead(hooks: readonly Hook[]): ListRead {
   return { hooks, etag: etagOf(JSON.stringify({ hooks })) };
 }
 
@@ -489,7 +489,7 @@ function views(doc: RawDoc, actions: readonly PrxAction[]): Hook[] {
   return out;
 }
 
-export function toHook(a: PrxAction): Hook {
+function toHook(a: PrxAction): Hook {
   const c = a.config;
   return {
     id: c.id ?? a.name,

@@ -14,7 +14,7 @@ export interface SseOptions {
 }
 
 /** How a stream is tied to its connection. */
-export interface SseOpenOptions {
+interface SseOpenOptions {
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
   /**
@@ -25,8 +25,8 @@ export interface SseOpenOptions {
   disconnect?: () => void;
 }
 
-export const DEFAULT_SSE_MAX_BUFFERED_BYTES = 1024 * 1024;
-export const DEFAULT_SSE_MAX_CLIENTS = 64;
+const DEFAULT_SSE_MAX_BUFFERED_BYTES = 1024 * 1024;
+const DEFAULT_SSE_MAX_CLIENTS = 64;
 
 const encoder = new TextEncoder();
 

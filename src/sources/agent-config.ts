@@ -89,7 +89,7 @@ export function agentConfig(parts: {
 }
 
 /** [L-TRUST-3] The handlers of an unapproved file, named from the bare JSON, never evaluated. */
-export function unapprovedEntries(
+function unapprovedEntries(
   dialect: 'claude' | 'gemini',
   file: string,
   scope: HookScope,
@@ -112,7 +112,7 @@ export function unapprovedEntries(
 }
 
 /** Managed, user and system settings need no consent; they are read bounded all the same [L-TRUST-4]. */
-export function readTrustedSource(file: string): AdmittedFile {
+function readTrustedSource(file: string): AdmittedFile {
   const read = readSourceFile(file, MAX_SOURCE_BYTES);
   if (read.kind === 'missing') return { kind: 'absent' };
   if (read.kind === 'refused')
@@ -130,7 +130,7 @@ export interface AgentSourceSpec {
 }
 
 /** A source file opened: its settings object and handlers, or nothing more to do with it. */
-export type OpenedSource = { kind: 'done' } | { kind: 'compile'; value: object; raws: RawHandler[] };
+type OpenedSource = { kind: 'done' } | { kind: 'compile'; value: object; raws: RawHandler[] };
 
 /**
  * The part of loading that is the same for Claude Code and Gemini CLI files: admit (or read) the

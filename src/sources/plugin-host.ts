@@ -16,7 +16,7 @@ import type { HashCache, PluginSpec } from './plugin-manifest.ts';
 import { pluginHooks } from './plugin-patterns.ts';
 import { scanPlugins } from './plugin-scan.ts';
 
-export interface PluginHostOptions {
+interface PluginHostOptions {
   /** The plugins folder, normally `<workspace>/plugins`. It may not exist (yet). */
   dir: string;
   logger?: Logger;
@@ -32,7 +32,7 @@ export interface PluginHostOptions {
   onChange?: (hooks: readonly WasmPluginHook[]) => void;
 }
 
-export interface PluginRescan {
+interface PluginRescan {
   /** Plugins in force after the scan. */
   plugins: number;
   /** True when a plugin was added, changed or removed. */

@@ -24,7 +24,7 @@ import { isPrxEvent, PRX_EVENT_NAMES } from '../events/prx-events.ts';
 import type { PluginSpec } from '../runners/wasm/plugin-spec.ts';
 
 export const PLUGIN_MANIFEST = 'plugin.toml';
-export const DEFAULT_WASM = 'plugin.wasm';
+const DEFAULT_WASM = 'plugin.wasm';
 
 /** Admission limits: beyond them a plugin is rejected (reported, skipped), never truncated. */
 export const PLUGIN_LIMITS = {
@@ -71,7 +71,7 @@ const missing = (message: string) => ({
   error: (iss: { input?: unknown }) => (iss.input === undefined ? message : undefined),
 });
 
-export const pluginManifestSchema = z.strictObject({
+const pluginManifestSchema = z.strictObject({
   plugin: z.strictObject(
     {
       name: z
@@ -129,9 +129,7 @@ export const pluginManifestSchema = z.strictObject({
     .default({ filesystem: [], network: false }),
 });
 
-export type PluginManifest = z.infer<typeof pluginManifestSchema>;
-
-export type PluginLoadResult = { ok: true; plugin: PluginSpec } | { ok: false; issues: ConfigIssue[] };
+type PluginLoadResult = { ok: true; plugin: PluginSpec } | { ok: false; issues: ConfigIssue[] };
 
 /** Cache of wasm hashes by file identity, so a re-scan does not re-read unchanged components. */
 export type HashCache = Map<string, { sha: string; bytes: Uint8Array }>;

@@ -7,9 +7,9 @@ import { type HashCache, loadPlugin, PLUGIN_MANIFEST, type PluginSpec } from './
 
 export const PLUGINS_DIR = 'plugins';
 /** At most this many plugin folders are read; more are reported and skipped. */
-export const MAX_PLUGINS = 256;
+const MAX_PLUGINS = 256;
 
-export interface PluginScan {
+interface PluginScan {
   plugins: PluginSpec[];
   /** One or more per rejected plugin; the others load. */
   issues: ConfigIssue[];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { isDirectory, realPathOr } from '../core/real-path.ts';
 
 /** Folders to watch, each with the names of the entries in it whose changes matter. */
-export type WatchPlan = Map<string, Set<string>>;
+type WatchPlan = Map<string, Set<string>>;
 
 /** Symlink hops followed at most: the kernel gives up at 40 (ELOOP) too. */
 const MAX_HOPS = 40;

@@ -6,7 +6,7 @@ export interface FileWatch {
   close(): void;
 }
 
-export interface FileWatchOptions {
+interface FileWatchOptions {
   /** Default 50 ms. */
   debounceMs?: number;
   /** A folder that could not be watched, or whose watch failed: once per folder and reason. */

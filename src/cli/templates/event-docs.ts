@@ -1,7 +1,7 @@
 import type { LurusEventName } from '../../events/lurus-events.ts';
 
 /** One field of `context` that the TS template types (fields beyond these come from the runtime). */
-export interface ContextField {
+interface ContextField {
   name: string;
   doc: string;
 }
@@ -10,7 +10,7 @@ export interface ContextField {
  * What a generated hook explains about its event [L-EV-1, L-EV-2], and the example it shows.
  * The text follows the event table of SPEC §2.2; examples stay commented out in the templates.
  */
-export interface EventDoc {
+interface EventDoc {
   /** Completes "EVENT fires …". */
   when: string;
   /** Lines on the matcher: which context field it is tested against, with example values. */

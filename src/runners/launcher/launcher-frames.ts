@@ -23,14 +23,14 @@ export const EVT_STDERR = 104;
 export const EVT_EXIT = 105;
 export const EVT_EOF = 106;
 
-export const SPAWN_STDIN = 1;
-export const SPAWN_PAYLOAD = 2;
-export const SPAWN_KEEP_CHILDREN = 4;
+const SPAWN_STDIN = 1;
+const SPAWN_PAYLOAD = 2;
+const SPAWN_KEEP_CHILDREN = 4;
 
 /** Frames longer than this are a broken stream, not a message. */
-export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
+const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
-export interface SpawnFrame {
+interface SpawnFrame {
   id: number;
   /** `cgroup.procs` of the run's cgroup: the child joins it before exec; empty for none. */
   cgroupProcs: string;
@@ -149,7 +149,7 @@ function frame(type: number, payload: Buffer): Buffer {
 }
 
 /** One complete frame: its type, and its payload as `buf[start, end)` (valid during the call). */
-export type FrameHandler = (type: number, buf: Buffer, start: number, end: number) => void;
+type FrameHandler = (type: number, buf: Buffer, start: number, end: number) => void;
 
 const EMPTY = Buffer.alloc(0);
 

@@ -22,7 +22,7 @@ world hook {
 }
 `;
 
-export interface BuildOptions {
+interface BuildOptions {
   /** WIT source; default {@link HOOK_WIT}. */
   wit?: string;
   /** World to target; default `hook`. */

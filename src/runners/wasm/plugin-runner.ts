@@ -24,7 +24,7 @@ import { PLUGIN_WORKER_SOURCE } from './worker-source.ts';
 export type PluginCallResult = Pick<RunRecord, 'outcome' | 'cause' | 'reason' | 'stderrTail'>;
 
 /** A new call is dropped when the plugin's current call has already run this long and others wait. */
-export const PLUGIN_STALL_MS = 250;
+const PLUGIN_STALL_MS = 250;
 /** The longest `Err` message or trap text kept in a record. */
 const MAX_REASON = 4096;
 const STDERR_TAIL = 2048;
@@ -70,7 +70,7 @@ interface Call {
   worker: Worker | undefined;
 }
 
-export interface RunnerContext {
+interface RunnerContext {
   logger: Logger;
   transpiler: TranspileCache;
 }

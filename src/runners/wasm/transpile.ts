@@ -8,7 +8,7 @@ import { writeFileAtomic } from '../../core/atomic-write.ts';
 import { errorCode } from '../../core/errno.ts';
 
 /** What jco made of a component: the ES module glue and the core modules it instantiates. */
-export interface Transpiled {
+interface Transpiled {
   /** The ES module (jco `instantiation: 'async'`): `instantiate(getCoreModule, imports, instantiateCore)`. */
   glue: string;
   /** Core modules by the name the glue asks `getCoreModule` for. */

@@ -1,4 +1,5 @@
 import { errorMessage } from '../../core/errno.ts';
+
 /**
  * The memory cap of a plugin [P-WASM-3], enforced in the module itself.
  *
@@ -12,9 +13,9 @@ import { errorMessage } from '../../core/errno.ts';
  * always some other core module's defined (and so capped) memory.
  */
 
-export const PAGE_BYTES = 65536;
+const PAGE_BYTES = 65536;
 
-export interface MemoryLimits {
+interface MemoryLimits {
   min: number;
   max: number | undefined;
   shared: boolean;

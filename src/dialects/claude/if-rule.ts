@@ -30,14 +30,14 @@
  * right with `indexOf` (no regular expression is built from user text), and the shell splitter is
  * a single pass with bounded nesting.
  */
-import type { ToolCallRule } from '../registry/hook-definition.ts';
+import type { ToolCallRule } from '../../registry/hook-definition.ts';
 
 /** A compiled `*` glob: literal pieces; between two pieces any text. */
 export interface Glob {
   readonly pieces: readonly string[];
 }
 
-export type IfRule =
+type IfRule =
   | { readonly kind: 'unreadable'; readonly rule: string; readonly problem: string }
   | { readonly kind: 'tool'; readonly rule: string; readonly tool: string }
   | {

@@ -7,16 +7,19 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
-import { type ProjectRead, readProject } from '../consent/project-surface.ts';
-import { projectKey } from '../consent/trust-store.ts';
-import { homeFolder } from '../core/home.ts';
-import { type ConfigIssue, jsonPath } from '../core/issues.ts';
-import { inheritedEnv, isCodeInjectingEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
-import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
-import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from '../events/gemini-events.ts';
-import type { AgentCommandHook, GateEntry } from '../registry/hook-definition.ts';
-import { compileGeminiMatcher } from '../registry/matcher.ts';
+import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
+import { type ProjectRead, readProject } from '../../consent/project-surface.ts';
+import { projectKey } from '../../consent/trust-store.ts';
+import {
+  inheritedEnv,
+  isCodeInjectingEnv,
+  lurusHookEnv,
+  withoutInterpreterCaches,
+} from '../../core/env-policy.ts';
+import { homeFolder } from '../../core/home.ts';
+import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
+import type { AgentCommandHook, GateEntry } from '../../registry/hook-definition.ts';
+import { compileGeminiMatcher } from '../../registry/matcher.ts';
 import {
   type AgentConfig,
   type AgentSource,
@@ -25,11 +28,13 @@ import {
   MAX_AGENT_TIMEOUT_MS,
   openAgentSource,
   sourceCompiled,
-} from './agent-config.ts';
-import { readHandler } from './agent-settings.ts';
+} from '../../sources/agent-config.ts';
+import { readHandler } from '../../sources/agent-settings.ts';
+import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from './events.ts';
+import { geminiProjectTempDir } from './plans-dir.ts';
 
-export const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_SYSTEM_SETTINGS = '/etc/gemini-cli/settings.json';
+const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_SYSTEM_SETTINGS = '/etc/gemini-cli/settings.json';
 
 export interface GeminiOptions {
   /** System settings file (default `/etc/gemini-cli/settings.json`). */
@@ -38,7 +43,7 @@ export interface GeminiOptions {
   env?: 'inherit' | 'allowlist';
 }
 
-export interface LoadGeminiOptions {
+interface LoadGeminiOptions {
   projectDir: string;
   home?: string;
   env?: NodeJS.ProcessEnv;
@@ -76,7 +81,7 @@ const SETTING_KEYS: ReadonlySet<string> = new Set(GEMINI_HOOKS_SETTING_KEYS);
 type SourceSpec = AgentSourceSpec;
 
 /** [G-SRC-1] The sources, in Gemini CLI's run order (project first). */
-export function geminiSourceSpecs(projectDir: string, home: string, opts: GeminiOptions = {}): SourceSpec[] {
+function geminiSourceSpecs(projectDir: string, home: string, opts: GeminiOptions = {}): SourceSpec[] {
   return [
     {
       scope: 'project',
@@ -114,6 +119,8 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
   );
   baseEnv.CLAUDE_PROJECT_DIR = projectDir;
   baseEnv.GEMINI_PROJECT_DIR = projectDir;
+  // [G-RUN-1] Found once per load, as Gemini CLI finds it once per session.
+  const geminiTempDir = geminiProjectTempDir(home, projectDir);
   const shell = bashOrSh();
   const warnings: ConfigIssue[] = [];
   const issues: ConfigIssue[] = [];
@@ -218,6 +225,8 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
         shell,
         env: Object.freeze(env),
         cwd: projectDir,
+        // [G-RUN-1] A hook's own `env` may set GEMINI_PLANS_DIR, as in Gemini CLI (it is spread last).
+        ...(Object.hasOwn(h.env ?? {}, 'GEMINI_PLANS_DIR') ? {} : { geminiTempDir }),
         ...(raw.sequential ? { sequential: true } : {}),
         ...(h.keepChildren === true ? { keepChildren: true } : {}),
         ...(spec.project && admission.consent.consent !== undefined

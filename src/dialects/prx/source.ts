@@ -1,19 +1,19 @@
 import path from 'node:path';
-import { type ConfigIssue, fromZodIssues, jsonPath } from '../core/issues.ts';
-import { parseJsonText } from '../core/json-text.ts';
-import { readSourceFile } from '../core/read-source.ts';
-import { isInside, realPrefixPath } from '../core/real-path.ts';
-import { isPrxEvent } from '../events/prx-events.ts';
-import type { PrxShellHook } from '../registry/hook-definition.ts';
-import { compileMatcher } from '../registry/matcher.ts';
-import { type BwrapLookup, type BwrapSandbox, findBwrap } from '../sandbox/bwrap.ts';
+import { type ConfigIssue, fromZodIssues, jsonPath } from '../../core/issues.ts';
+import { parseJsonText } from '../../core/json-text.ts';
+import { readSourceFile } from '../../core/read-source.ts';
+import { isInside, realPrefixPath } from '../../core/real-path.ts';
+import { isPrxEvent } from '../../events/prx-events.ts';
+import type { PrxShellHook } from '../../registry/hook-definition.ts';
+import { compileMatcher } from '../../registry/matcher.ts';
+import { type BwrapLookup, type BwrapSandbox, findBwrap } from '../../sandbox/bwrap.ts';
 import {
   actionSettings,
   PRX_LIMITS,
   type PrxActionConfig,
   type PrxHooksFile,
   prxHooksFileSchema,
-} from './prx-schema.ts';
+} from './schema.ts';
 
 /** Observe hooks have no matcher: every action of an event runs. */
 const ALWAYS = compileMatcher(undefined);
@@ -22,7 +22,7 @@ const ALWAYS = compileMatcher(undefined);
 export type PrxAction = PrxShellHook;
 
 /** [P-SEC-7] Loader options. */
-export interface PrxLoadOptions {
+interface PrxLoadOptions {
   /** Finds bwrap; called at most once per load, and only when some action asks for it. Default: `findBwrap()`. */
   findBwrap?: () => BwrapLookup;
 }

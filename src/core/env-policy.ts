@@ -58,7 +58,7 @@ export function inheritedEnv(parent: NodeJS.ProcessEnv): Record<string, string> 
  * The prefix names a folder under `/dev/null`, which no one — the guarded agent included, though
  * it runs as the same user — can ever create, so no cache can be planted there either.
  */
-export const INTERPRETER_CACHE_ENV: Readonly<Record<string, string>> = Object.freeze({
+const INTERPRETER_CACHE_ENV: Readonly<Record<string, string>> = Object.freeze({
   PYTHONDONTWRITEBYTECODE: '1',
   PYTHONPYCACHEPREFIX: '/dev/null/hookwerk-pycache',
 });
@@ -66,4 +66,23 @@ export const INTERPRETER_CACHE_ENV: Readonly<Record<string, string>> = Object.fr
 /** `env` with the interpreter-cache settings over whatever it had. */
 export function withoutInterpreterCaches(env: Record<string, string>): Record<string, string> {
   return Object.assign(env, INTERPRETER_CACHE_ENV);
+}
+
+/** [L-RUN-3] Variables a command hook may inherit, besides those named in LURUS_HOOK_PASS_ENV. */
+const ENV_ALLOWLIST = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'TMPDIR', 'TZ']);
+
+/** [L-RUN-3] The environment of a command hook: the allowlist, `LC_*`, and the names in LURUS_HOOK_PASS_ENV. */
+export function lurusHookEnv(parent: NodeJS.ProcessEnv): Record<string, string> {
+  const pass = new Set(
+    (parent.LURUS_HOOK_PASS_ENV ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  );
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parent)) {
+    if (value === undefined) continue;
+    if (ENV_ALLOWLIST.has(key) || key.startsWith('LC_') || pass.has(key)) env[key] = value;
+  }
+  return env;
 }

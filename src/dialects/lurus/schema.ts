@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
+import type { LurusEventName } from '../../events/lurus-events.ts';
 
 export const LURUS_LIMITS = {
   defaultTimeoutMs: 30_000,
@@ -22,7 +22,7 @@ const failMode = z
     'What a failure (error, timeout, invalid answer) means: "open" = allow (default), "closed" = deny.',
   );
 
-export const lurusCommandHookSchema = z
+const lurusCommandHookSchema = z
   .strictObject({
     type: z.literal('command'),
     command: z
@@ -41,7 +41,7 @@ export const lurusCommandHookSchema = z
   })
   .meta({ id: 'LurusCommandHook' });
 
-export const lurusHttpHookSchema = z
+const lurusHttpHookSchema = z
   .strictObject({
     type: z.literal('http'),
     url: z.string().min(1).describe('http(s) URL that receives the event JSON as the body.'),
@@ -63,9 +63,9 @@ export const lurusHttpHookSchema = z
   })
   .meta({ id: 'LurusHttpHook' });
 
-export const lurusHookSchema = z.discriminatedUnion('type', [lurusCommandHookSchema, lurusHttpHookSchema]);
+const lurusHookSchema = z.discriminatedUnion('type', [lurusCommandHookSchema, lurusHttpHookSchema]);
 
-export const lurusDefinitionSchema = z
+const lurusDefinitionSchema = z
   .strictObject({
     matcher: z
       .string()
@@ -76,17 +76,33 @@ export const lurusDefinitionSchema = z
   .meta({ id: 'LurusDefinition' });
 
 /** [L-DEF-1] The event map: `.lurus/hooks.json` holds it directly, settings files under `hooks`/`globalHooks`/`projectHooks`. */
-export const lurusEventMapSchema = z.strictObject(
-  Object.fromEntries(LURUS_EVENT_NAMES.map((e) => [e, z.array(lurusDefinitionSchema).optional()])),
-);
+export const lurusEventMapSchema = z.strictObject(eventShape());
+
+/**
+ * One optional list of definitions per event, keyed by the event names themselves (not by
+ * `string`: an index signature would clash with `$schema` in the shipped `.d.ts`).
+ */
+function eventShape(): Record<LurusEventName, z.ZodOptional<z.ZodArray<typeof lurusDefinitionSchema>>> {
+  const list = () => z.array(lurusDefinitionSchema).optional();
+  return {
+    SessionStart: list(),
+    SessionEnd: list(),
+    UserPromptSubmit: list(),
+    PreToolUse: list(),
+    PostToolUse: list(),
+    PostToolUseFailure: list(),
+    SubagentStart: list(),
+    SubagentStop: list(),
+    Stop: list(),
+    PreCompact: list(),
+    Notification: list(),
+  };
+}
 
 /** `.lurus/hooks.json`: the event map itself, plus an optional `$schema` for editors. */
 export const lurusHooksFileSchema = lurusEventMapSchema
   .extend({ $schema: z.string().optional() })
   .describe('hookwerk Lurus .lurus/hooks.json');
 
-export type LurusCommandHookConfig = z.output<typeof lurusCommandHookSchema>;
-export type LurusHttpHookConfig = z.output<typeof lurusHttpHookSchema>;
 export type LurusHookConfig = z.output<typeof lurusHookSchema>;
-export type LurusDefinitionConfig = z.output<typeof lurusDefinitionSchema>;
 export type LurusEventMap = z.output<typeof lurusEventMapSchema>;

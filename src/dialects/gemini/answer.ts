@@ -4,7 +4,8 @@
  * `sequential` mode, one hook's output feeds the next hook's input. Pure: no I/O.
  *
  * Behaviour follows Gemini CLI's code (google-gemini/gemini-cli 5411f113,
- * `packages/core/src/hooks/` and the call sites that read the merged output), not its docs.
+ * `packages/core/src/hooks/` and the call sites that read the merged output, checked against the
+ * 0.61.0 bundle), not its docs.
  *
  * Reading one hook (exit code, then output):
  * - The text read is stdout trimmed, or stderr trimmed when stdout is empty, whatever the exit code.
@@ -47,34 +48,49 @@
  * - Docs: an AfterModel block discards the chunk. Code: the chunk is passed on, then the turn stops.
  * - Docs: `sequential` applies to its own group. Code: one sequential group makes the whole event
  *   sequential (the engine's concern; see `applyGeminiOutputToInput`).
- * - Docs: `tool_input` merges with the model's arguments. Code: the scheduler now in use rebuilds
- *   the tool from the merged `tool_input` alone. We follow SPEC [G-ANS-1] and the docs: it is
- *   merged into the arguments (see `mergeGeminiAnswers`' `toolInput`).
+ * - Docs: `tool_input` merges with the model's arguments. Code (0.61's scheduler,
+ *   `evaluateBeforeToolHook`): the tool is rebuilt from `tool_input` alone, so it **replaces** the
+ *   arguments and a partial one leaves out what it omits (the tool then usually fails its own
+ *   validation and does not run). Several hooks' `hookSpecificOutput`s are merged key by key, so
+ *   the last `tool_input` (configuration order) is the one used, whole [G-ANS-1].
+ * - Docs: `reason` is a string. Code: any value that is not empty, 0 or false is shown, as text
+ *   (`123` → "123"); so is `stopReason` [G-ANS-1].
  * Also kept from the code: several hooks' texts join with `\n`, `reason` joins every hook's reason
  * (not only the blocking ones'), `stopReason` joins every stopping hook's, and `additionalContext`
  * is escaped (`<` → `&lt;`, `>` → `&gt;`) before it reaches the model.
  */
 import { z } from 'zod';
-import { parseBoundedJson, TOO_DEEP } from '../core/json-text.ts';
-import { GEMINI_EVENTS, type GeminiEventName, geminiCanBlock } from '../events/gemini-events.ts';
-import type { ProcessResult } from '../runners/process-types.ts';
-import { type Ending, outcomeOf } from '../runners/run-result.ts';
-import type { AgentAnswer, AgentDecision, Permission } from './agent-answer.ts';
+import { parseBoundedJson, TOO_DEEP } from '../../core/json-text.ts';
+import type { AgentAnswer, AgentDecision, Permission } from '../../dispatch/agent-answer.ts';
+import type { ProcessResult } from '../../runners/process-types.ts';
+import { type Ending, outcomeOf } from '../../runners/run-result.ts';
+import { GEMINI_EVENTS, type GeminiEventName, geminiCanBlock } from './events.ts';
 
-export type GeminiFailMode = 'open' | 'closed';
+type GeminiFailMode = 'open' | 'closed';
 
 /** The merged decision of one event, before run records and env are added. */
-export type GeminiDecision = Omit<AgentDecision, 'runs' | 'env'>;
+type GeminiDecision = Omit<AgentDecision, 'runs' | 'env'>;
 
 // ---------------------------------------------------------------------------------------------
 // One hook
 
-/** JSON output fields; a field of the wrong type is ignored, never fatal. */
+/**
+ * [G-ANS-1] A reason as Gemini CLI shows it: any value it counts (not empty, 0, false or null)
+ * becomes text the way its template strings make it (`123` → "123", `true` → "true", an object
+ * "[object Object]").
+ */
+const ReasonText = z
+  .unknown()
+  // Gemini CLI tests the value for truth (`output.reason ||`), then pastes it into text.
+  .transform((value) => (value ? String(value) : undefined))
+  .catch(undefined);
+
+/** JSON output fields; a field of the wrong type is ignored, never fatal (reasons: made text). */
 const HookOutput = z.object({
   decision: z.enum(['allow', 'deny', 'block', 'ask', 'approve']).optional().catch(undefined),
-  reason: z.string().optional().catch(undefined),
+  reason: ReasonText,
   continue: z.boolean().optional().catch(undefined),
-  stopReason: z.string().optional().catch(undefined),
+  stopReason: ReasonText,
   systemMessage: z.string().optional().catch(undefined),
   suppressOutput: z.boolean().optional().catch(undefined),
   hookSpecificOutput: z.record(z.string(), z.unknown()).optional().catch(undefined),
@@ -95,7 +111,7 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** What a hook printed, as Gemini CLI reads it; `too_deep`: JSON nested past the bound [C-ANS-3]. */
-export type GeminiOutput =
+type GeminiOutput =
   | { kind: 'json'; value: unknown }
   | { kind: 'text'; text: string }
   | { kind: 'too_deep' }
@@ -251,6 +267,21 @@ function escapeContext(text: string): string {
   return text.replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
+/**
+ * [G-ANS-1] The `tool_input` Gemini CLI rebuilds the tool from: its aggregator merges the hooks'
+ * `hookSpecificOutput`s key by key, so the last hook that gave a `tool_input` key decides, and
+ * only an object is used (a later `null` or string takes an earlier object's place, and then no
+ * rewrite happens).
+ */
+function lastToolInput(answers: readonly AgentAnswer[]): Record<string, unknown> | undefined {
+  let last: unknown;
+  for (const a of answers) {
+    const specific = a.hookSpecificOutput;
+    if (specific !== undefined && Object.hasOwn(specific, 'tool_input')) last = specific['tool_input'];
+  }
+  return asObject(last);
+}
+
 /** Merges every answer's `hookSpecificOutput`, key by key, later answers winning; `skip` left out. */
 function mergedSpecific(answers: readonly AgentAnswer[], skip?: string): Record<string, unknown> {
   let merged: Record<string, unknown> = {};
@@ -389,14 +420,16 @@ function specificFor(
  * - `union` (BeforeToolSelection): only `toolConfig`: NONE > ANY > AUTO, allowed names united and
  *   sorted. `simple` (SessionEnd, PreCompress, Notification): nothing is acted on.
  * `systemMessage` joins every hook's message on every event (Gemini CLI shows each one).
- * `updatedInput` (BeforeTool): every `tool_input` merged key by key in configuration order; given
- * the tool's current `toolInput`, merged onto it, so `updatedInput` is the whole new input.
+ * `updatedInput` (BeforeTool): the tool's new arguments, whole: the last `tool_input` in
+ * configuration order, as it was given. It **replaces** the tool's input, as in Gemini CLI 0.61:
+ * keys it omits are not taken from the model's arguments (`_toolInput`, the tool's current input,
+ * is not merged in; the parameter stays so that callers need not change).
  * A hook that failed under failMode `closed` blocks whatever the strategy.
  */
 export function mergeGeminiAnswers(
   event: GeminiEventName,
   answers: readonly AgentAnswer[],
-  toolInput?: Record<string, unknown>,
+  _toolInput?: Record<string, unknown>,
 ): GeminiDecision {
   const info = GEMINI_EVENTS[event];
   const decision: GeminiDecision = { decision: 'allow', blocked: false, continue: true };
@@ -432,10 +465,8 @@ export function mergeGeminiAnswers(
   if (info.context && folded.context !== undefined && ahead)
     decision.additionalContext = escapeContext(folded.context);
   if (info.rewritesToolInput && ahead) {
-    let updated: Record<string, unknown> | undefined;
-    for (const a of answers) if (a.updatedInput !== undefined) updated = { ...updated, ...a.updatedInput };
-    if (updated !== undefined)
-      decision.updatedInput = toolInput === undefined ? updated : { ...toolInput, ...updated };
+    const updated = lastToolInput(answers);
+    if (updated !== undefined) decision.updatedInput = updated;
   }
   const specific = specificFor(event, folded.specific, blocked, stopped);
   if (specific !== undefined) decision.hookSpecificOutput = specific;

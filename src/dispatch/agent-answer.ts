@@ -26,7 +26,7 @@ export interface AgentAnswer {
   ending: Ending;
   /** It blocks the action (exit 2, `decision: "block"`, or a failure under `failMode: "closed"`). */
   block?: boolean;
-  /** Why it blocks (JSON `reason` / `permissionDecisionReason`, else stderr). */
+  /** Why it blocks (JSON `reason` / `permissionDecisionReason`; Claude's exit 2: stderr). */
   reason?: string;
   /** PreToolUse's `permissionDecision` (or the old `decision: approve|block` as allow|deny). */
   permission?: Permission;
@@ -37,7 +37,7 @@ export interface AgentAnswer {
   continue?: boolean;
   stopReason?: string;
   suppressOutput?: boolean;
-  /** A replacement for the tool's input (PreToolUse `updatedInput`); Gemini `tool_input`: keys merged into it. */
+  /** A replacement for the tool's input (PreToolUse `updatedInput`, Gemini BeforeTool `tool_input`). */
   updatedInput?: Record<string, unknown>;
   permissionRequest?: PermissionRequestAnswer;
   /**
@@ -72,4 +72,10 @@ export interface AgentDecision {
   /** [C-RUN-3] `export NAME=VALUE` lines hooks wrote to `CLAUDE_ENV_FILE`, in order, later wins. */
   env?: Record<string, string>;
   runs: RunRecord[];
+}
+
+/** One hook's answer, and what it wrote to `CLAUDE_ENV_FILE` [C-RUN-3]. */
+export interface AgentRun {
+  answer: AgentAnswer;
+  env?: Record<string, string>;
 }

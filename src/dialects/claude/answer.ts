@@ -13,22 +13,29 @@
  *   JSON output and, for HTTP, a non-2xx status, a transport error or a non-JSON 2xx body (a
  *   closed guard that answers garbage must not let the action through). On an event that cannot
  *   block there is nothing to close: the failure is recorded with `failed: "open"`.
- * - A `hookSpecificOutput` whose `hookEventName` names another event is ignored (Claude Code
- *   checks it); a missing `hookEventName` is tolerated.
+ * - [C-ANS-3] A `hookSpecificOutput` without `hookEventName`, or naming another event, makes the
+ *   whole JSON output invalid (cause `invalid_answer`), as Claude Code 2.1 rejects it: nothing of
+ *   it counts, and `failMode: "closed"` blocks.
+ * - [C-ANS-2] Exit 2 ignores stdout altogether: the reason is stderr.
  * - A known field of the wrong type (or an unknown enum value, e.g. `decision: "deny"`) is
  *   ignored, never fatal; the run's `reason` says which fields were ignored.
  * - Plain stdout on an event where it is not context is kept (a preview) in the run's `reason`.
  */
 import { z } from 'zod';
-import { parseBoundedJson, TOO_DEEP } from '../core/json-text.ts';
-import { claudeCanBlock, claudePlainTextIsContext } from '../events/claude-events.ts';
-import { type Ending, outcomeOf, type RunResult } from '../runners/run-result.ts';
-import type { AgentAnswer, AgentDecision, Permission, PermissionRequestAnswer } from './agent-answer.ts';
+import { parseBoundedJson, TOO_DEEP } from '../../core/json-text.ts';
+import type {
+  AgentAnswer,
+  AgentDecision,
+  Permission,
+  PermissionRequestAnswer,
+} from '../../dispatch/agent-answer.ts';
+import { type Ending, outcomeOf, type RunResult } from '../../runners/run-result.ts';
+import { claudeCanBlock, claudePlainTextIsContext } from './events.ts';
 
-export type ClaudeFailMode = 'open' | 'closed';
+type ClaudeFailMode = 'open' | 'closed';
 
 /** The merged decision before the engine adds `runs` and `env`. */
-export type ClaudeMergedDecision = Omit<AgentDecision, 'runs' | 'env'>;
+type ClaudeMergedDecision = Omit<AgentDecision, 'runs' | 'env'>;
 
 // ---------------------------------------------------------------------------------------------
 // Reading the JSON output [C-ANS-3]: field by field, each checked with zod's safeParse, so a
@@ -68,7 +75,7 @@ function field<T>(
   return undefined;
 }
 
-/** What the JSON output says, before it meets the exit code. */
+/** What the JSON output says, before it meets the exit code; `invalid`: why none of it counts. */
 interface ClaudeOutput {
   continue?: boolean;
   stopReason?: string;
@@ -85,7 +92,9 @@ interface ClaudeOutput {
   ignored: string[];
 }
 
-function readOutput(event: string, obj: JsonObject): ClaudeOutput {
+type ReadOutput = ClaudeOutput | { invalid: string };
+
+function readOutput(event: string, obj: JsonObject): ReadOutput {
   const ignored: string[] = [];
   const out: ClaudeOutput = { ignored };
   out.continue = field(obj, 'continue', booleanSchema, ignored);
@@ -97,11 +106,19 @@ function readOutput(event: string, obj: JsonObject): ClaudeOutput {
   const hso = field(obj, 'hookSpecificOutput', objectSchema, ignored);
   if (hso === undefined) return out;
   const p = 'hookSpecificOutput.';
+  // [C-ANS-3] Claude Code's schema requires the event's own name here: without it, or with
+  // another event's, the whole output is invalid (a missing one is no licence to decide).
   const hookEventName = field(hso, 'hookEventName', stringSchema, ignored, p);
-  if (hookEventName !== undefined && hookEventName !== event) {
-    ignored.push(`hookSpecificOutput (its hookEventName is ${JSON.stringify(hookEventName)})`);
-    return out;
+  if (hookEventName === undefined) {
+    const given = hso.hookEventName !== undefined && hso.hookEventName !== null;
+    return {
+      invalid: `JSON output is invalid: hookSpecificOutput.hookEventName is ${given ? 'not a string' : 'missing'}`,
+    };
   }
+  if (hookEventName !== event)
+    return {
+      invalid: `JSON output is invalid: hookSpecificOutput.hookEventName is ${JSON.stringify(hookEventName)}, not ${JSON.stringify(event)}`,
+    };
   out.additionalContext = field(hso, 'additionalContext', stringSchema, ignored, p);
   if (event === 'PreToolUse') {
     out.permissionDecision = field(hso, 'permissionDecision', permissionSchema, ignored, p);
@@ -278,6 +295,12 @@ function fromOutput(event: string, out: ClaudeOutput, base: Ending): AgentAnswer
   return answer;
 }
 
+/** [C-ANS-3] JSON output read as an answer, or the invalid answer it is. */
+function fromJson(event: string, value: JsonObject, base: Ending, failMode: ClaudeFailMode): AgentAnswer {
+  const out = readOutput(event, value);
+  return 'invalid' in out ? invalidAnswer(event, base, out.invalid, failMode) : fromOutput(event, out, base);
+}
+
 /** [C-ANS-1] Exit 0 (or an in-process string): JSON, plain text, or nothing. */
 function fromStdout(event: string, stdout: string, base: Ending, failMode: ClaudeFailMode): AgentAnswer {
   const parsed = parseStdout(stdout);
@@ -285,7 +308,7 @@ function fromStdout(event: string, stdout: string, base: Ending, failMode: Claud
     case 'empty':
       return { ending: answeredEnding(base) };
     case 'json':
-      return fromOutput(event, readOutput(event, parsed.value), base);
+      return fromJson(event, parsed.value, base, failMode);
     case 'invalid_json':
       return invalidAnswer(event, base, parsed.why, failMode);
     case 'text': {
@@ -298,36 +321,24 @@ function fromStdout(event: string, stdout: string, base: Ending, failMode: Claud
 }
 
 /**
- * [C-ANS-2] Exit 2 blocks where the event can block, whatever the JSON says; the JSON (when
- * stdout holds valid JSON output) still gives its other fields, and its `reason` /
- * `permissionDecisionReason` is the reason, else stderr (trimmed). On an event that cannot block
- * the run is recorded as an error (`exit_2_ignored`) and blocks nothing — see the file comment.
+ * [C-ANS-2] Exit 2 blocks where the event can block, whatever stdout says: as Claude Code 2.1,
+ * stdout is ignored (JSON or not, valid or not) and the reason is stderr (trimmed). On an event
+ * that cannot block the run is recorded as an error (`exit_2_ignored`) and blocks nothing — see
+ * the file comment.
  */
-function fromExit2(event: string, stdout: string, stderr: string, base: Ending): AgentAnswer {
-  const parsed = parseStdout(stdout);
-  const out = parsed.kind === 'json' ? readOutput(event, parsed.value) : undefined;
-  const answer = out === undefined ? { ending: answeredEnding(base) } : fromOutput(event, out, base);
-  const e = answer.ending;
-  // Exit 2 overrides any verdict the JSON gave.
-  answer.block = undefined;
-  answer.failed = undefined;
-  answer.updatedInput = undefined;
-  answer.permissionRequest = undefined;
-  e.cause = undefined;
-  const jsonReason = out?.permissionDecisionReason ?? out?.reason;
+function fromExit2(event: string, stderr: string, base: Ending): AgentAnswer {
+  const e = answeredEnding(base);
+  const answer: AgentAnswer = { ending: e };
   const stderrText = stderr.trim();
   if (!claudeCanBlock(event)) {
-    answer.permission = undefined;
-    answer.permissionReason = undefined;
-    answer.reason = undefined;
+    const said = firstLine(stderrText);
     e.outcome = 'error';
     e.cause = 'exit_2_ignored';
-    const said = jsonReason ?? firstLine(stderrText);
     e.reason = `exit 2 ignored: ${event} cannot block${said === undefined ? '' : ` (${said})`}`;
     answer.failed = 'open';
     return answer;
   }
-  const reason = jsonReason ?? (stderrText !== '' ? stderrText : 'blocked by hook (exit 2)');
+  const reason = stderrText !== '' ? stderrText : 'blocked by hook (exit 2)';
   answer.block = true;
   answer.reason = reason;
   if (event === 'PreToolUse') {
@@ -336,15 +347,15 @@ function fromExit2(event: string, stdout: string, stderr: string, base: Ending):
   }
   e.outcome = 'deny';
   e.reason = reason;
-  if (parsed.kind === 'invalid_json') addNote(e, `ignored: ${parsed.why}`);
   return answer;
 }
 
 /**
  * Reads one hook's run as Claude Code would [C-ANS-1..3, C-RUN-4]:
- * - exit 0: stdout decides (JSON, plain text, or empty = no objection); invalid JSON is a
- *   non-blocking error (cause `invalid_answer`);
- * - exit 2: blocks where the event can block [C-ANS-2];
+ * - exit 0: stdout decides (JSON, plain text, or empty = no objection); invalid JSON, or JSON
+ *   whose `hookSpecificOutput` lacks this event's `hookEventName`, is a non-blocking error (cause
+ *   `invalid_answer`) [C-ANS-3];
+ * - exit 2: blocks where the event can block, stdout ignored, stderr the reason [C-ANS-2];
  * - another exit code: a non-blocking error (cause `exit_code`, reason: first stderr line), unless
  *   stdout is valid JSON output (no known field ill-typed), which then decides as on exit 0;
  * - timeout, spawn error, signal, output limit: no decision;
@@ -365,15 +376,20 @@ export function readClaudeAnswer(
     case 'process': {
       if (result.reason !== 'exit') return failure(event, base, failMode);
       if (result.exitCode === 0) return fromStdout(event, result.stdout, base, failMode);
-      if (result.exitCode === 2) return fromExit2(event, result.stdout, result.stderr, base);
+      if (result.exitCode === 2) return fromExit2(event, result.stderr, base);
       // Another code: valid JSON output (every known field well-typed, as Claude Code's schema
       // check) decides as on exit 0; anything else is the exit-code failure.
       const parsed = parseStdout(result.stdout);
       const out = parsed.kind === 'json' ? readOutput(event, parsed.value) : undefined;
-      if (out !== undefined && out.ignored.length === 0) return fromOutput(event, out, base);
+      if (out !== undefined && !('invalid' in out) && out.ignored.length === 0)
+        return fromOutput(event, out, base);
       const line = firstLine(result.stderr);
       if (line !== undefined) base.reason = line;
-      if (out !== undefined) addNote(base, `stdout JSON not valid output (${out.ignored.join(', ')})`);
+      if (out !== undefined)
+        addNote(
+          base,
+          `stdout JSON not valid output (${'invalid' in out ? out.invalid : out.ignored.join(', ')})`,
+        );
       return failure(event, base, failMode);
     }
     case 'http': {
@@ -388,14 +404,14 @@ export function readClaudeAnswer(
       const value = parsed.value;
       if (!isJsonObject(value))
         return invalidAnswer(event, base, `HTTP ${result.status} body is not a JSON object`, failMode);
-      return fromOutput(event, readOutput(event, value), base);
+      return fromJson(event, value, base, failMode);
     }
     case 'in-process': {
       if (base.outcome !== 'ok') return failure(event, base, failMode);
       const value = result.value;
       if (value === undefined || value === null) return { ending: answeredEnding(base) };
       if (typeof value === 'string') return fromStdout(event, value, base, failMode);
-      if (isJsonObject(value)) return fromOutput(event, readOutput(event, value), base);
+      if (isJsonObject(value)) return fromJson(event, value, base, failMode);
       return invalidAnswer(
         event,
         base,

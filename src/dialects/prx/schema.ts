@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isCodeInjectingEnv } from '../dialects/env-policy.ts';
-import { PRX_EVENT_NAMES } from '../events/prx-events.ts';
-import type { PrxActionSettings } from '../registry/hook-definition.ts';
+import { isCodeInjectingEnv } from '../../core/env-policy.ts';
+import { PRX_EVENT_NAMES } from '../../events/prx-events.ts';
+import type { PrxActionSettings } from '../../registry/hook-definition.ts';
 
 /** Hard limits on a hooks.json; beyond them the file is rejected, not truncated. */
 export const PRX_LIMITS = {
@@ -17,7 +17,7 @@ export const PRX_LIMITS = {
  * HOME are hookwerk's, and names that choose code for a loader, shell or interpreter
  * (`LD_*`, `NODE_OPTIONS`, `BASH_ENV`…, see env-policy.ts) would run code the command never names.
  */
-export function blockedEnvReason(key: string): string | undefined {
+function blockedEnvReason(key: string): string | undefined {
   const upper = key.toUpperCase();
   if (upper === 'PATH' || upper === 'HOME') return `env may not set ${key} (blocked for security)`;
   if (isCodeInjectingEnv(key))
@@ -67,10 +67,10 @@ const envMap = z.record(z.string(), z.string().refine(...noNul('env value'))).ch
 const isoTime = z.iso.datetime({ offset: true });
 
 // --- sandbox [P-SEC-7] -------------------------------------------------------------------------
-export const sandboxSetting = z.enum(['none', 'bwrap'], { error: 'sandbox must be "none" or "bwrap"' });
+const sandboxSetting = z.enum(['none', 'bwrap'], { error: 'sandbox must be "none" or "bwrap"' });
 const SANDBOX_HELP =
   '"none" (default) or "bwrap": bubblewrap with no network, a read-only root, a private /tmp and the workspace writable.';
-export const sandboxWorkspaceSetting = z
+const sandboxWorkspaceSetting = z
   .enum(['rw', 'ro'], { error: 'sandbox_workspace must be "rw" or "ro"' })
   .describe(
     'Under sandbox "bwrap": the workspace is writable ("rw", default) or read-only ("ro"). An error without a sandbox.',
@@ -142,5 +142,4 @@ export type PrxActionConfig = z.output<typeof prxActionSchema>;
 export function actionSettings(config: PrxActionConfig): PrxActionSettings {
   return config;
 }
-export type PrxActionInput = z.input<typeof prxActionSchema>;
 export type PrxHooksFile = z.output<typeof prxHooksFileSchema>;

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { scriptPathsOf } from '../core/command-words.ts';
-import { type ConfigIssue, jsonPath } from '../core/issues.ts';
-import { compileMatcher } from '../registry/matcher.ts';
-import { hookProblems, type LurusConfig } from './lurus-source.ts';
+import { scriptPathsOf } from '../../core/command-words.ts';
+import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
+import { compileMatcher } from '../../registry/matcher.ts';
+import { hookProblems, type LurusConfig } from './source.ts';
 
 /**
  * [L-VAL-1] Everything `validate` reports for the gate dialect, in one run: the problems that made

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { lurusHooksFileSchema } from './lurus-schema.ts';
-import { prxHooksFileSchema } from './prx-schema.ts';
+import { lurusHooksFileSchema } from './lurus/schema.ts';
+import { prxHooksFileSchema } from './prx/schema.ts';
 
 /** JSON Schemas shipped in `schema/`, generated from the same zod schemas the loaders use. */
 export const SHIPPED_SCHEMAS = {

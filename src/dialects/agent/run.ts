@@ -7,32 +7,28 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LazyPrivateTempDir } from '../core/private-temp-dir.ts';
-import { readSourceFile } from '../core/read-source.ts';
-import { claudeGetsEnvFile } from '../events/claude-events.ts';
-import type { GeminiEventName } from '../events/gemini-events.ts';
-import type { LurusContext } from '../events/lurus-events.ts';
-import type { AgentCommandHook, AgentHook, InProcessGateHook } from '../registry/hook-definition.ts';
-import { HookCallInfo, runInProcess } from '../runners/in-process-runner.ts';
-import type { ProcessSpec } from '../runners/process-types.ts';
-import type { Runners } from '../runners/runners.ts';
-import type { AgentAnswer } from './agent-answer.ts';
-import { readClaudeAnswer } from './claude-answer.ts';
-import { readGeminiAnswer } from './gemini-answer.ts';
-import { geminiCommand } from './gemini-command.ts';
-import { readAnswer } from './lurus-dialect.ts';
+import type { LazyPrivateTempDir } from '../../core/private-temp-dir.ts';
+import { readSourceFile } from '../../core/read-source.ts';
+import type { AgentAnswer, AgentRun } from '../../dispatch/agent-answer.ts';
+import { readAnswer } from '../../dispatch/hook-verdict.ts';
+import { runFolderOf } from '../../dispatch/run-folder.ts';
+import type { LurusContext } from '../../events/lurus-events.ts';
+import type { AgentCommandHook, AgentHook, InProcessGateHook } from '../../registry/hook-definition.ts';
+import { HookCallInfo, runInProcess } from '../../runners/in-process-runner.ts';
+import type { ProcessSpec } from '../../runners/process-types.ts';
+import type { Runners } from '../../runners/runners.ts';
+import { readClaudeAnswer } from '../claude/answer.ts';
+import { claudeGetsEnvFile } from '../claude/events.ts';
+import { readGeminiAnswer } from '../gemini/answer.ts';
+import { geminiCommand } from '../gemini/command.ts';
+import type { GeminiEventName } from '../gemini/events.ts';
+import { geminiPlansDir } from '../gemini/plans-dir.ts';
 
 /** What every agent-dialect run of one engine shares. */
 export interface AgentRunContext {
   runners: Runners;
   /** The engine's private folder: `CLAUDE_ENV_FILE`s are made there. */
   tmpDir: LazyPrivateTempDir;
-}
-
-/** One hook's answer, and what it wrote to `CLAUDE_ENV_FILE` [C-RUN-3]. */
-export interface AgentRun {
-  answer: AgentAnswer;
-  env?: Record<string, string>;
 }
 
 /** Runs one hook for one event with `input` (already filled in [C-IN-1]). Never rejects. */
@@ -74,11 +70,7 @@ export async function runAgentHook(
 }
 
 /** [C-RUN-1, C-RUN-3, G-RUN-1] The process request for one run. */
-export function processSpec(
-  hook: AgentCommandHook,
-  input: Record<string, unknown>,
-  envFile?: string,
-): ProcessSpec {
+function processSpec(hook: AgentCommandHook, input: Record<string, unknown>, envFile?: string): ProcessSpec {
   const env: Record<string, string> = { ...hook.env };
   const cwd = runFolderOf(hook, input);
   if (hook.pluginRoot !== undefined) env.CLAUDE_PLUGIN_ROOT = hook.pluginRoot;
@@ -91,7 +83,11 @@ export function processSpec(
   let command = hook.command;
   if (hook.dialect === 'gemini') {
     env.GEMINI_CWD = cwd;
-    if (typeof input.session_id === 'string') env.GEMINI_SESSION_ID = input.session_id;
+    if (typeof input.session_id === 'string') {
+      env.GEMINI_SESSION_ID = input.session_id;
+      if (hook.geminiTempDir !== undefined)
+        env.GEMINI_PLANS_DIR = geminiPlansDir(hook.geminiTempDir, input.session_id);
+    }
     // [G-RUN-2] The shell expands them from `env`; only references are rewritten, never values.
     command = geminiCommand(command, env);
   }
@@ -102,11 +98,6 @@ export function processSpec(
   spec.stdin = `${JSON.stringify(input)}\n`;
   if (hook.keepChildren === true) spec.keepChildren = true;
   return spec;
-}
-
-/** The folder a command hook runs in: the input's `cwd` when it is an absolute path, else the hook's. */
-export function runFolderOf(hook: AgentCommandHook, input: Record<string, unknown>): string {
-  return typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : hook.cwd;
 }
 
 /** An in-process hook (`use()`) in an agent dialect: its allow/deny answer, read as a Claude-style answer. */
@@ -146,13 +137,13 @@ function newEnvFile(dir: string): string {
  * [C-RUN-3] `export NAME=VALUE` lines a hook wrote to its `CLAUDE_ENV_FILE`: NAME → VALUE in file
  * order, later lines win, one pair of surrounding quotes removed. Read bounded (1 MiB).
  */
-export function readEnvFile(file: string): Record<string, string> | undefined {
+function readEnvFile(file: string): Record<string, string> | undefined {
   const read = readSourceFile(file, 1024 * 1024);
   if (read.kind !== 'text') return undefined;
   return parseEnvLines(read.text);
 }
 
-export function parseEnvLines(text: string): Record<string, string> | undefined {
+function parseEnvLines(text: string): Record<string, string> | undefined {
   const env: Record<string, string> = {};
   let any = false;
   for (const line of text.split('\n')) {

@@ -13,7 +13,7 @@
  */
 
 /** How the answers of an event's hooks are folded into one, as Gemini CLI's aggregator does. */
-export type GeminiMergeStrategy =
+type GeminiMergeStrategy =
   /** Any block/deny wins, then ask, else allow; `continue: false` sticks; texts are joined. */
   | 'or'
   /** Later hooks replace the fields earlier hooks set (`hookSpecificOutput` merged key by key). */
@@ -23,7 +23,7 @@ export type GeminiMergeStrategy =
   /** Later hooks replace earlier ones; nobody reads the result. */
   | 'simple';
 
-export interface GeminiEventInfo {
+interface GeminiEventInfo {
   /** The input field the matcher is tested against; `null`: the matcher is ignored. */
   readonly matchField: 'tool_name' | 'source' | 'reason' | 'trigger' | null;
   /** `regex`: unanchored regex (an invalid one compares exactly); `exact`: string equality. */

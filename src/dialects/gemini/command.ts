@@ -26,7 +26,7 @@
  */
 
 /** The names Gemini CLI 0.61 replaces in a command (`hooks/hookRunner.js`, `expandCommand`). */
-export const GEMINI_COMMAND_VARIABLES: readonly string[] = [
+const GEMINI_COMMAND_VARIABLES: readonly string[] = [
   'GEMINI_PROJECT_DIR',
   'GEMINI_CWD',
   'GEMINI_SESSION_ID',

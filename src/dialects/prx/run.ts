@@ -3,25 +3,21 @@
  * the three payload channels, the sandbox argv) and how its ending becomes a record. The runners
  * run; this file only builds requests.
  */
-import type { PrxEventInstance } from '../events/prx-events.ts';
-import type { ObserveHook, PrxShellHook } from '../registry/hook-definition.ts';
-import { HookCallInfo, runInProcess } from '../runners/in-process-runner.ts';
-import type { ProcessSpec } from '../runners/process-types.ts';
-import { type Ending, outcomeOf } from '../runners/run-result.ts';
-import type { Runners } from '../runners/runners.ts';
-import { bwrapArgv } from '../sandbox/bwrap.ts';
+import type { PrxEventInstance } from '../../events/prx-events.ts';
+import type { ObserveHook, PrxShellHook } from '../../registry/hook-definition.ts';
+import { HookCallInfo, runInProcess } from '../../runners/in-process-runner.ts';
+import type { ProcessSpec } from '../../runners/process-types.ts';
+import { type Ending, outcomeOf } from '../../runners/run-result.ts';
+import type { Runners } from '../../runners/runners.ts';
+import { bwrapArgv } from '../../sandbox/bwrap.ts';
 
 /** [P-SEC-1] The only PATH a PRX hook sees. */
 export const SAFE_PATH = '/usr/local/bin:/usr/bin:/bin';
 /** [P-PAY-1] Above this many UTF-8 bytes the envelope is not put in ZERO_HOOK_PAYLOAD. */
-export const MAX_ENV_PAYLOAD_BYTES = 8192;
+const MAX_ENV_PAYLOAD_BYTES = 8192;
 
 /** [P-SEC-1, P-PAY-1, P-PAY-4, P-BUS-4] The hook's environment, built from nothing. */
-export function buildPrxEnv(
-  hook: PrxShellHook,
-  ev: PrxEventInstance,
-  payloadFile: string,
-): Record<string, string> {
+function buildPrxEnv(hook: PrxShellHook, ev: PrxEventInstance, payloadFile: string): Record<string, string> {
   const env: Record<string, string> = {
     PATH: SAFE_PATH,
     ZERO_HOOK_EVENT: ev.envelope.event,
@@ -43,7 +39,7 @@ export function buildPrxEnv(
  * [P-PAY-2]), env, optional stdin; under bwrap [P-SEC-7] the runner spawns bwrap with the same
  * env and cwd.
  */
-export function prxProcessSpec(hook: PrxShellHook, ev: PrxEventInstance, payloadFile: string): ProcessSpec {
+function prxProcessSpec(hook: PrxShellHook, ev: PrxEventInstance, payloadFile: string): ProcessSpec {
   const env = buildPrxEnv(hook, ev, payloadFile);
   let command = hook.command;
   let args = hook.args;

@@ -6,26 +6,23 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { admitProject, type ConsentPolicy } from '../consent/project-admission.ts';
-import type { ProjectConsent } from '../consent/project-consent.ts';
-import { type ProjectRead, pluginHooksFile, readProject } from '../consent/project-surface.ts';
-import { projectKey } from '../consent/trust-store.ts';
-import { homeFolder } from '../core/home.ts';
-import { type ConfigIssue, jsonPath } from '../core/issues.ts';
-import { toolCallRuleOf } from '../dialects/claude-if-rule.ts';
-import { inheritedEnv, withoutInterpreterCaches } from '../dialects/env-policy.ts';
-import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
-import { claudeMatchField, isDocumentedClaudeEvent } from '../events/claude-events.ts';
+import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
+import type { HookConsent } from '../../consent/project-consent.ts';
+import { type ProjectRead, pluginHooksFile, readProject } from '../../consent/project-surface.ts';
+import { projectKey } from '../../consent/trust-store.ts';
+import { inheritedEnv, lurusHookEnv, withoutInterpreterCaches } from '../../core/env-policy.ts';
+import { homeFolder } from '../../core/home.ts';
+import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import type {
   AgentCommandHook,
   AgentHook,
   AgentHttpHook,
   GateEntry,
   HookScope,
-} from '../registry/hook-definition.ts';
-import { compileClaudeMatcher, compileMatcher } from '../registry/matcher.ts';
-import { literalHostProblem } from '../runners/blocked-address.ts';
-import { headerProblems, urlProblem } from '../runners/http-headers.ts';
+} from '../../registry/hook-definition.ts';
+import { compileClaudeMatcher, compileMatcher } from '../../registry/matcher.ts';
+import { literalHostProblem } from '../../runners/blocked-address.ts';
+import { headerProblems, urlProblem } from '../../runners/http-headers.ts';
 import {
   type AgentConfig,
   type AgentSource,
@@ -34,11 +31,14 @@ import {
   MAX_AGENT_TIMEOUT_MS,
   openAgentSource,
   sourceCompiled,
-} from './agent-config.ts';
-import { type RawHandler, readHandler } from './agent-settings.ts';
+} from '../../sources/agent-config.ts';
+import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { claudeMatchField, isDocumentedClaudeEvent } from './events.ts';
+import { toolCallRuleOf } from './if-rule.ts';
+import { claudePluginDataDir } from './plugin-data.ts';
 
-export const CLAUDE_DEFAULT_TIMEOUT_S = 600;
-export const DEFAULT_MANAGED_SETTINGS = '/etc/claude-code/managed-settings.json';
+const CLAUDE_DEFAULT_TIMEOUT_S = 600;
+const DEFAULT_MANAGED_SETTINGS = '/etc/claude-code/managed-settings.json';
 
 export interface ClaudeOptions {
   /** Plugin folders whose `hooks/hooks.json` is read [C-SRC-1]. */
@@ -49,7 +49,7 @@ export interface ClaudeOptions {
   env?: 'inherit' | 'allowlist';
 }
 
-export interface LoadClaudeOptions {
+interface LoadClaudeOptions {
   projectDir: string;
   home?: string;
   /** Parent environment of command hooks; default `process.env`. */
@@ -109,7 +109,7 @@ interface SourceSpec extends AgentSourceSpec {
 }
 
 /** [C-SRC-1] The sources in merge order. */
-export function claudeSourceSpecs(projectDir: string, home: string, opts: ClaudeOptions = {}): SourceSpec[] {
+function claudeSourceSpecs(projectDir: string, home: string, opts: ClaudeOptions = {}): SourceSpec[] {
   return [
     {
       scope: 'managed',
@@ -185,7 +185,10 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): AgentConfig {
       ...(spec.project && admission.consent.consent !== undefined
         ? { consent: admission.consent.consent }
         : {}),
-      ...(spec.pluginRoot !== undefined ? { pluginRoot: spec.pluginRoot } : {}),
+      // The manifest is read once per plugin, not once per handler.
+      ...(spec.pluginRoot !== undefined
+        ? { pluginRoot: spec.pluginRoot, pluginData: claudePluginDataDir(home, spec.pluginRoot) }
+        : {}),
     };
     let count = 0;
     for (const raw of raws) {
@@ -253,8 +256,10 @@ interface HandlerContext {
   /** Where `allowedEnvVars` are looked up for HTTP headers. */
   parentEnv: NodeJS.ProcessEnv;
   warnings: ConfigIssue[];
-  consent?: ProjectConsent;
+  consent?: HookConsent;
   pluginRoot?: string;
+  /** [C-RUN-3] Set with `pluginRoot`: its `CLAUDE_PLUGIN_DATA`. */
+  pluginData?: string;
 }
 
 /** One handler, validated, or `undefined` (skipped with a warning) [C-SRC-3, C-RUN-1]. */
@@ -297,11 +302,8 @@ function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentH
     enabled: true,
     order,
     ...(ctx.consent !== undefined ? { consent: ctx.consent } : {}),
-    ...(ctx.pluginRoot !== undefined
-      ? {
-          pluginRoot: ctx.pluginRoot,
-          pluginData: pluginDataDir(ctx.home, ctx.pluginRoot),
-        }
+    ...(ctx.pluginRoot !== undefined && ctx.pluginData !== undefined
+      ? { pluginRoot: ctx.pluginRoot, pluginData: ctx.pluginData }
       : {}),
   };
   if (type === 'command') {
@@ -391,10 +393,10 @@ function timeoutOf(value: number | undefined, warn: (message: string) => void): 
 /** [C-RUN-1] Exec form: the placeholders are plain-string substitutions (no shell, no quoting). */
 function substitutePlaceholders(s: string, ctx: HandlerContext): string {
   let out = s.replaceAll(placeholder('CLAUDE_PROJECT_DIR'), ctx.projectDir);
-  if (ctx.pluginRoot !== undefined) {
+  if (ctx.pluginRoot !== undefined && ctx.pluginData !== undefined) {
     out = out
       .replaceAll(placeholder('CLAUDE_PLUGIN_ROOT'), ctx.pluginRoot)
-      .replaceAll(placeholder('CLAUDE_PLUGIN_DATA'), pluginDataDir(ctx.home, ctx.pluginRoot));
+      .replaceAll(placeholder('CLAUDE_PLUGIN_DATA'), ctx.pluginData);
   }
   return out;
 }
@@ -402,11 +404,6 @@ function substitutePlaceholders(s: string, ctx: HandlerContext): string {
 /** `${NAME}` as written in a hook file (built, so it is not mistaken for a template placeholder). */
 function placeholder(name: string): string {
   return `$\{${name}}`;
-}
-
-/** [C-RUN-3] `<home>/.hookwerk/plugin-data/<plugin folder name>`. */
-function pluginDataDir(home: string, pluginRoot: string): string {
-  return path.join(home, '.hookwerk', 'plugin-data', path.basename(pluginRoot));
 }
 
 /** `$NAME` and `${NAME}` references in a header value. */

@@ -16,42 +16,41 @@ import {
   admitProject,
   type ConsentPolicy,
   type ConsentSummary,
-} from '../consent/project-admission.ts';
-import type { ProjectConsent, ProjectSurface } from '../consent/project-consent.ts';
-import { type ProjectRead, readProject } from '../consent/project-surface.ts';
-import { lurusDir, projectKey } from '../consent/trust-store.ts';
-import { primaryScriptOf } from '../core/command-words.ts';
-import { homeFolder } from '../core/home.ts';
-import { type ConfigIssue, fromZodIssues, jsonPath } from '../core/issues.ts';
-import { parseJsonText } from '../core/json-text.ts';
-import { isPlainObject } from '../core/plain-object.ts';
-import { readSourceFile } from '../core/read-source.ts';
-import { withoutInterpreterCaches } from '../dialects/env-policy.ts';
-import { lurusHookEnv } from '../dialects/lurus-dialect.ts';
-import { isLurusEvent, LURUS_EVENT_NAMES, type LurusEventName } from '../events/lurus-events.ts';
+} from '../../consent/project-admission.ts';
+import type { HookConsent, ProjectSurface } from '../../consent/project-consent.ts';
+import { type ProjectRead, readProject } from '../../consent/project-surface.ts';
+import { lurusDir, projectKey } from '../../consent/trust-store.ts';
+import { primaryScriptOf } from '../../core/command-words.ts';
+import { lurusHookEnv, withoutInterpreterCaches } from '../../core/env-policy.ts';
+import { homeFolder } from '../../core/home.ts';
+import { type ConfigIssue, fromZodIssues, jsonPath } from '../../core/issues.ts';
+import { parseJsonText } from '../../core/json-text.ts';
+import { isPlainObject } from '../../core/plain-object.ts';
+import { readSourceFile } from '../../core/read-source.ts';
+import { isLurusEvent, LURUS_EVENT_NAMES, type LurusEventName } from '../../events/lurus-events.ts';
 import type {
   GateEntry,
   LurusCommandHook,
   LurusHttpHook,
   UnapprovedHook,
-} from '../registry/hook-definition.ts';
-import { compileMatcher } from '../registry/matcher.ts';
-import { literalHostProblem } from '../runners/blocked-address.ts';
-import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../runners/http-headers.ts';
+} from '../../registry/hook-definition.ts';
+import { compileMatcher } from '../../registry/matcher.ts';
+import { literalHostProblem } from '../../runners/blocked-address.ts';
+import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../../runners/http-headers.ts';
 import {
   LURUS_LIMITS,
   type LurusEventMap,
   type LurusHookConfig,
   lurusEventMapSchema,
   lurusHooksFileSchema,
-} from './lurus-schema.ts';
+} from './schema.ts';
 
 export { lurusDir };
 
 export type LurusScope = 'global' | 'project';
 
 /** Where an event map lives: a whole `hooks.json`, or one key of a `settings.json`. */
-export interface LurusSourceSpec {
+interface LurusSourceSpec {
   scope: LurusScope;
   file: string;
   /** `null`: the file is the event map; otherwise the settings key holding it. */
@@ -109,7 +108,7 @@ export interface LurusConfig {
 }
 
 /** [L-SRC-1..3] The six sources, in the order their arrays are concatenated. */
-export function lurusSourceSpecs(projectDir: string, home: string): LurusSourceSpec[] {
+function lurusSourceSpecs(projectDir: string, home: string): LurusSourceSpec[] {
   const g = lurusDir(home);
   const p = lurusDir(projectDir);
   return [
@@ -122,9 +121,9 @@ export function lurusSourceSpecs(projectDir: string, home: string): LurusSourceS
   ];
 }
 
-export interface LoadLurusOptions {
+interface LoadLurusOptions {
   projectDir: string;
-  /** Home folder holding `.lurus/` (default: the account's home, see files/home.ts). */
+  /** Home folder holding `.lurus/` (default: the account's home, see core/home.ts). */
   home?: string;
   /** Parent environment of command hooks [L-RUN-3]; default `process.env`. */
   env?: NodeJS.ProcessEnv;
@@ -354,7 +353,7 @@ function compileSource(
   raw: unknown,
   base: PropertyKey[],
   ctx: CompileContext,
-  consent: ProjectConsent | undefined,
+  consent: HookConsent | undefined,
 ): { ok: true; hooks: LurusHook[] } | { ok: false; issues: ConfigIssue[] } {
   const schema = spec.key === null ? lurusHooksFileSchema : lurusEventMapSchema;
   const parsed = schema.safeParse(raw);

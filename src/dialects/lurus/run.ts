@@ -3,45 +3,20 @@
  * ending becomes a verdict. The runners run; this file only builds requests and reads answers.
  */
 import { existsSync } from 'node:fs';
-import { parseBoundedJson, TOO_DEEP } from '../core/json-text.ts';
-import type { LurusEnvelope } from '../events/lurus-events.ts';
-import type { RunRecord } from '../records/run-record.ts';
-import type { FailMode, InProcessGateHook, LurusGateHook } from '../registry/hook-definition.ts';
-import { HookCallInfo, runInProcess } from '../runners/in-process-runner.ts';
-import { type Ending, outcomeOf, type RunResult } from '../runners/run-result.ts';
-import type { Runners } from '../runners/runners.ts';
-
-/** [L-RUN-3] Variables a command hook may inherit, besides those named in LURUS_HOOK_PASS_ENV. */
-const ENV_ALLOWLIST = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'TMPDIR', 'TZ']);
-
-/** [L-RUN-3] The environment of a command hook: the allowlist, `LC_*`, and the names in LURUS_HOOK_PASS_ENV. */
-export function lurusHookEnv(parent: NodeJS.ProcessEnv): Record<string, string> {
-  const pass = new Set(
-    (parent.LURUS_HOOK_PASS_ENV ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== ''),
-  );
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(parent)) {
-    if (value === undefined) continue;
-    if (ENV_ALLOWLIST.has(key) || key.startsWith('LC_') || pass.has(key)) env[key] = value;
-  }
-  return env;
-}
-
-/** What one hook said, before it is folded into the decision. */
-export type HookVerdict = Ending &
-  Pick<RunRecord, 'additionalContext'> & { decision: 'allow' | 'deny'; failed?: FailMode };
-
-type Answer = { decision: 'allow' | 'deny'; reason?: string; additionalContext?: string };
+import { parseBoundedJson, TOO_DEEP } from '../../core/json-text.ts';
+import { type Answer, failedVerdict, type HookVerdict, readAnswer } from '../../dispatch/hook-verdict.ts';
+import type { LurusEnvelope } from '../../events/lurus-events.ts';
+import type { FailMode, InProcessGateHook, LurusGateHook } from '../../registry/hook-definition.ts';
+import { HookCallInfo, runInProcess } from '../../runners/in-process-runner.ts';
+import { type Ending, outcomeOf, type RunResult } from '../../runners/run-result.ts';
+import type { Runners } from '../../runners/runners.ts';
 
 /**
  * [L-ANS-1] The answer on stdout (or an HTTP body). Whole text first; failing that, the last
  * non-empty line, so a hook that logs to stdout before answering still counts. JSON nested past
  * MAX_HOOK_JSON_DEPTH is an invalid answer [C-ANS-3], found before it is parsed.
  */
-export function parseAnswer(text: string): Answer | { invalid: string } {
+function parseAnswer(text: string): Answer | { invalid: string } {
   const trimmed = text.trim();
   if (trimmed === '') return { invalid: 'empty answer' };
   let parsed = parseBoundedJson(trimmed);
@@ -57,35 +32,6 @@ export function parseAnswer(text: string): Answer | { invalid: string } {
         : `answer is not JSON: ${JSON.stringify(trimmed.slice(0, 80))}`,
     };
   return readAnswer(parsed.value);
-}
-
-/** Checks an answer value (parsed JSON, or what an in-process hook returned). */
-export function readAnswer(value: unknown): Answer | { invalid: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { invalid: 'answer is not an object' };
-  const decision: unknown = Reflect.get(value, 'decision');
-  if (decision !== 'allow' && decision !== 'deny') {
-    return { invalid: `unknown decision ${JSON.stringify(decision ?? null)} (expected "allow" or "deny")` };
-  }
-  const reason: unknown = Reflect.get(value, 'reason');
-  const additionalContext: unknown = Reflect.get(value, 'additionalContext');
-  // Built field by field: conditional spreads cost µs per call on Node 20 (in-process hooks are µs-scale).
-  const answer: Answer = { decision };
-  if (typeof reason === 'string') answer.reason = reason;
-  if (typeof additionalContext === 'string' && additionalContext !== '')
-    answer.additionalContext = additionalContext;
-  return answer;
-}
-
-/**
- * [L-ANS-3] A failure decides by failMode: allow (open, default) or deny (closed); its cause is
- * kept. Verdicts are built by assignment onto the ending (no spread: see run-result.ts).
- */
-export function failedVerdict(failMode: FailMode, e: Ending): HookVerdict {
-  return Object.assign(e, {
-    decision: failMode === 'closed' ? ('deny' as const) : ('allow' as const),
-    failed: failMode,
-  });
 }
 
 /** A verdict from an answer, as one literal (the in-process path is µs-scale). */

@@ -1,12 +1,13 @@
 /**
  * The Claude Code event table [§5]: which events can block [C-EV-1], which input field a matcher
- * is tested against [C-MATCH-1], which events get `CLAUDE_ENV_FILE` [C-RUN-3] and on which plain
- * stdout becomes context [C-ANS-1]. Any other event name is accepted [C-EV-1, C-SRC-3]: it never
- * blocks, its matchers are ignored, it gets no env file, and its plain stdout is only recorded.
+ * is tested against [C-MATCH-1], which events get `CLAUDE_ENV_FILE` [C-RUN-3], on which plain
+ * stdout becomes context [C-ANS-1] and whose input carries `permission_mode` [C-IN-1]. Any other
+ * event name is accepted [C-EV-1, C-SRC-3]: it never blocks, its matchers are ignored, it gets no
+ * env file, its plain stdout is only recorded, and no `permission_mode` is filled in.
  */
 
 /** The input fields a Claude Code matcher can be tested against [C-MATCH-1]. */
-export type ClaudeMatchField =
+type ClaudeMatchField =
   | 'tool_name'
   | 'source'
   | 'trigger'
@@ -15,7 +16,7 @@ export type ClaudeMatchField =
   | 'agent_type'
   | 'error';
 
-export interface ClaudeEventInfo {
+interface ClaudeEventInfo {
   /** [C-EV-1] Exit 2 / `decision: "block"` stops the action. */
   readonly canBlock: boolean;
   /** [C-MATCH-1] The input field the matcher is tested against; `null`: matchers are ignored. */
@@ -24,20 +25,26 @@ export interface ClaudeEventInfo {
   readonly envFile: boolean;
   /** [C-ANS-1] Plain (non-JSON) stdout on exit 0 becomes `additionalContext`. */
   readonly plainTextIsContext: boolean;
+  /** [C-IN-1] Claude Code's input for this event carries `permission_mode`. */
+  readonly permissionMode: boolean;
 }
 
 function ev(
   canBlock: boolean,
   matchField: ClaudeMatchField | null,
-  extra: { envFile?: boolean; plainTextIsContext?: boolean } = {},
+  extra: { envFile?: boolean; plainTextIsContext?: boolean; permissionMode?: boolean } = {},
 ): ClaudeEventInfo {
   return {
     canBlock,
     matchField,
     envFile: extra.envFile ?? false,
     plainTextIsContext: extra.plainTextIsContext ?? false,
+    permissionMode: extra.permissionMode ?? false,
   };
 }
+
+/** Shorthand for the events whose input carries `permission_mode`. */
+const MODE = { permissionMode: true } as const;
 
 /**
  * The 31 events Claude Code documents (research §1). `canBlock` follows C-EV-1, which is the
@@ -46,28 +53,30 @@ function ev(
  * `PostToolUseFailure` block, meaning their reason is fed back to the model). `matchField`
  * follows C-MATCH-1: events it does not name ignore their matcher, even those Claude Code filters
  * on another field (`InstructionsLoaded`, `UserPromptExpansion`, `FileChanged`, `Elicitation`…).
+ * `permissionMode` is where Claude Code 2.1.197 builds the input with the session's permission
+ * mode (read in its binary: the others, SessionStart among them, are built without one).
  */
 export const CLAUDE_EVENTS = {
   SessionStart: ev(false, 'source', { envFile: true, plainTextIsContext: true }),
   Setup: ev(false, 'trigger', { envFile: true }),
   InstructionsLoaded: ev(false, null),
-  UserPromptSubmit: ev(true, null, { plainTextIsContext: true }),
-  UserPromptExpansion: ev(true, null, { plainTextIsContext: true }),
+  UserPromptSubmit: ev(true, null, { plainTextIsContext: true, ...MODE }),
+  UserPromptExpansion: ev(true, null, { plainTextIsContext: true, ...MODE }),
   MessageDisplay: ev(false, null),
-  PreToolUse: ev(true, 'tool_name'),
-  PermissionRequest: ev(false, 'tool_name'),
-  PermissionDenied: ev(false, 'tool_name'),
-  PostToolUse: ev(true, 'tool_name'),
-  PostToolUseFailure: ev(true, 'tool_name'),
-  PostToolBatch: ev(true, null),
+  PreToolUse: ev(true, 'tool_name', MODE),
+  PermissionRequest: ev(false, 'tool_name', MODE),
+  PermissionDenied: ev(false, 'tool_name', MODE),
+  PostToolUse: ev(true, 'tool_name', MODE),
+  PostToolUseFailure: ev(true, 'tool_name', MODE),
+  PostToolBatch: ev(true, null, MODE),
   Notification: ev(false, 'notification_type'),
   SubagentStart: ev(false, 'agent_type'),
-  SubagentStop: ev(true, 'agent_type'),
-  TaskCreated: ev(true, null),
-  TaskCompleted: ev(true, null),
-  Stop: ev(true, null),
+  SubagentStop: ev(true, 'agent_type', MODE),
+  TaskCreated: ev(true, null, MODE),
+  TaskCompleted: ev(true, null, MODE),
+  Stop: ev(true, null, MODE),
   StopFailure: ev(false, 'error'),
-  TeammateIdle: ev(true, null),
+  TeammateIdle: ev(true, null, MODE),
   ConfigChange: ev(true, 'source'),
   CwdChanged: ev(false, null, { envFile: true }),
   DirectoryAdded: ev(false, null),
@@ -76,12 +85,12 @@ export const CLAUDE_EVENTS = {
   WorktreeRemove: ev(false, null),
   PreCompact: ev(true, 'trigger'),
   PostCompact: ev(false, 'trigger'),
-  Elicitation: ev(false, null),
-  ElicitationResult: ev(false, null),
+  Elicitation: ev(false, null, MODE),
+  ElicitationResult: ev(false, null, MODE),
   SessionEnd: ev(false, 'reason'),
 } as const satisfies Record<string, ClaudeEventInfo>;
 
-export type ClaudeEventName = keyof typeof CLAUDE_EVENTS;
+type ClaudeEventName = keyof typeof CLAUDE_EVENTS;
 
 export const CLAUDE_EVENT_NAMES: readonly ClaudeEventName[] = Object.freeze(
   Object.keys(CLAUDE_EVENTS).filter(isDocumentedClaudeEvent),
@@ -129,4 +138,9 @@ export function claudeGetsEnvFile(event: string): boolean {
 /** [C-ANS-1] Plain stdout on exit 0 becomes `additionalContext` on this event (else it is only recorded). */
 export function claudePlainTextIsContext(event: string): boolean {
   return info(event)?.plainTextIsContext ?? false;
+}
+
+/** [C-IN-1] Claude Code's input for this event carries `permission_mode` (unknown events: no). */
+export function claudeSendsPermissionMode(event: string): boolean {
+  return info(event)?.permissionMode ?? false;
 }

@@ -1,0 +1,7 @@
+import path from 'node:path';
+import type { AgentCommandHook } from '../registry/hook-definition.ts';
+
+/** The folder a command hook runs in: the input's `cwd` when it is an absolute path, else the hook's. */
+export function runFolderOf(hook: AgentCommandHook, input: Record<string, unknown>): string {
+  return typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : hook.cwd;
+}
