@@ -70,6 +70,7 @@ export async function runClaude(tool, kase, world, baseEnv, timeoutMs) {
       requests: mock.requests,
       notes: hookNotes(world.home),
       sessionId: result?.session_id,
+      // Claude Code -p shows no hook systemMessage anywhere: nothing to compare.
       userText: '',
       terminal: result?.terminal_reason ?? result?.stop_reason ?? (run.timedOut ? 'timeout' : 'none'),
       // A UserPromptSubmit stop ends the run before any turn: no terminal_reason, only this text.

@@ -54,11 +54,9 @@ export async function runGemini(tool, kase, world, baseEnv, timeoutMs) {
           return /hook/i.test(words) && /(error|fail|invalid|timed out|timeout|stopped|blocked)/i.test(words);
         })
         .slice(0, 20),
-      // What Gemini CLI shows the user from hooks: its "Hook system message" lines on stderr.
-      userText: run.stderr
-        .split('\n')
-        .filter((l) => /system message/i.test(l))
-        .join('\n'),
+      userText: userLines(run.stderr),
+      // BeforeTool / AfterTool stops print this; BeforeAgent / AfterAgent ones show as no model call.
+      stoppedByHook: /Agent execution stopped/.test(run.stderr),
       terminal: result === undefined ? (run.timedOut ? 'timeout' : 'no-json-output') : 'completed',
       result,
       sessionId: result?.session_id,
@@ -67,4 +65,19 @@ export async function runGemini(tool, kase, world, baseEnv, timeoutMs) {
   } finally {
     await mock.close();
   }
+}
+
+/**
+ * What Gemini CLI showed the user from hooks: its "Hook system message: …" lines on stderr (the
+ * merged systemMessage), each with the lines that continue it (a joined message spans several).
+ */
+function userLines(stderr) {
+  const shown = [];
+  let inMessage = false;
+  for (const line of stderr.split('\n')) {
+    if (line.startsWith('Hook system message: ')) inMessage = true;
+    else if (line.trim() === '' || /^(Hook|Error|Agent|Warning|\[)/.test(line)) inMessage = false;
+    if (inMessage) shown.push(line);
+  }
+  return shown.join('\n');
 }

@@ -57,9 +57,8 @@ async function runBothSides(
   const real = {
     files: projectFiles(world.proj),
     model: tokens(mainRequests.map((r) => JSON.stringify(r.body)).join('\n')),
-    user: dialect === 'gemini' ? tokens(userLines(realRun.run.stderr)) : [],
-    stopped:
-      dialect === 'claude' ? realRun.stoppedByHook : /Agent execution stopped/.test(realRun.run.stderr),
+    user: tokens(realRun.userText),
+    stopped: realRun.stoppedByHook,
     requests: mainRequests,
   };
   const internet = realRun.requests.filter((r) => r.kind === 'internet').map((r) => r.url);
@@ -122,19 +121,4 @@ async function runBothSides(
   };
   writeFileSync(path.join(root, 'result.json'), JSON.stringify(result, null, 1));
   return result;
-}
-
-/**
- * What Gemini CLI showed the user from hooks: its "Hook system message: …" lines on stderr (the
- * merged systemMessage), each with the lines that continue it (a joined message spans several).
- */
-function userLines(stderr) {
-  const shown = [];
-  let inMessage = false;
-  for (const line of stderr.split('\n')) {
-    if (line.startsWith('Hook system message: ')) inMessage = true;
-    else if (line.trim() === '' || /^(Hook|Error|Agent|Warning|\[)/.test(line)) inMessage = false;
-    if (inMessage) shown.push(line);
-  }
-  return shown.join('\n');
 }
