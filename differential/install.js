@@ -32,7 +32,7 @@ export async function ensureTool(name) {
 
   const staging = `${dir}.partial-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
+  makeDirs(staging);
   // A package.json of its own, so npm installs here and never walks up into the repository.
   writeFileSync(path.join(staging, 'package.json'), '{"name":"hookwerk-differential-tool","private":true}\n');
   const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' };
@@ -57,4 +57,17 @@ export async function ensureTool(name) {
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
   return { ...result, installed: true };
+}
+
+/**
+ * mkdir -p one component at a time: a cache root that cannot hold folders (HOOKWERK_DIFF_CACHE
+ * under /proc, say) then fails with its error, where Node 20's recursive mkdirSync spins forever.
+ */
+function makeDirs(dir) {
+  const parts = path.resolve(dir).split(path.sep).filter(Boolean);
+  let at = path.sep;
+  for (const part of parts) {
+    at = path.join(at, part);
+    if (!existsSync(at)) mkdirSync(at);
+  }
 }
