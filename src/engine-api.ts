@@ -5,11 +5,8 @@
 import type { MemoryBus } from './bus/memory-bus.ts';
 import type { FailMode } from './core/fail-mode.ts';
 import type { ConfigIssue } from './core/issues.ts';
-import type { ClaudeOptions } from './dialects/claude/source.ts';
-import type { GeminiOptions } from './dialects/gemini/source.ts';
-import type { LurusConfig } from './dialects/lurus/source.ts';
-import type { AgentDecision } from './dispatch/agent-answer.ts';
-import type { Decision } from './dispatch/gate-sequential.ts';
+import type { DialectOptions, GateConfig, GateDecision } from './dialects/gate-dialect.ts';
+import type { GateDialect } from './dialects/gate-dialects.ts';
 import type { LurusContext, LurusEventName } from './events/lurus-events.ts';
 import type { PrxEnvelope, PrxEventName, PrxPayload } from './events/prx-events.ts';
 import type { NatsOptionsInput } from './nats/nats-options.ts';
@@ -25,9 +22,9 @@ import type {
 } from './registry/hook-definition.ts';
 import type { HostLookup } from './runners/guarded-connect.ts';
 import type { LauncherChoice } from './runners/launcher/launcher-backend.ts';
-import type { AgentConfig } from './sources/agent-config.ts';
 
-export interface HookEngineOptions {
+/** Every dialect's own options sit under its name (`claude: {…}`, `gemini: {…}`) [C-LIB-1, G-SRC-1]. */
+export interface HookEngineOptions extends DialectOptions {
   /** PRX workspace: the folder holding `hooks.json` (and `config.toml`). */
   workspace?: string;
   /** Lurus project folder (holding `.lurus/`); default: the current directory. */
@@ -81,10 +78,6 @@ export interface HookEngineOptions {
    * protocol [§5]) or `gemini` (Gemini CLI's [§6]).
    */
   gateDialect?: GateDialect;
-  /** [C-LIB-1] Claude Code dialect: plugin folders, managed settings file, environment mode. */
-  claude?: ClaudeOptions;
-  /** [G-SRC-1] Gemini CLI dialect: system settings file, environment mode. */
-  gemini?: GeminiOptions;
   /**
    * (issue 11) Resolver for HTTP hook host names, `dns.lookup`'s shape (default `dns.lookup`).
    * Link-local and metadata addresses it answers are refused all the same (`blocked_address`).
@@ -99,11 +92,7 @@ export interface HookEngineOptions {
   natsInbound?: boolean;
 }
 
-export type GateDialect = 'lurus' | 'claude' | 'gemini';
-/** What `decide()` answers: the Lurus decision [L-ANS-4], or the agent dialects' [C-OUT-1]. */
-export type GateDecision = Decision | AgentDecision;
-/** The gate sources as loaded, of whichever dialect the engine speaks. */
-export type GateConfig = LurusConfig | AgentConfig;
+export type { GateConfig, GateDecision, GateDialect };
 
 export interface EmitOptions {
   sessionId?: string;

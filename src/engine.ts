@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { currentDepth, MAX_DEPTH } from './bus/depth.ts';
 import { MemoryBus } from './bus/memory-bus.ts';
+import type { ConsentPolicy } from './consent/project-admission.ts';
 import { trustStorePath } from './consent/trust-store.ts';
 import { errorMessage } from './core/errno.ts';
 import { EngineClosedError, HookInputError, HookwerkError } from './core/errors.ts';
@@ -15,27 +16,16 @@ import { type ConfigIssue, formatIssue } from './core/issues.ts';
 import { isPlainObject } from './core/plain-object.ts';
 import { LazyPrivateTempDir } from './core/private-temp-dir.ts';
 import { isDirectory } from './core/real-path.ts';
-import { type AgentRunContext, runAgentHook, runInProcessAgentHook } from './dialects/agent/run.ts';
-import { mergeClaudeAnswers } from './dialects/claude/answer.ts';
-import { claudeMatchTarget, claudeSendsPermissionMode } from './dialects/claude/events.ts';
-import { loadClaudeConfig } from './dialects/claude/source.ts';
-import { applyGeminiOutputToInput, mergeGeminiAnswers } from './dialects/gemini/answer.ts';
-import { GEMINI_EVENT_NAMES, geminiMatchTarget, isGeminiEvent } from './dialects/gemini/events.ts';
-import { loadGeminiConfig } from './dialects/gemini/source.ts';
-import { runGateHook } from './dialects/lurus/run.ts';
-import { type ConsentPolicy, loadLurusConfig } from './dialects/lurus/source.ts';
+import type { GateDialectPlugin, GateRuntime } from './dialects/gate-dialect.ts';
+import { GATE_DIALECTS } from './dialects/gate-dialects.ts';
 import { type PayloadFiles, runObserveHook } from './dialects/prx/run.ts';
 import { loadPrxConfig, PRX_HOOKS_FILE, type PrxLoadResult } from './dialects/prx/source.ts';
-import type { AgentAnswer } from './dispatch/agent-answer.ts';
-import { runAgentGate } from './dispatch/gate-parallel.ts';
-import { type RunGateHook, runSequentialGate } from './dispatch/gate-sequential.ts';
 import { HookJob, type JobContext } from './dispatch/hook-job.ts';
 import { ObserveScheduler } from './dispatch/observe-scheduler.ts';
 import type {
   EmitOptions,
   GateConfig,
   GateDecision,
-  GateDialect,
   GateView,
   HookEngine,
   HookEngineOptions,
@@ -43,14 +33,7 @@ import type {
   ReloadResult,
 } from './engine-api.ts';
 import { jsonPayloadProblem } from './events/json-payload-check.ts';
-import {
-  isLurusEvent,
-  LURUS_EVENT_NAMES,
-  LURUS_EVENTS,
-  type LurusContext,
-  type LurusEnvelope,
-  type LurusEventName,
-} from './events/lurus-events.ts';
+import { isLurusEvent, LURUS_EVENT_NAMES, LURUS_EVENTS, type LurusEventName } from './events/lurus-events.ts';
 import {
   assertPrxPayload,
   isPrxEvent,
@@ -68,14 +51,12 @@ import type { RunOutcome, RunRecord } from './records/run-record.ts';
 import { truncateRecord } from './records/truncate-record.ts';
 import { type Explanation, explainEvent } from './registry/explain.ts';
 import type {
-  GateEntry,
   InProcessGateHook,
   InProcessObserverHook,
-  LurusGateEntry,
   PrxShellHook,
   RegistryEntry,
 } from './registry/hook-definition.ts';
-import { compileMatcher, matchTarget } from './registry/matcher.ts';
+import { compileMatcher } from './registry/matcher.ts';
 import { Registry } from './registry/registry.ts';
 import { Runners } from './runners/runners.ts';
 import { PluginHost } from './sources/plugin-host.ts';
@@ -130,8 +111,9 @@ class Engine implements HookEngine {
   /** The one snapshot every dispatch reads; replaced whole, never mutated. */
   #registry = Registry.empty;
   #gateConfig!: GateConfig;
-  readonly #gateDialect: GateDialect;
-  readonly #agentRuns: AgentRunContext;
+  /** The gate dialect, from the table: the engine never asks which one it is. */
+  readonly #dialect: GateDialectPlugin;
+  readonly #gateRuntime: GateRuntime;
   #loadedText: string | undefined;
   #issues: ConfigIssue[] = [];
   #watch: FileWatch | undefined;
@@ -143,7 +125,6 @@ class Engine implements HookEngine {
   /** Decisions in progress, and who waits for there to be none (close()). */
   #deciding = 0;
   #decidesSettled: Array<() => void> = [];
-  readonly #runGateHook: RunGateHook;
   readonly #recordGateRun: (record: RunRecord) => void;
   readonly #decideSettled = (): void => {
     if (--this.#deciding > 0) return;
@@ -190,11 +171,9 @@ class Engine implements HookEngine {
     this.#tmpDir = new LazyPrivateTempDir('hookwerk-');
     const payloads = payloadFiles(this.#tmpDir);
     const runners = this.#runners;
-    // Made once: decide() is µs-scale and allocates no closures of its own.
-    this.#runGateHook = (hook, envelope, json) => runGateHook(hook, envelope, json, runners);
     this.#recordGateRun = (record) => this.#record(record, currentDepth() + 1);
-    this.#gateDialect = opts.gateDialect ?? 'lurus';
-    this.#agentRuns = { runners, tmpDir: this.#tmpDir };
+    this.#dialect = GATE_DIALECTS[opts.gateDialect ?? 'lurus'];
+    this.#gateRuntime = this.#runtime(runners);
     this.#jobs = {
       run: (hook, ev) => runObserveHook(hook, ev, runners, payloads),
       record: (record, depth) => this.#record(record, depth),
@@ -202,7 +181,7 @@ class Engine implements HookEngine {
     };
     const engine = this;
     this.gate = {
-      dialect: this.#gateDialect,
+      dialect: opts.gateDialect ?? 'lurus',
       get config() {
         return engine.#gateConfig;
       },
@@ -282,102 +261,17 @@ class Engine implements HookEngine {
   decide(event: string, context: unknown): Promise<GateDecision> {
     try {
       if (this.#closed) return Promise.reject(new EngineClosedError('decide()'));
-      if (typeof context !== 'object' || context === null || Array.isArray(context)) {
+      if (!isPlainObject(context)) {
         return Promise.reject(new HookInputError('context', 'context must be an object'));
       }
       // Issue 11: hooks get the context as JSON; cyclic, BigInt or too deep would fail each one.
       const unsendable = jsonPayloadProblem(context, 'context');
       if (unsendable !== undefined) return Promise.reject(unsendable);
-      if (this.#gateDialect !== 'lurus') return this.#decideAgent(event, context);
-      if (!isLurusEvent(event)) {
-        return Promise.reject(
-          new HookInputError(
-            'event',
-            `unknown gate event "${event}"; expected one of ${LURUS_EVENT_NAMES.join(', ')}`,
-          ),
-        );
-      }
-      if (this.#nats?.options.remoteGate === true) return this.#decideRemotely(event, context);
       this.#pollTrust();
-      // A copy: hooks see the context as it was asked about, whatever the caller does meanwhile.
-      const ctx: LurusContext = Object.assign<LurusContext, object>({}, context);
-      const target = matchTarget(ctx);
-      const entries = lurusEntries(this.#registry.select(event, target));
-      if (entries.length === 0) return Promise.resolve({ decision: 'allow', blocked: false, runs: [] });
-      const envelope: LurusEnvelope = { event, context: ctx, cwd: this.#gateConfig.projectDir };
-      this.#deciding++;
-      return runSequentialGate(
-        envelope,
-        LURUS_EVENTS[event].canBlock,
-        entries,
-        this.#runGateHook,
-        this.#recordGateRun,
-        this.#decideSettled,
-      );
+      return this.#dialect.decide(event, context, this.#gateRuntime);
     } catch (err) {
       return Promise.reject(err);
     }
-  }
-
-  /** [§5, §6] Claude Code's or Gemini CLI's gate: all matching hooks in parallel, merged in configuration order. */
-  #decideAgent(event: string, given: object): Promise<GateDecision> {
-    const dialect = this.#gateDialect === 'gemini' ? 'gemini' : 'claude';
-    if (dialect === 'gemini' && !isGeminiEvent(event)) {
-      return Promise.reject(
-        new HookInputError(
-          'event',
-          `unknown Gemini CLI event "${event}"; expected one of ${GEMINI_EVENT_NAMES.join(', ')}`,
-        ),
-      );
-    }
-    if (event === '' || event.includes('\0')) {
-      return Promise.reject(new HookInputError('event', 'the event name must be a non-empty string'));
-    }
-    this.#pollTrust();
-    const input = agentInput(dialect, event, given, {
-      sessionId: this.#sessionId,
-      projectDir: this.#gateConfig.projectDir,
-    });
-    // Issue 11: session_id becomes GEMINI_SESSION_ID and cwd the hook's folder; NUL fails the spawn.
-    for (const field of ['session_id', 'cwd'] as const) {
-      const value = input[field];
-      if (typeof value === 'string' && value.includes('\0'))
-        return Promise.reject(new HookInputError(`context.${field}`, `${field} contains a NUL byte`));
-    }
-    const target =
-      dialect === 'gemini' && isGeminiEvent(event)
-        ? geminiMatchTarget(event, input)
-        : claudeMatchTarget(event, input);
-    const entries = this.#registry.select(event, target);
-    if (entries.length === 0)
-      return Promise.resolve({ decision: 'allow', blocked: false, continue: true, runs: [] });
-    const ctx = this.#agentRuns;
-    const cwd = this.#gateConfig.projectDir;
-    const toolInput = isPlainObject(input.tool_input) ? input.tool_input : undefined;
-    this.#deciding++;
-    return runAgentGate({
-      dialect,
-      event,
-      input,
-      entries,
-      admits: (hook, i) =>
-        hook.ifRule === undefined ||
-        hook.ifRule.admits(typeof i.tool_name === 'string' ? i.tool_name : undefined, i.tool_input),
-      run: (hook, i) => runAgentHook(hook, event, i, ctx),
-      runInProcess: (hook, i) => runInProcessAgentHook(hook, i, cwd),
-      merge: (answers) =>
-        dialect === 'gemini' && isGeminiEvent(event)
-          ? mergeGeminiAnswers(event, answers, toolInput)
-          : mergeClaudeAnswers(event, answers),
-      ...(dialect === 'gemini' && isGeminiEvent(event)
-        ? { fold: (i: Record<string, unknown>, a: AgentAnswer) => applyGeminiOutputToInput(event, i, a) }
-        : {}),
-      onRecord: this.#recordGateRun,
-      background: (run) => {
-        this.#deciding++;
-        run.then(this.#decideSettled, this.#decideSettled);
-      },
-    }).finally(this.#decideSettled);
   }
 
   use(event: string, a: unknown, b?: unknown): () => void {
@@ -445,21 +339,9 @@ class Engine implements HookEngine {
       const issues = [...this.#issues, ...(this.#plugins?.issues() ?? [])];
       return explainEvent(this.#registry, event, undefined, { issues });
     }
-    if (this.#gateDialect === 'lurus' && !isLurusEvent(event)) {
-      throw new HookInputError(
-        'event',
-        `unknown event "${event}" (gate events like PreToolUse, or observe events: ${PRX_EVENT_NAMES.join(', ')})`,
-      );
-    }
+    const value = this.#dialect.explainTarget(event, { ...target });
     this.#pollTrust();
     const config = this.#gateConfig;
-    const given: Record<string, unknown> = { ...target };
-    const value =
-      this.#gateDialect === 'lurus'
-        ? matchTarget(target)
-        : this.#gateDialect === 'gemini' && isGeminiEvent(event)
-          ? geminiMatchTarget(event, given)
-          : claudeMatchTarget(event, given);
     return explainEvent(this.#registry, event, value, {
       issues: config.issues,
       pending: config.consent.pending,
@@ -468,6 +350,27 @@ class Engine implements HookEngine {
 
   hooks(event: string): readonly RegistryEntry[] {
     return this.#registry.entries(event);
+  }
+
+  /** What the gate dialect gets of this engine: made once (decide() is µs-scale and allocates no closures). */
+  #runtime(runners: Runners): GateRuntime {
+    return {
+      runners,
+      tmpDir: this.#tmpDir,
+      sessionId: this.#sessionId,
+      projectDir: () => this.#gateConfig.projectDir,
+      select: (event, target) => this.#registry.select(event, target),
+      record: this.#recordGateRun,
+      begin: () => {
+        this.#deciding++;
+      },
+      done: this.#decideSettled,
+      background: (run) => {
+        this.#deciding++;
+        run.then(this.#decideSettled, this.#decideSettled);
+      },
+      remote: undefined,
+    };
   }
 
   #record(given: RunRecord, depth: number): void {
@@ -488,12 +391,7 @@ class Engine implements HookEngine {
       ...(opts.env !== undefined ? { env: opts.env } : {}),
       consent: this.#consentPolicy,
     };
-    const config =
-      this.#gateDialect === 'claude'
-        ? loadClaudeConfig({ ...base, ...(opts.claude !== undefined ? { claude: opts.claude } : {}) })
-        : this.#gateDialect === 'gemini'
-          ? loadGeminiConfig({ ...base, ...(opts.gemini !== undefined ? { gemini: opts.gemini } : {}) })
-          : loadLurusConfig(base);
+    const config = this.#dialect.load(base, opts);
     this.#gateConfig = config;
     this.#registry = this.#registry.with({ gateFiles: config.entries });
     this.#trustSignature = this.#trustStoreSignature();
@@ -607,7 +505,7 @@ class Engine implements HookEngine {
   }
 
   /** [N-GATE-1] A gate worker decides; local gate sources are not run. */
-  #decideRemotely(event: LurusEventName, context: object): Promise<GateDecision> {
+  readonly #decideRemotely = (event: LurusEventName, context: object): Promise<GateDecision> => {
     const nats = this.#nats;
     if (nats === undefined) return Promise.reject(new EngineClosedError('decide()'));
     const ctx: Record<string, unknown> = Object.fromEntries(Object.entries(context));
@@ -615,7 +513,7 @@ class Engine implements HookEngine {
     return nats
       .decide(event, ctx, LURUS_EVENTS[event].canBlock, this.#recordGateRun)
       .finally(this.#decideSettled);
-  }
+  };
 
   /** Called once by createHookEngine when `nats` is given. */
   async connectNats(options: NatsOptions): Promise<void> {
@@ -626,6 +524,7 @@ class Engine implements HookEngine {
       maxQueue: this.#scheduler.maxQueue,
       inbound: this.#opts.natsInbound !== false,
     });
+    if (options.remoteGate) this.#gateRuntime.remote = this.#decideRemotely;
   }
 
   receive(envelope: PrxEnvelope, depth: number): Promise<RunRecord[]> {
@@ -706,44 +605,4 @@ function assertDirectory(dir: string): void {
     throw new HookwerkError('WORKSPACE', `workspace ${dir} does not exist`);
   }
   if (!isDir) throw new HookwerkError('WORKSPACE', `workspace ${dir} is not a directory`);
-}
-
-function isLurusEntry(entry: GateEntry): entry is LurusGateEntry {
-  return entry.kind === 'unapproved' || entry.dialect === 'lurus';
-}
-
-/** The Lurus entries of a selection: the selection itself (no copy) when that is all of it, as usual. */
-function lurusEntries(selected: readonly GateEntry[]): readonly LurusGateEntry[] {
-  return allLurus(selected) ? selected : selected.filter(isLurusEntry);
-}
-
-function allLurus(entries: readonly GateEntry[]): entries is readonly LurusGateEntry[] {
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (entry !== undefined && entry.kind !== 'unapproved' && entry.dialect !== 'lurus') return false;
-  }
-  return true;
-}
-
-/**
- * [C-IN-1] The input object as the caller gave it, with what is missing filled in:
- * `hook_event_name`, `session_id` (the engine's, the same on every call), `cwd` (the project);
- * Claude's gets `permission_mode` (`default`) only on the events whose input carries it in Claude
- * Code (not on SessionStart), Gemini's never [G-RUN-1] but `timestamp`. `transcript_path` only
- * when the caller knows it. A `permission_mode` the caller gave is passed on as it is.
- */
-function agentInput(
-  dialect: 'claude' | 'gemini',
-  event: string,
-  given: object,
-  defaults: { sessionId: string; projectDir: string },
-): Record<string, unknown> {
-  const input: Record<string, unknown> = { ...given };
-  input.hook_event_name = event;
-  if (typeof input.session_id !== 'string') input.session_id = defaults.sessionId;
-  if (typeof input.cwd !== 'string') input.cwd = defaults.projectDir;
-  if (dialect === 'claude' && claudeSendsPermissionMode(event) && typeof input.permission_mode !== 'string')
-    input.permission_mode = 'default';
-  if (dialect === 'gemini' && typeof input.timestamp !== 'string') input.timestamp = new Date().toISOString();
-  return input;
 }

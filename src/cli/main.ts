@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { errorCode, errorMessage } from '../core/errno.ts';
+import { GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { CliError } from './cli-error.ts';
 import { createHookCommand } from './create-hook.ts';
 import { decideCommand } from './decide.ts';
@@ -208,9 +209,10 @@ function buildProgram(setExit: (code: number) => void): Command {
 }
 
 function dialectOption() {
+  const names = Object.keys(GATE_DIALECTS);
   return new Command()
-    .createOption('--dialect <dialect>', 'gate dialect: lurus (default), claude or gemini')
-    .choices(['lurus', 'claude', 'gemini']);
+    .createOption('--dialect <dialect>', `gate dialect: ${names.join(', ')} (default lurus)`)
+    .choices(names);
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -8,30 +8,53 @@ import type { ConsentCheck, HookConsent } from '../consent/project-consent.ts';
 import { commandLineOf } from '../consent/project-surface.ts';
 import { type ConsentRefusal, refusalAfter, refusalBefore } from '../consent/run-consent.ts';
 import { HookwerkError } from '../core/errors.ts';
+import type { LazyPrivateTempDir } from '../core/private-temp-dir.ts';
 import { isoNow } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import type { AgentHook, GateEntry, InProcessGateHook } from '../registry/hook-definition.ts';
+import type { Runners } from '../runners/runners.ts';
 import type { AgentAnswer, AgentDecision, AgentRun } from './agent-answer.ts';
 import { runFolderOf } from './run-folder.ts';
 
+/** What a Claude-style dialect gives the parallel gate: one object per dialect, made once. */
+export interface ParallelDialect {
+  /** Records name it. */
+  readonly name: 'claude' | 'gemini';
+  /** [G-RUN-1] A definition may ask to run one after another; then the whole event does. */
+  readonly sequentialDefinitions: boolean;
+  run(hook: AgentHook, event: string, input: Record<string, unknown>, ctx: GateRunContext): Promise<AgentRun>;
+  runInProcess(hook: InProcessGateHook, input: Record<string, unknown>, cwd: string): Promise<AgentAnswer>;
+  /** Merges answers given in configuration order. */
+  merge(
+    event: string,
+    answers: readonly AgentAnswer[],
+    input: Record<string, unknown>,
+  ): Omit<AgentDecision, 'runs' | 'env'>;
+  /** [G-RUN-1] Sequential mode folds each answer into the next hook's input. */
+  fold?(event: string, input: Record<string, unknown>, answer: AgentAnswer): Record<string, unknown>;
+}
+
+/** What one engine lends every decide of its gate: made once, never per decide. */
+export interface GateRunContext {
+  readonly runners: Runners;
+  /** The engine's private folder (`CLAUDE_ENV_FILE`s are made there). */
+  readonly tmpDir: LazyPrivateTempDir;
+  /** The project folder of the gate sources in force. */
+  projectDir(): string;
+  readonly record: (record: RunRecord) => void;
+  /** An `async` hook's run, which the engine keeps track of until it ends. */
+  background(run: Promise<void>): void;
+}
+
+/** One decide of the parallel gate. */
 interface AgentGate {
-  dialect: 'claude' | 'gemini';
+  dialect: ParallelDialect;
   event: string;
   /** The input object, filled in [C-IN-1]. */
   input: Record<string, unknown>;
   /** Selected entries (matchers passed), in run order: in-process first, then configuration order. */
   entries: readonly GateEntry[];
-  /** [C-RUN-1] The handler's `if` rule admits this input. */
-  admits(hook: AgentHook, input: Record<string, unknown>): boolean;
-  run(hook: AgentHook, input: Record<string, unknown>): Promise<AgentRun>;
-  runInProcess(hook: InProcessGateHook, input: Record<string, unknown>): Promise<AgentAnswer>;
-  /** Merges answers given in configuration order. */
-  merge(answers: readonly AgentAnswer[]): Omit<AgentDecision, 'runs' | 'env'>;
-  /** [G-RUN-1] Sequential mode folds each answer into the next hook's input. */
-  fold?(input: Record<string, unknown>, answer: AgentAnswer): Record<string, unknown>;
-  onRecord(record: RunRecord): void;
-  /** An `async` hook's run, which the engine keeps track of until it ends. */
-  background(run: Promise<void>): void;
+  ctx: GateRunContext;
 }
 
 type Step =
@@ -39,19 +62,26 @@ type Step =
   | { kind: 'answer'; answer: AgentAnswer; record: RunRecord; env?: Record<string, string> };
 
 /** Runs the gate for one event; resolves with the merged decision and one record per entry. */
-export async function runAgentGate(gate: AgentGate): Promise<AgentDecision> {
+export async function runAgentGate(
+  dialect: ParallelDialect,
+  event: string,
+  input: Record<string, unknown>,
+  entries: readonly GateEntry[],
+  ctx: GateRunContext,
+): Promise<AgentDecision> {
+  const gate: AgentGate = { dialect, event, input, entries, ctx };
   // One consent check per project for the whole decide: its hooks start together [L-TRUST-8].
   const checks: ConsentChecks = new Map();
   const planned = plan(gate, checks);
   const sequential =
-    gate.dialect === 'gemini' && planned.some((e) => e.kind !== 'unapproved' && isSequential(e));
+    dialect.sequentialDefinitions && planned.some((e) => e.kind !== 'unapproved' && isSequential(e));
   const steps: Step[] = [];
   if (sequential) {
-    let input = gate.input;
+    let next = input;
     for (const entry of planned) {
-      const step = await stepOf(gate, entry, input, checks);
+      const step = await stepOf(gate, entry, next, checks);
       steps.push(step);
-      if (step.kind === 'answer' && gate.fold !== undefined) input = gate.fold(input, step.answer);
+      if (step.kind === 'answer' && dialect.fold !== undefined) next = dialect.fold(event, next, step.answer);
     }
   } else {
     steps.push(...(await Promise.all(planned.map((entry) => stepOf(gate, entry, gate.input, checks)))));
@@ -62,12 +92,12 @@ export async function runAgentGate(gate: AgentGate): Promise<AgentDecision> {
   let env: Record<string, string> | undefined;
   for (const step of steps) {
     runs.push(step.record);
-    gate.onRecord(step.record);
+    ctx.record(step.record);
     if (step.kind !== 'answer') continue;
     answers.push(step.answer);
     if (step.env !== undefined) env = Object.assign(env ?? {}, step.env);
   }
-  const decision: AgentDecision = Object.assign(gate.merge(answers), { runs });
+  const decision: AgentDecision = Object.assign(dialect.merge(event, answers, input), { runs });
   if (env !== undefined) decision.env = env;
   return decision;
 }
@@ -84,16 +114,24 @@ function plan(gate: AgentGate, checks: ConsentChecks): GateEntry[] {
       out.push(entry);
       continue;
     }
-    if (!gate.admits(entry, gate.input)) continue;
+    if (!admits(entry, gate.input)) continue;
     if (seen.has(entry.dedupeKey)) continue;
     seen.add(entry.dedupeKey);
     if (entry.async) {
-      gate.background(runInBackground(gate, entry, checks));
+      gate.ctx.background(runInBackground(gate, entry, checks));
       continue;
     }
     out.push(entry);
   }
   return out;
+}
+
+/** [C-RUN-1] The handler's `if` rule admits this input. */
+function admits(hook: AgentHook, input: Record<string, unknown>): boolean {
+  return (
+    hook.ifRule === undefined ||
+    hook.ifRule.admits(typeof input.tool_name === 'string' ? input.tool_name : undefined, input.tool_input)
+  );
 }
 
 function isSequential(entry: GateEntry): boolean {
@@ -109,14 +147,14 @@ async function runInBackground(gate: AgentGate, hook: AgentHook, checks: Consent
   const at = isoNow();
   const consent = consentBefore(hook, gate.input, checks);
   if (consent.refusal !== undefined) {
-    gate.onRecord(refusedRecord(gate, hook, at, consent.refusal, consent.pending));
+    gate.ctx.record(refusedRecord(gate, hook, at, consent.refusal, consent.pending));
     return;
   }
-  const { answer } = await gate.run(hook, gate.input);
+  const { answer } = await gate.dialect.run(hook, gate.event, gate.input, gate.ctx);
   const record = recordOf(gate, hook, at, answer);
   record.cause ??= 'async';
   if (consent.pending) record.consent = 'newer_version_pending';
-  gate.onRecord(record);
+  gate.ctx.record(record);
 }
 
 /** The consent check of each project in one decide, shared by its hooks. */
@@ -206,14 +244,17 @@ async function stepOf(
   if (entry.dialect === 'lurus') {
     // Lurus file hooks never reach an agent gate (the registry holds one gate dialect's files).
     if (entry.kind !== 'in-process')
-      throw new HookwerkError('INTERNAL', `${entry.origin.source}: a Lurus hook in a ${gate.dialect} gate`);
-    const answer = await gate.runInProcess(entry, input);
+      throw new HookwerkError(
+        'INTERNAL',
+        `${entry.origin.source}: a Lurus hook in a ${gate.dialect.name} gate`,
+      );
+    const answer = await gate.dialect.runInProcess(entry, input, gate.ctx.projectDir());
     return { kind: 'answer', answer, record: recordOf(gate, entry, at, answer) };
   }
   // [L-TRUST-6, L-TRUST-9] Right before it runs: a changed or unpinned file means it cannot run as approved.
   const consent = consentBefore(entry, input, checks);
   if (consent.refusal !== undefined) return refusedStep(gate, entry, at, consent.refusal, consent.pending);
-  const run = await gate.run(entry, input);
+  const run = await gate.dialect.run(entry, gate.event, input, gate.ctx);
   // [L-TRUST-8] And right after: an answer from a run during which its code moved is not the approved code's.
   const after =
     entry.consent !== undefined && consent.check !== undefined
@@ -233,7 +274,7 @@ function skipped(gate: AgentGate, entry: GateEntry, at: string, reason: string):
     hook: entry.name,
     source: entry.origin.source,
     event: gate.event,
-    dialect: gate.dialect,
+    dialect: gate.dialect.name,
     outcome: 'skipped_untrusted',
     durationMs: 0,
     at,
@@ -248,7 +289,7 @@ function recordOf(
   answer: AgentAnswer,
 ): RunRecord {
   const record: RunRecord = Object.assign(
-    { hook: entry.name, source: entry.origin.source, event: gate.event, dialect: gate.dialect, at },
+    { hook: entry.name, source: entry.origin.source, event: gate.event, dialect: gate.dialect.name, at },
     answer.ending,
   );
   record.decision = answer.block === true ? 'deny' : 'allow';

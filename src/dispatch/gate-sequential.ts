@@ -4,6 +4,8 @@ import type { LurusEnvelope } from '../events/lurus-events.ts';
 import { isoNow } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import type { LurusGateEntry, LurusGateHook } from '../registry/hook-definition.ts';
+import type { Runners } from '../runners/runners.ts';
+import type { GateRunContext } from './gate-parallel.ts';
 import { failedVerdict, type HookVerdict } from './hook-verdict.ts';
 
 /** [L-ANS-4] What the agent gets back. */
@@ -21,7 +23,11 @@ export type RunGateHook = (
   hook: LurusGateHook,
   envelope: LurusEnvelope,
   json: () => string,
+  runners: Runners,
 ) => HookVerdict | Promise<HookVerdict>;
+
+/** What the walk needs of the engine: made once, never per decide. */
+export type SequentialGateContext = Pick<GateRunContext, 'runners' | 'record'>;
 
 /**
  * [L-RUN-1] Runs the selected entries one after another; the first deny stops the rest. Folds
@@ -39,12 +45,12 @@ export function runSequentialGate(
   canBlock: boolean,
   entries: readonly LurusGateEntry[],
   run: RunGateHook,
-  onRecord: (record: RunRecord) => void,
+  ctx: SequentialGateContext,
   onSettled: () => void,
 ): Promise<Decision> {
   let walked: Decision | Promise<Decision>;
   try {
-    walked = new GateWalk(envelope, canBlock, entries, run, onRecord).from(0);
+    walked = new GateWalk(envelope, canBlock, entries, run, ctx).from(0);
   } catch (err) {
     onSettled();
     return Promise.reject(err);
@@ -71,7 +77,7 @@ class GateWalk {
     readonly canBlock: boolean,
     readonly entries: readonly LurusGateEntry[],
     readonly run: RunGateHook,
-    readonly onRecord: (record: RunRecord) => void,
+    readonly ctx: SequentialGateContext,
   ) {}
 
   /** Walks from entry `i`; returns at once unless a hook answers later. */
@@ -84,7 +90,7 @@ class GateWalk {
       if (entry.kind === 'unapproved') {
         verdict = skip('untrusted', entry.reason);
       } else if (entry.consent === undefined) {
-        verdict = this.run(entry, this.envelope, this.#jsonOf);
+        verdict = this.run(entry, this.envelope, this.#jsonOf, this.ctx.runners);
       } else {
         // [L-TRUST-6, L-TRUST-9] Right before it runs, and [L-TRUST-8] right after.
         const consent = entry.consent;
@@ -100,7 +106,7 @@ class GateWalk {
         const refusal = refusalBefore(consent, check);
         if (refusal !== undefined) verdict = refused(entry, refusal);
         else {
-          const ran = this.run(entry, this.envelope, this.#jsonOf);
+          const ran = this.run(entry, this.envelope, this.#jsonOf, this.ctx.runners);
           const after = (v: HookVerdict): HookVerdict | SkipFields => {
             const moved = refusalAfter(consent, check);
             return moved === undefined ? v : refused(entry, moved, v.durationMs);
@@ -131,7 +137,7 @@ class GateWalk {
     );
     if (pending) record.consent = 'newer_version_pending';
     this.#runs.push(record);
-    this.onRecord(record);
+    this.ctx.record(record);
     if (!('decision' in verdict)) return false;
     if (verdict.additionalContext !== undefined) {
       this.#contexts ??= [];

@@ -7,36 +7,25 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LazyPrivateTempDir } from '../../core/private-temp-dir.ts';
 import { readSourceFile } from '../../core/read-source.ts';
 import type { AgentAnswer, AgentRun } from '../../dispatch/agent-answer.ts';
+import type { GateRunContext } from '../../dispatch/gate-parallel.ts';
 import { readAnswer } from '../../dispatch/hook-verdict.ts';
 import { runFolderOf } from '../../dispatch/run-folder.ts';
 import type { LurusContext } from '../../events/lurus-events.ts';
 import type { AgentCommandHook, AgentHook, InProcessGateHook } from '../../registry/hook-definition.ts';
 import { HookCallInfo, runInProcess } from '../../runners/in-process-runner.ts';
 import type { ProcessSpec } from '../../runners/process-types.ts';
-import type { Runners } from '../../runners/runners.ts';
 import { readClaudeAnswer } from '../claude/answer.ts';
-import { claudeGetsEnvFile } from '../claude/events.ts';
-import { readGeminiAnswer } from '../gemini/answer.ts';
-import { geminiCommand } from '../gemini/command.ts';
-import type { GeminiEventName } from '../gemini/events.ts';
-import { geminiPlansDir } from '../gemini/plans-dir.ts';
-
-/** What every agent-dialect run of one engine shares. */
-export interface AgentRunContext {
-  runners: Runners;
-  /** The engine's private folder: `CLAUDE_ENV_FILE`s are made there. */
-  tmpDir: LazyPrivateTempDir;
-}
+import type { AgentProtocol } from './gate.ts';
 
 /** Runs one hook for one event with `input` (already filled in [C-IN-1]). Never rejects. */
 export async function runAgentHook(
   hook: AgentHook,
   event: string,
   input: Record<string, unknown>,
-  ctx: AgentRunContext,
+  ctx: Pick<GateRunContext, 'runners' | 'tmpDir'>,
+  protocol: AgentProtocol,
 ): Promise<AgentRun> {
   if (hook.kind === 'http') {
     const result = await ctx.runners.http.run({
@@ -47,18 +36,12 @@ export async function runAgentHook(
       timeoutMs: hook.timeoutMs,
       ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
     });
-    return { answer: readClaudeAnswer(event, result, hook.failMode) };
+    return { answer: protocol.readAnswer(event, result, hook.failMode) };
   }
-  const envFile =
-    hook.dialect === 'claude' && claudeGetsEnvFile(event) ? newEnvFile(ctx.tmpDir.path()) : undefined;
+  const envFile = protocol.envFile(event) ? newEnvFile(ctx.tmpDir.path()) : undefined;
   try {
-    const result = await ctx.runners.process.run(processSpec(hook, input, envFile));
-    const answer =
-      hook.dialect === 'claude'
-        ? readClaudeAnswer(event, result, hook.failMode)
-        : // Gemini events are checked by decide() before any hook runs.
-          readGeminiAnswer(event as GeminiEventName, result, hook.failMode);
-    const run: AgentRun = { answer };
+    const result = await ctx.runners.process.run(processSpec(hook, input, protocol, envFile));
+    const run: AgentRun = { answer: protocol.readAnswer(event, result, hook.failMode) };
     if (envFile !== undefined) {
       const env = readEnvFile(envFile);
       if (env !== undefined) run.env = env;
@@ -70,7 +53,12 @@ export async function runAgentHook(
 }
 
 /** [C-RUN-1, C-RUN-3, G-RUN-1] The process request for one run. */
-function processSpec(hook: AgentCommandHook, input: Record<string, unknown>, envFile?: string): ProcessSpec {
+function processSpec(
+  hook: AgentCommandHook,
+  input: Record<string, unknown>,
+  protocol: AgentProtocol,
+  envFile?: string,
+): ProcessSpec {
   const env: Record<string, string> = { ...hook.env };
   const cwd = runFolderOf(hook, input);
   if (hook.pluginRoot !== undefined) env.CLAUDE_PLUGIN_ROOT = hook.pluginRoot;
@@ -80,17 +68,7 @@ function processSpec(hook: AgentCommandHook, input: Record<string, unknown>, env
     env.CLAUDE_PLUGIN_DATA = hook.pluginData;
   }
   if (envFile !== undefined) env.CLAUDE_ENV_FILE = envFile;
-  let command = hook.command;
-  if (hook.dialect === 'gemini') {
-    env.GEMINI_CWD = cwd;
-    if (typeof input.session_id === 'string') {
-      env.GEMINI_SESSION_ID = input.session_id;
-      if (hook.geminiTempDir !== undefined)
-        env.GEMINI_PLANS_DIR = geminiPlansDir(hook.geminiTempDir, input.session_id);
-    }
-    // [G-RUN-2] The shell expands them from `env`; only references are rewritten, never values.
-    command = geminiCommand(command, env);
-  }
+  const command = protocol.prepare(hook, input, env, cwd);
   const spec: ProcessSpec =
     hook.exec !== undefined
       ? { command: hook.exec.program, args: hook.exec.args, env, cwd, timeoutMs: hook.timeoutMs }
@@ -100,7 +78,10 @@ function processSpec(hook: AgentCommandHook, input: Record<string, unknown>, env
   return spec;
 }
 
-/** An in-process hook (`use()`) in an agent dialect: its allow/deny answer, read as a Claude-style answer. */
+/**
+ * An in-process hook (`use()`) in an agent dialect: its allow/deny answer, and its failures read
+ * as Claude Code reads a hook's (Claude's contract is what these agents share).
+ */
 export async function runInProcessAgentHook(
   hook: InProcessGateHook,
   input: Record<string, unknown>,

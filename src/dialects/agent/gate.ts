@@ -1,0 +1,88 @@
+/**
+ * The gate of a Claude-style dialect (Claude Code, Gemini CLI, and those that copy them): the
+ * caller's input filled in as that agent does [C-IN-1], the hooks its matchers select run all at
+ * once and merged in configuration order [C-RUN-2, C-ANS-4]. Each such dialect is a spec; this
+ * makes its plugin.
+ */
+import { HookInputError } from '../../core/errors.ts';
+import type { FailMode } from '../../core/fail-mode.ts';
+import type { AgentAnswer, AgentDecision } from '../../dispatch/agent-answer.ts';
+import { type ParallelDialect, runAgentGate } from '../../dispatch/gate-parallel.ts';
+import type { AgentCommandHook } from '../../registry/hook-definition.ts';
+import type { RunResult } from '../../runners/run-result.ts';
+import type { AgentConfig } from '../../sources/agent-config.ts';
+import type { DialectOptions, GateDialectPlugin, GateLoadBase } from '../gate-dialect.ts';
+import { runAgentHook, runInProcessAgentHook } from './run.ts';
+
+/** How one Claude-style agent reads its hooks' answers and prepares their runs. */
+export interface AgentProtocol {
+  /** One hook's ending (a process or an HTTP call), read as the agent reads it. */
+  readAnswer(event: string, result: RunResult, failMode: FailMode): AgentAnswer;
+  /** [C-RUN-3] The event gives command hooks a `CLAUDE_ENV_FILE`. */
+  envFile(event: string): boolean;
+  /** Adds what the agent sets to a command hook's `env`; returns the command line to run. */
+  prepare(
+    hook: AgentCommandHook,
+    input: Record<string, unknown>,
+    env: Record<string, string>,
+    cwd: string,
+  ): string;
+}
+
+/** Everything one Claude-style dialect is. */
+export interface AgentDialectSpec extends AgentProtocol {
+  readonly name: 'claude' | 'gemini';
+  /** [G-RUN-1] A definition may ask for `sequential`. */
+  readonly sequentialDefinitions: boolean;
+  load(base: GateLoadBase, options: DialectOptions): AgentConfig;
+  /** Why `event` is not one of the agent's, or undefined (Claude Code takes any name). */
+  unknownEvent(event: string): string | undefined;
+  /** [C-IN-1] The caller's input with what the agent fills in. */
+  input(
+    event: string,
+    given: object,
+    defaults: { sessionId: string; projectDir: string },
+  ): Record<string, unknown>;
+  /** The value the event's matchers test. */
+  matchTarget(event: string, input: Record<string, unknown>): string | undefined;
+  merge(
+    event: string,
+    answers: readonly AgentAnswer[],
+    input: Record<string, unknown>,
+  ): Omit<AgentDecision, 'runs' | 'env'>;
+  fold?(event: string, input: Record<string, unknown>, answer: AgentAnswer): Record<string, unknown>;
+}
+
+export function agentGate(spec: AgentDialectSpec): GateDialectPlugin {
+  const parallel: ParallelDialect = {
+    name: spec.name,
+    sequentialDefinitions: spec.sequentialDefinitions,
+    run: (hook, event, input, ctx) => runAgentHook(hook, event, input, ctx, spec),
+    runInProcess: runInProcessAgentHook,
+    merge: (event, answers, input) => spec.merge(event, answers, input),
+    ...(spec.fold !== undefined ? { fold: spec.fold } : {}),
+  };
+  return {
+    name: spec.name,
+    load: (base, options) => spec.load(base, options),
+    explainTarget: (event, given) => spec.matchTarget(event, given),
+    decide(event, given, rt) {
+      const unknown = spec.unknownEvent(event);
+      if (unknown !== undefined) return Promise.reject(new HookInputError('event', unknown));
+      if (event === '' || event.includes('\0'))
+        return Promise.reject(new HookInputError('event', 'the event name must be a non-empty string'));
+      const input = spec.input(event, given, { sessionId: rt.sessionId, projectDir: rt.projectDir() });
+      // Issue 11: session_id becomes GEMINI_SESSION_ID and cwd the hook's folder; NUL fails the spawn.
+      for (const field of ['session_id', 'cwd'] as const) {
+        const value = input[field];
+        if (typeof value === 'string' && value.includes('\0'))
+          return Promise.reject(new HookInputError(`context.${field}`, `${field} contains a NUL byte`));
+      }
+      const entries = rt.select(event, spec.matchTarget(event, input));
+      if (entries.length === 0)
+        return Promise.resolve({ decision: 'allow', blocked: false, continue: true, runs: [] });
+      rt.begin();
+      return runAgentGate(parallel, event, input, entries, rt).finally(rt.done);
+    },
+  };
+}

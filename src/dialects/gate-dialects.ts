@@ -1,0 +1,21 @@
+/**
+ * The table of gate dialects: the one place that knows which exist. Adding one is its folder and
+ * a line here (issue 19); `gateDialect` names a key of this table.
+ */
+import { claudeGate } from './claude/gate.ts';
+import type { GateDialectPlugin } from './gate-dialect.ts';
+import { geminiGate } from './gemini/gate.ts';
+import { lurusGate } from './lurus/gate.ts';
+
+export const GATE_DIALECTS = {
+  lurus: lurusGate,
+  claude: claudeGate,
+  gemini: geminiGate,
+} as const satisfies Record<string, GateDialectPlugin>;
+
+/** The gate dialects hookwerk speaks. */
+export type GateDialect = keyof typeof GATE_DIALECTS;
+
+export function isGateDialect(name: string): name is GateDialect {
+  return Object.hasOwn(GATE_DIALECTS, name);
+}
