@@ -1,0 +1,132 @@
+// What an agent does with a hookwerk decision, per dialect, as SPEC §5/§6 and the README define
+// the decision's fields (C-OUT-1): whether the tool runs and with which input, what the model is
+// told, whether the agent goes on. This is the bridge that lets a decision JSON be compared with
+// what the real tool visibly did. It is written from hookwerk's documented meaning of each field,
+// never fitted to the real tool's answers, so a disagreement means the two engines disagree.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { tokens } from './observe.js';
+
+/**
+ * @param {'claude'|'gemini'} dialect
+ * @param {string} event
+ * @param {object} input the firing's input
+ * @param {object|undefined} d the decision (undefined: decide failed, nothing is acted on)
+ * @param {{allowedTools: string[]}} ctx
+ * @returns {{tool?: {name: string, input: object}, model: string[], user: string[], next?: boolean, stops: boolean}}
+ */
+export function effectOf(dialect, event, input, d, ctx) {
+  const e = { model: [], user: [], stops: false };
+  if (d === undefined) return e;
+  const ctxTokens = tokens(d.additionalContext);
+  const reasonTokens = tokens(d.reason);
+  const goesOn = d.continue !== false;
+  e.user = tokens(d.systemMessage);
+  if (dialect === 'claude') {
+    e.stops = !goesOn;
+    switch (event) {
+      case 'SessionStart':
+        e.model = ctxTokens;
+        break;
+      case 'UserPromptSubmit':
+        e.next = !d.blocked && goesOn;
+        e.model = e.next ? ctxTokens : [];
+        break;
+      case 'PreToolUse': {
+        // A top-level `allow` also means "no hook objected"; only a hook that allowed explicitly
+        // (C-OUT-1 `permission`, or a run record's `permission`) overrides the agent's own
+        // permission rules (here: --allowedTools).
+        const held = d.blocked || d.decision === 'ask' || d.decision === 'defer';
+        const explicit = d.permission === 'allow' || (d.runs ?? []).some((r) => r.permission === 'allow');
+        const permitted = explicit || ctx.allowedTools.includes(input.tool_name);
+        if (!held && permitted) e.tool = { name: input.tool_name, input: d.updatedInput ?? input.tool_input };
+        e.model = [...ctxTokens, ...(held && d.decision !== 'defer' ? reasonTokens : [])];
+        break;
+      }
+      case 'PostToolUse':
+      case 'PostToolUseFailure':
+        e.model = [...ctxTokens, ...(d.blocked ? reasonTokens : [])];
+        break;
+      case 'Stop':
+        e.next = d.blocked && goesOn;
+        e.model = d.blocked ? reasonTokens : [];
+        break;
+    }
+    return e;
+  }
+  switch (event) {
+    case 'SessionStart':
+      e.model = ctxTokens;
+      break;
+    // A stop on BeforeAgent / AfterAgent shows in `next` (no further model call): Gemini CLI's
+    // json output prints no stop line for them, so `stops` is kept to the tool events.
+    case 'BeforeAgent':
+      e.next = !d.blocked && goesOn;
+      e.model = e.next ? ctxTokens : [];
+      break;
+    case 'BeforeTool': {
+      // docs/gemini.md: continue:false is checked before the block, and stops before the tool runs.
+      e.stops = !goesOn;
+      const held = d.blocked || d.decision === 'ask' || !goesOn;
+      if (!held) e.tool = { name: input.tool_name, input: d.updatedInput ?? input.tool_input };
+      e.model = d.blocked && goesOn ? reasonTokens : [];
+      break;
+    }
+    case 'AfterTool':
+      e.stops = !goesOn;
+      e.model = goesOn ? [...ctxTokens, ...(d.blocked ? reasonTokens : [])] : [];
+      break;
+    case 'BeforeModel':
+      // docs/gemini.md: a block means the model is not called (llm_response, if any, stands in).
+      e.next = !d.blocked && goesOn;
+      break;
+    case 'AfterAgent':
+      e.next = d.blocked && goesOn;
+      e.model = e.next ? reasonTokens : [];
+      break;
+  }
+  return e;
+}
+
+/**
+ * Carries out the tool calls the decisions let through, in the fresh project, as the tool would:
+ * the comparison then looks at the same thing on both sides, the files the actions left. A call
+ * whose input the tool would reject (a required argument missing) does nothing, as in the tool.
+ * @param {'claude'|'gemini'} dialect
+ * @param {{name: string, input: object}} call
+ * @param {string} proj
+ * @param {Record<string, string>} env
+ */
+export function carryOut(dialect, call, proj, env) {
+  const i = call.input ?? {};
+  const abs = (p) => (path.isAbsolute(p) ? p : path.join(proj, p));
+  const str = (v) => typeof v === 'string';
+  const shell = dialect === 'claude' ? call.name === 'Bash' : call.name === 'run_shell_command';
+  if (shell) {
+    if (!str(i.command)) return;
+    const cwd = str(i.dir_path) ? abs(i.dir_path) : proj;
+    spawnSync('bash', ['-c', i.command], { cwd, env, timeout: 20_000, stdio: 'ignore' });
+    return;
+  }
+  const write = dialect === 'claude' ? call.name === 'Write' : call.name === 'write_file';
+  if (write) {
+    if (!str(i.file_path) || !str(i.content)) return;
+    mkdirSync(path.dirname(abs(i.file_path)), { recursive: true });
+    writeFileSync(abs(i.file_path), i.content);
+    return;
+  }
+  const edit = dialect === 'claude' ? call.name === 'Edit' : call.name === 'replace';
+  if (edit) {
+    if (!str(i.file_path) || !str(i.old_string) || !str(i.new_string) || !existsSync(abs(i.file_path)))
+      return;
+    const text = readFileSync(abs(i.file_path), 'utf8');
+    if (!text.includes(i.old_string)) return;
+    writeFileSync(
+      abs(i.file_path),
+      i.replace_all
+        ? text.split(i.old_string).join(i.new_string)
+        : text.replace(i.old_string, () => i.new_string),
+    );
+  }
+}

@@ -1,0 +1,109 @@
+// A case's world: a temp HOME and project (and plugin folder) holding the case's hook files, the
+// hook script and its spec, and a folder the hooks record into. Both sides of a case get a world
+// at the *same* paths, built the same way, one after the other: then cwd, CLAUDE_PROJECT_DIR,
+// transcript paths and plugin paths are equal strings on both sides, and any difference the
+// comparison finds is the engines', not the harness's.
+import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HOOK_SCRIPT = fileURLToPath(new URL('./hook.mjs', import.meta.url));
+
+/** Events every case records on, with a silent hook added last, so each firing's input is known. */
+const RECORDED = {
+  claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'],
+  gemini: ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent'],
+};
+
+/** The recorder hook's id: its runs are the invocations; it is left out of "which hooks ran". */
+export const RECORDER = 'rec';
+
+/** Gemini CLI user settings that keep it offline and quiet: no usage statistics, no update check. */
+const GEMINI_USER_SETTINGS = {
+  security: { auth: { selectedType: 'gemini-api-key' } },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+};
+
+/**
+ * @param {string} root the case's folder; the world is `<root>/w`
+ * @param {'claude'|'gemini'} dialect
+ * @param {object} kase
+ */
+export function buildWorld(root, dialect, kase) {
+  const base = path.join(root, 'w');
+  rmSync(base, { recursive: true, force: true });
+  const world = {
+    base,
+    home: path.join(base, 'home'),
+    proj: path.join(base, 'proj'),
+    rec: path.join(base, 'rec'),
+    plugin: kase.plugin ? path.join(base, 'plugins', kase.plugin.folder ?? 'diffplug') : undefined,
+  };
+  for (const d of [world.home, world.proj, world.rec]) mkdirSync(d, { recursive: true });
+  const spec = JSON.parse(JSON.stringify({ ...kase.spec, [RECORDER]: {} }).replaceAll('@PROJ@', world.proj));
+  const dot = dialect === 'claude' ? '.claude' : '.gemini';
+  const hooksDir = path.join(world.proj, dot, 'hooks');
+  mkdirSync(hooksDir, { recursive: true });
+  copyFileSync(HOOK_SCRIPT, path.join(hooksDir, 'h.mjs'));
+  writeFileSync(path.join(hooksDir, 'spec.json'), JSON.stringify(spec, null, 1));
+  for (const [rel, text] of Object.entries(kase.files ?? {})) writeFileSync(path.join(world.proj, rel), text);
+
+  const projectHooks = withRecorders(kase.hooks ?? {}, RECORDED[dialect], recorder(dialect));
+  if (dialect === 'claude') {
+    mkdirSync(path.join(world.home, '.claude'), { recursive: true });
+    writeJson(
+      path.join(world.home, '.claude', 'settings.json'),
+      kase.userHooks ? { hooks: kase.userHooks } : {},
+    );
+    writeJson(path.join(world.proj, '.claude', 'settings.json'), { ...kase.settings, hooks: projectHooks });
+    if (kase.localHooks)
+      writeJson(path.join(world.proj, '.claude', 'settings.local.json'), { hooks: kase.localHooks });
+    if (kase.plugin) {
+      const p = world.plugin;
+      mkdirSync(path.join(p, '.claude-plugin'), { recursive: true });
+      mkdirSync(path.join(p, 'hooks'), { recursive: true });
+      mkdirSync(path.join(p, 'scripts'), { recursive: true });
+      writeJson(path.join(p, '.claude-plugin', 'plugin.json'), { name: kase.plugin.name, version: '1.0.0' });
+      writeJson(path.join(p, 'hooks', 'hooks.json'), {
+        description: 'differential',
+        hooks: kase.plugin.hooks,
+      });
+      copyFileSync(HOOK_SCRIPT, path.join(p, 'scripts', 'h.mjs'));
+      writeFileSync(path.join(p, 'scripts', 'spec.json'), JSON.stringify(spec, null, 1));
+    }
+  } else {
+    mkdirSync(path.join(world.home, '.gemini'), { recursive: true });
+    writeJson(path.join(world.home, '.gemini', 'settings.json'), {
+      ...GEMINI_USER_SETTINGS,
+      ...(kase.userHooks ? { hooks: kase.userHooks } : {}),
+    });
+    writeJson(path.join(world.proj, '.gemini', 'settings.json'), { ...kase.settings, hooks: projectHooks });
+  }
+  return world;
+}
+
+/** Keeps the real tool's world for the artifacts, and frees its paths for hookwerk's world. */
+export function setAside(world, root) {
+  const to = path.join(root, 'real');
+  rmSync(to, { recursive: true, force: true });
+  renameSync(world.base, to);
+  return to;
+}
+
+function recorder(dialect) {
+  const dir =
+    dialect === 'claude' ? '"$CLAUDE_PROJECT_DIR"/.claude/hooks' : '"$GEMINI_PROJECT_DIR"/.gemini/hooks';
+  return { type: 'command', command: `node ${dir}/h.mjs ${RECORDER}` };
+}
+
+function withRecorders(hooks, events, handler) {
+  const out = { ...hooks };
+  for (const e of events) out[e] = [...(out[e] ?? []), { matcher: '*', hooks: [handler] }];
+  return out;
+}
+
+function writeJson(file, value) {
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
