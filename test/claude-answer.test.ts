@@ -550,7 +550,7 @@ describe('[C-ANS-2] exit 2 and other exit codes', () => {
     expect(a.reason).toBe('secret found');
   });
 
-  it('[C-ANS-2] exit 2 ignores every field of the JSON: context, systemMessage, continue', () => {
+  it('[C-ANS-2] exit 2 keeps the JSON’s context and systemMessage, not `continue` (as Claude Code 2.1.197, differential pre-exit2-json-context / -continue)', () => {
     const a = read(
       'Stop',
       json(
@@ -568,11 +568,28 @@ describe('[C-ANS-2] exit 2 and other exit codes', () => {
       ending: { outcome: 'deny', exitCode: 2, durationMs: 12.5, reason: 'e', stderrTail: 'e' },
       block: true,
       reason: 'e',
+      additionalContext: 'c',
+      systemMessage: 'sm',
     });
-    // Even JSON that would be invalid output (no hookEventName) does not stop the block.
+    // JSON that is not valid output (no hookEventName) makes the exit 2 a non-blocking error
+    // (differential pre-exit2-json-noevent: Claude Code runs the tool); closed, it blocks.
+    const invalid = read('PreToolUse', json({ hookSpecificOutput: { permissionDecision: 'deny' } }, 2, 'x'));
+    expect(invalid.block).toBeUndefined();
+    expect(invalid.ending).toMatchObject({ outcome: 'error', cause: 'invalid_answer' });
     expect(
-      read('PreToolUse', json({ hookSpecificOutput: { permissionDecision: 'allow' } }, 2, 'x')),
-    ).toMatchObject({
+      readClaudeAnswer('PreToolUse', proc(2, JSON.stringify({ hookSpecificOutput: {} }), 'x'), 'closed'),
+    ).toMatchObject({ block: true, failed: 'closed' });
+    // A JSON deny's own reason wins over stderr (pre-exit2-json-deny); an allow's does not.
+    const deny = { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'J' };
+    expect(read('PreToolUse', json({ hookSpecificOutput: deny }, 2, 'x'))).toMatchObject({
+      block: true,
+      reason: 'J',
+    });
+    expect(read('PreToolUse', json({ decision: 'block', reason: 'B' }, 2, 'x'))).toMatchObject({
+      reason: 'B',
+    });
+    const allow = { ...deny, permissionDecision: 'allow' };
+    expect(read('PreToolUse', json({ hookSpecificOutput: allow }, 2, 'x'))).toMatchObject({
       block: true,
       reason: 'x',
     });

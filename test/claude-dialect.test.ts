@@ -1518,7 +1518,7 @@ echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":
 });
 
 describe('[C-ANS-2] exit 2 with JSON on stdout (issue 19)', () => {
-  it('[C-ANS-2] exit 2 blocks even when the JSON allows; stdout is ignored and the reason is stderr, trimmed (engine and CLI)', async () => {
+  it('[C-ANS-2] exit 2 blocks even when the JSON allows; the reason is stderr, trimmed; the JSON’s context and message are kept (engine and CLI)', async () => {
     const e = newEnv();
     const hook = script(
       e,
@@ -1535,8 +1535,9 @@ sys.exit(2)
     writeSettings(e, 'project', { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(hook)] }] });
     const d = await decide(await engineFor(e), 'PreToolUse', bash('ls'));
     expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: 'EXIT2STDERR_A' });
-    expect(d.systemMessage).toBeUndefined();
-    expect(d.additionalContext).toBeUndefined();
+    // As Claude Code 2.1.197 (differential pre-exit2-json-context): valid JSON on exit 2 still counts.
+    expect(d.systemMessage).toBe('SM');
+    expect(d.additionalContext).toBe('CTX');
     expect(d.runs[0]).toMatchObject({
       outcome: 'deny',
       exitCode: 2,
@@ -1550,7 +1551,7 @@ sys.exit(2)
     expect(c.d).toMatchObject({ decision: 'deny', blocked: true, reason: 'EXIT2STDERR_A' });
   });
 
-  it('[C-ANS-2] on Stop, exit 2 with a JSON block reason on stdout: the reason is still stderr', async () => {
+  it('[C-ANS-2] on Stop, exit 2 with a JSON block reason on stdout: the JSON’s reason, as Claude Code 2.1.197 reads it', async () => {
     const e = newEnv();
     const hook = script(
       e,
@@ -1564,7 +1565,7 @@ exit 2
     );
     writeSettings(e, 'project', { Stop: [{ hooks: [cmd(hook)] }] });
     const d = await decide(await engineFor(e), 'Stop', { stop_hook_active: false });
-    expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: 'run the tests first' });
+    expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: 'FROM_JSON' });
   });
 });
 

@@ -16,7 +16,11 @@
  * - [C-ANS-3] A `hookSpecificOutput` without `hookEventName`, or naming another event, makes the
  *   whole JSON output invalid (cause `invalid_answer`), as Claude Code 2.1 rejects it: nothing of
  *   it counts, and `failMode: "closed"` blocks.
- * - [C-ANS-2] Exit 2 ignores stdout altogether: the reason is stderr.
+ * - [C-ANS-2] Exit 2 blocks with stderr as the reason — and, as the real Claude Code 2.1.197 does
+ *   (`npm run differential`), valid JSON on stdout still counts: a JSON deny's (or `block`'s)
+ *   reason wins over stderr, its `additionalContext` and `systemMessage` are kept, `continue` is
+ *   not; JSON that fails the output check (no `hookEventName`…) makes the exit 2 a non-blocking
+ *   error — the tool runs. A JSON allow still blocks, with stderr.
  * - A known field of the wrong type (or an unknown enum value, e.g. `decision: "deny"`) is
  *   ignored, never fatal; the run's `reason` says which fields were ignored.
  * - Plain stdout on an event where it is not context is kept (a preview) in the run's `reason`.
@@ -321,12 +325,22 @@ function fromStdout(event: string, stdout: string, base: Ending, failMode: Claud
 }
 
 /**
- * [C-ANS-2] Exit 2 blocks where the event can block, whatever stdout says: as Claude Code 2.1,
- * stdout is ignored (JSON or not, valid or not) and the reason is stderr (trimmed). On an event
- * that cannot block the run is recorded as an error (`exit_2_ignored`) and blocks nothing — see
- * the file comment.
+ * [C-ANS-2] Exit 2 blocks where the event can block, with stderr (trimmed) as the reason. As the
+ * real Claude Code 2.1.197 does (checked side by side, `npm run differential`), JSON output on
+ * stdout is still read: output that fails the check (a `hookSpecificOutput` without its
+ * `hookEventName`…) turns the block into a non-blocking error, as on exit 0; valid output keeps its
+ * context and message, and a deny's or `block`'s own reason wins over stderr. `continue: false`
+ * does not stop the agent on exit 2. Plain or empty stdout is ignored. On an event that cannot
+ * block the run is recorded as an error (`exit_2_ignored`) and blocks nothing — see the file
+ * comment.
  */
-function fromExit2(event: string, stderr: string, base: Ending): AgentAnswer {
+function fromExit2(
+  event: string,
+  stdout: string,
+  stderr: string,
+  base: Ending,
+  failMode: ClaudeFailMode,
+): AgentAnswer {
   const e = answeredEnding(base);
   const answer: AgentAnswer = { ending: e };
   const stderrText = stderr.trim();
@@ -338,7 +352,23 @@ function fromExit2(event: string, stderr: string, base: Ending): AgentAnswer {
     answer.failed = 'open';
     return answer;
   }
-  const reason = stderrText !== '' ? stderrText : 'blocked by hook (exit 2)';
+  const parsed = parseStdout(stdout);
+  const out = parsed.kind === 'json' ? readOutput(event, parsed.value) : undefined;
+  if (out !== undefined && 'invalid' in out) return invalidAnswer(event, base, out.invalid, failMode);
+  let reason = stderrText !== '' ? stderrText : 'blocked by hook (exit 2)';
+  if (out !== undefined) {
+    const denied =
+      event === 'PreToolUse'
+        ? out.permissionDecision === 'deny' ||
+          (out.permissionDecision === undefined && out.decision === 'block')
+        : out.decision === 'block';
+    const own = event === 'PreToolUse' ? (out.permissionDecisionReason ?? out.reason) : out.reason;
+    if (denied && own !== undefined && own !== '') reason = own;
+    if (out.additionalContext !== undefined && out.additionalContext !== '')
+      answer.additionalContext = out.additionalContext;
+    if (out.systemMessage !== undefined && out.systemMessage !== '') answer.systemMessage = out.systemMessage;
+    if (out.ignored.length > 0) addNote(e, `ignored: ${out.ignored.join(', ')}`);
+  }
   answer.block = true;
   answer.reason = reason;
   if (event === 'PreToolUse') {
@@ -346,7 +376,7 @@ function fromExit2(event: string, stderr: string, base: Ending): AgentAnswer {
     answer.permissionReason = reason;
   }
   e.outcome = 'deny';
-  e.reason = reason;
+  e.reason = e.reason === undefined ? reason : `${reason}; ${e.reason}`;
   return answer;
 }
 
@@ -355,7 +385,8 @@ function fromExit2(event: string, stderr: string, base: Ending): AgentAnswer {
  * - exit 0: stdout decides (JSON, plain text, or empty = no objection); invalid JSON, or JSON
  *   whose `hookSpecificOutput` lacks this event's `hookEventName`, is a non-blocking error (cause
  *   `invalid_answer`) [C-ANS-3];
- * - exit 2: blocks where the event can block, stdout ignored, stderr the reason [C-ANS-2];
+ * - exit 2: blocks where the event can block, stderr the reason — a valid JSON deny's own reason,
+ *   context and message still count, invalid JSON output is a non-blocking error [C-ANS-2];
  * - another exit code: a non-blocking error (cause `exit_code`, reason: first stderr line), unless
  *   stdout is valid JSON output (no known field ill-typed), which then decides as on exit 0;
  * - timeout, spawn error, signal, output limit: no decision;
@@ -376,7 +407,7 @@ export function readClaudeAnswer(
     case 'process': {
       if (result.reason !== 'exit') return failure(event, base, failMode);
       if (result.exitCode === 0) return fromStdout(event, result.stdout, base, failMode);
-      if (result.exitCode === 2) return fromExit2(event, result.stderr, base);
+      if (result.exitCode === 2) return fromExit2(event, result.stdout, result.stderr, base, failMode);
       // Another code: valid JSON output (every known field well-typed, as Claude Code's schema
       // check) decides as on exit 0; anything else is the exit-code failure.
       const parsed = parseStdout(result.stdout);
