@@ -3,6 +3,7 @@ import { CONSENT_CAUSES, trustHint } from '../consent/run-consent.ts';
 import { projectKey } from '../consent/trust-store.ts';
 import { errorMessage } from '../core/errno.ts';
 import { formatIssue } from '../core/issues.ts';
+import { GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
@@ -59,9 +60,9 @@ export async function decideCommand(
     projectDir,
     gateDialect: dialect,
     sessionId: sessionOption(opts.session, projectDir),
-    ...(dialect === 'claude'
-      ? { claude: { plugins: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)) } }
-      : {}),
+    ...GATE_DIALECTS[dialect].cliOptions({
+      pluginDirs: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)),
+    }),
     watch: false,
     plugins: false,
     logger: silentLogger,

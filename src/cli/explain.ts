@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { formatIssue } from '../core/issues.ts';
-import { claudeMatchField } from '../dialects/claude/events.ts';
-import { GEMINI_EVENTS, isGeminiEvent } from '../dialects/gemini/events.ts';
+import { GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
 import { isLurusEvent } from '../events/lurus-events.ts';
@@ -42,27 +41,21 @@ export async function explainCommand(
   if (dialect !== 'lurus' && !isPrxEvent(event)) {
     if (opts.tool !== undefined && opts.trigger !== undefined)
       throw new CliError('give --tool or --trigger, not both');
+    const plugin = GATE_DIALECTS[dialect];
     const engine = await createHookEngine({
       projectDir: path.resolve(opts.project ?? '.'),
       gateDialect: dialect,
-      ...(dialect === 'claude'
-        ? { claude: { plugins: (opts.pluginDir ?? []).map((d) => path.resolve(d)) } }
-        : {}),
+      ...plugin.cliOptions({ pluginDirs: (opts.pluginDir ?? []).map((d) => path.resolve(d)) }),
       watch: false,
       plugins: false,
       logger: silentLogger,
     });
     for (const issue of engine.gate.config.issues) err(`hookwerk: skipped source: ${formatIssue(issue)}`);
-    const field =
-      dialect === 'claude'
-        ? claudeMatchField(event)
-        : isGeminiEvent(event)
-          ? GEMINI_EVENTS[event].matchField
-          : null;
+    const field = plugin.matchField(event);
     const value = opts.tool ?? opts.trigger;
     const given: Record<string, unknown> = {};
     if (opts.tool !== undefined) given.tool_name = opts.tool;
-    else if (opts.trigger !== undefined && field !== undefined && field !== null) given[field] = opts.trigger;
+    else if (opts.trigger !== undefined && field !== undefined) given[field] = opts.trigger;
     out(
       `${event} (${dialect}) with ${value === undefined ? 'no matched value' : `${field ?? 'value'} ${JSON.stringify(value)}`}:`,
     );

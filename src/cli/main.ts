@@ -5,7 +5,7 @@ import { CliError } from './cli-error.ts';
 import { createHookCommand } from './create-hook.ts';
 import { decideCommand } from './decide.ts';
 import { demoCommand } from './demo.ts';
-import { claudeDemoCommand } from './demo-claude.ts';
+import { agentDemoCommand, demoDialects } from './demo-agent.ts';
 import { emitCommand } from './emit.ts';
 import { explainCommand } from './explain.ts';
 import { withNatsSecurityFlags } from './nats-cli-options.ts';
@@ -197,13 +197,14 @@ function buildProgram(setExit: (code: number) => void): Command {
       new Command()
         .createOption(
           '--dialect <dialect>',
-          'prx (default) or claude: a .claude/ project guarded by hookwerk',
+          `prx (default), or an agent's own hook files guarded by hookwerk: ${demoDialects().join(', ')}`,
         )
-        .choices(['prx', 'claude']),
+        .choices(['prx', ...demoDialects()]),
     )
-    .action(async (opts) =>
-      setExit(opts.dialect === 'claude' ? await claudeDemoCommand(opts, out) : await demoCommand(opts, out)),
-    );
+    .action(async (opts) => {
+      const agent = demoDialects().find((name) => name === opts.dialect);
+      setExit(agent !== undefined ? await agentDemoCommand(agent, opts, out) : await demoCommand(opts, out));
+    });
 
   return program;
 }

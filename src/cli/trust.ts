@@ -3,15 +3,14 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { type FilePin, folderFiles, PIN_DIRECTORY, PIN_SPECIAL, PIN_UNREADABLE } from '../consent/pins.ts';
 import { approveSurface, consentStatus } from '../consent/project-consent.ts';
-import { readProject } from '../consent/project-surface.ts';
 import { projectKey, readTrustStore, removeApproval, trustStorePath } from '../consent/trust-store.ts';
 import { outsidePathsOf } from '../core/command-words.ts';
 import { errorMessage } from '../core/errno.ts';
 import { homeFolder } from '../core/home.ts';
 import { formatIssue } from '../core/issues.ts';
-import { loadClaudeConfig } from '../dialects/claude/source.ts';
-import { loadGeminiConfig } from '../dialects/gemini/source.ts';
-import { type LurusHook, loadLurusConfig } from '../dialects/lurus/source.ts';
+import { dialectLabel, GATE_DIALECTS } from '../dialects/gate-dialects.ts';
+import { readGateProject } from '../dialects/gate-project.ts';
+import type { LurusHook } from '../dialects/lurus/source.ts';
 import type { AgentHook } from '../registry/hook-definition.ts';
 import { CliError } from './cli-error.ts';
 
@@ -64,21 +63,18 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
     if (!isDirectory(d)) throw new CliError(`plugin folder ${path.resolve(d)} is not a folder`);
     return projectKey(d);
   });
-  const project = readProject(root, home, plugins);
-  const lurus = loadLurusConfig({ projectDir: root, home, project });
-  const claude = loadClaudeConfig({ projectDir: root, home, claude: { plugins }, project });
-  const gemini = loadGeminiConfig({ projectDir: root, home, project });
+  const project = readGateProject(root, home, plugins);
+  const configs = Object.values(GATE_DIALECTS).map((dialect) =>
+    dialect.load({ projectDir: root, home, project }, dialect.cliOptions({ pluginDirs: plugins })),
+  );
   const config = { projectDir: root, surface: project.surface, projectTexts: project.texts };
   const projectFiles = new Set(project.surface.sourceFiles);
-  const allIssues = [...lurus.issues, ...claude.issues, ...gemini.issues];
+  const allIssues = configs.flatMap((c) => c.issues);
   for (const issue of allIssues) io.err(formatIssue(issue));
 
-  const hooks: ReviewHook[] = [
-    ...lurus.hooks.filter((h) => h.origin.scope === 'project'),
-    ...[...claude.hooks, ...gemini.hooks].filter(
-      (h) => h.origin.file !== undefined && projectFiles.has(h.origin.file),
-    ),
-  ];
+  const hooks: ReviewHook[] = configs.flatMap((c): ReviewHook[] =>
+    c.hooks.filter((h) => h.origin.file !== undefined && projectFiles.has(h.origin.file)),
+  );
   // Taken once, before the review: the approval records exactly what was shown.
   const status = consentStatus(home, config.surface);
   const projectIssues = allIssues.filter((i) => projectFiles.has(i.file));
@@ -212,8 +208,7 @@ function printReview(
   out(`project hooks of ${root}:`);
   let missing = false;
   hooks.forEach((hook, i) => {
-    const dialect =
-      hook.dialect === 'lurus' ? '' : ` (${hook.dialect === 'claude' ? 'Claude Code' : 'Gemini CLI'})`;
+    const dialect = hook.dialect === 'lurus' ? '' : ` (${dialectLabel(hook.dialect)})`;
     out(
       `  ${i + 1}. ${hook.event}${dialect}, matcher ${hook.matcher.source === undefined ? '(all)' : JSON.stringify(hook.matcher.source)}`,
     );

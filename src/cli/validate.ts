@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { consentStatus } from '../consent/project-consent.ts';
 import { formatIssue } from '../core/issues.ts';
-import { loadClaudeConfig } from '../dialects/claude/source.ts';
-import { loadGeminiConfig } from '../dialects/gemini/source.ts';
+import { type AgentGateDialect, GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { lurusProblems } from '../dialects/lurus/problems.ts';
 import { loadLurusConfig } from '../dialects/lurus/source.ts';
 import { loadPrxConfig } from '../dialects/prx/source.ts';
@@ -23,7 +22,7 @@ export function validateCommand(
   out: (line: string) => void,
   err: (line: string) => void,
 ): number {
-  if (opts.dialect === 'claude' || opts.dialect === 'gemini')
+  if (opts.dialect !== undefined && opts.dialect !== 'lurus')
     return validateAgent(opts.dialect, opts, out, err);
   const both = opts.workspace === undefined && opts.project === undefined;
   let failed = false;
@@ -84,26 +83,21 @@ export function validateCommand(
 }
 
 /**
- * `validate --dialect claude|gemini` [C-SRC-3, C-CLI-1, G-CLI-1]: files skipped whole and handlers
+ * `validate --dialect NAME` (a Claude-style dialect) [C-SRC-3, C-CLI-1, G-CLI-1]: files skipped whole and handlers
  * skipped are errors (exit 1), as are matchers the linear-time engine cannot run [L-MATCH-4];
  * unknown fields and undocumented events are warnings (those tools ignore them too).
  */
 function validateAgent(
-  dialect: 'claude' | 'gemini',
+  dialect: AgentGateDialect,
   opts: { project?: string; home?: string; pluginDir?: string[] },
   out: (line: string) => void,
   err: (line: string) => void,
 ): number {
   const projectDir = resolveWorkspace(opts.project);
   const home = opts.home !== undefined ? { home: opts.home } : {};
-  const config =
-    dialect === 'claude'
-      ? loadClaudeConfig({
-          projectDir,
-          ...home,
-          claude: { plugins: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)) },
-        })
-      : loadGeminiConfig({ projectDir, ...home });
+  const plugin = GATE_DIALECTS[dialect];
+  const flags = { pluginDirs: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)) };
+  const config = plugin.load({ projectDir, ...home }, plugin.cliOptions(flags));
   const errors = [...config.issues, ...config.warnings.filter((w) => w.level !== 'warning')];
   for (const issue of errors) err(formatIssue(issue));
   for (const w of config.warnings.filter((x) => x.level === 'warning')) err(`warning: ${formatIssue(w)}`);

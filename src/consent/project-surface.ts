@@ -8,41 +8,26 @@ import path from 'node:path';
 import { isPlainObject } from '../core/plain-object.ts';
 import { readSourceFile, type SourceRead } from '../core/read-source.ts';
 import type { ProjectSurface, SurfaceCommand } from './project-consent.ts';
-import { lurusDir, trustStorePath } from './trust-store.ts';
+import { trustStorePath } from './trust-store.ts';
 
 /** Every project source is at most this big [L-TRUST-4]. */
 export const MAX_SOURCE_BYTES = 1024 * 1024;
 
-/** The project source files of each dialect, and where each plugin's hooks live. */
-function projectSourceFiles(projectDir: string): {
-  lurus: string[];
-  claude: string[];
-  gemini: string[];
-} {
-  return {
-    lurus: [path.join(lurusDir(projectDir), 'hooks.json'), path.join(lurusDir(projectDir), 'settings.json')],
-    claude: [
-      path.join(projectDir, '.claude', 'settings.json'),
-      path.join(projectDir, '.claude', 'settings.local.json'),
-    ],
-    gemini: [path.join(projectDir, '.gemini', 'settings.json')],
-  };
+/**
+ * What one gate dialect contributes to a project's consent: its project source files, the folders
+ * whose every file is pinned, the home-level files that are never project code, and how to read
+ * the command lines of its hooks from a file's bare text (nothing evaluated).
+ */
+export interface DialectSurface {
+  projectFiles(projectDir: string): string[];
+  hookFolders(projectDir: string): string[];
+  homeFiles(home: string): string[];
+  commandsOf(file: string, text: string): string[];
 }
 
 /** `<plugin>/hooks/hooks.json` [C-SRC-1]. */
 export function pluginHooksFile(pluginDir: string): string {
   return path.join(pluginDir, 'hooks', 'hooks.json');
-}
-
-/** Home-level files that are never project code (when the project is the home folder). */
-function homeFiles(home: string): string[] {
-  return [
-    trustStorePath(home),
-    path.join(lurusDir(home), 'hooks.json'),
-    path.join(lurusDir(home), 'settings.json'),
-    path.join(home, '.claude', 'settings.json'),
-    path.join(home, '.gemini', 'settings.json'),
-  ];
 }
 
 export interface ProjectRead {
@@ -54,14 +39,22 @@ export interface ProjectRead {
 }
 
 /**
- * Reads every project source of every dialect (bounded [L-TRUST-4]) and describes what an
- * approval covers: those files, every file under `.lurus/`, `.claude/hooks/`, `.gemini/hooks/`
- * and each plugin folder, and every project file their commands name.
+ * Reads every project source of every dialect given (bounded [L-TRUST-4]) and describes what an
+ * approval covers: those files, every file under each dialect's hook folders and each plugin
+ * folder, and every project file their commands name. Every loader and `hookwerk trust` read
+ * it with the same dialects (the table's), so one approval covers them all [C-SRC-4].
  */
-export function readProject(projectDir: string, home: string, plugins: readonly string[] = []): ProjectRead {
-  const files = projectSourceFiles(projectDir);
+export function readProject(
+  projectDir: string,
+  home: string,
+  dialects: readonly DialectSurface[],
+  plugins: readonly string[] = [],
+): ProjectRead {
+  const owners = new Map<string, DialectSurface>();
+  for (const dialect of dialects)
+    for (const file of dialect.projectFiles(projectDir)) if (!owners.has(file)) owners.set(file, dialect);
   const pluginFiles = plugins.map((dir) => ({ file: pluginHooksFile(dir), root: dir }));
-  const sourceFiles = [...files.lurus, ...files.claude, ...files.gemini, ...pluginFiles.map((p) => p.file)];
+  const sourceFiles = [...owners.keys(), ...pluginFiles.map((p) => p.file)];
   const reads = new Map<string, SourceRead>();
   const texts: Record<string, string> = {};
   for (const file of sourceFiles) {
@@ -71,33 +64,30 @@ export function readProject(projectDir: string, home: string, plugins: readonly 
     if (read.kind === 'text') texts[file] = read.text;
   }
   const commands: SurfaceCommand[] = [];
-  for (const file of sourceFiles) {
+  for (const file of new Set(sourceFiles)) {
     const text = texts[file];
     if (text === undefined) continue;
     const root = pluginFiles.find((p) => p.file === file)?.root;
-    for (const command of commandLinesOf(text))
+    const lines =
+      root !== undefined ? jsonHookCommands(text) : (owners.get(file)?.commandsOf(file, text) ?? []);
+    for (const command of lines)
       commands.push(root !== undefined ? { command, pluginRoot: root } : { command });
   }
   const surface: ProjectSurface = {
     projectDir,
     sourceFiles: [...new Set(sourceFiles)],
-    hookFolders: [
-      lurusDir(projectDir),
-      path.join(projectDir, '.claude', 'hooks'),
-      path.join(projectDir, '.gemini', 'hooks'),
-      ...plugins,
-    ],
+    hookFolders: [...new Set([...dialects.flatMap((d) => d.hookFolders(projectDir)), ...plugins])],
     commands,
-    excluded: homeFiles(home),
+    excluded: [trustStorePath(home), ...dialects.flatMap((d) => d.homeFiles(home))],
   };
   return { surface, reads, texts };
 }
 
 /**
- * The command lines of every hook in a source's text, from the bare JSON (nothing evaluated):
- * `command`, with `args` appended as quoted words for exec-form hooks.
+ * The command lines of every hook in a Claude-shaped source's text, from the bare JSON (nothing
+ * evaluated): `command`, with `args` appended as quoted words for exec-form hooks.
  */
-function commandLinesOf(text: string): string[] {
+export function jsonHookCommands(text: string): string[] {
   let value: unknown;
   try {
     value = JSON.parse(text);

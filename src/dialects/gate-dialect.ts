@@ -5,6 +5,7 @@
  * (`gate-dialects.ts`), and never asks which one it is.
  */
 import type { ConsentPolicy } from '../consent/project-admission.ts';
+import type { ProjectRead } from '../consent/project-surface.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { GateRunContext } from '../dispatch/gate-parallel.ts';
 import type { Decision } from '../dispatch/gate-sequential.ts';
@@ -31,7 +32,16 @@ export interface GateLoadBase {
   home?: string;
   /** Parent environment of command hooks; default `process.env`. */
   env?: NodeJS.ProcessEnv;
-  consent: ConsentPolicy;
+  /** Omitted (`validate`, `trust`): the current text of every source is read, approved or not. */
+  consent?: ConsentPolicy;
+  /** The project as read for consent, when the caller read it already (`readGateProject`). */
+  project?: ProjectRead;
+}
+
+/** The command line's flags every dialect may take its options from. */
+export interface DialectCliFlags {
+  /** `--plugin-dir`, resolved: agent plugin folders approved and run with the project. */
+  pluginDirs: readonly string[];
 }
 
 /** What one engine lends its gate: made once, never per decide. */
@@ -49,10 +59,40 @@ export interface GateRuntime extends GateRunContext {
 
 export interface GateDialectPlugin {
   readonly name: string;
+  /** What people call it: `Claude Code`. */
+  readonly label: string;
   /** Reads the dialect's gate sources (at start, on `gate.reload()`, when consent changes). */
   load(base: GateLoadBase, options: DialectOptions): GateConfig;
   /** Decides one event; rejects with a HookInputError for an event the dialect does not have. */
   decide(event: string, context: object, rt: GateRuntime): Promise<GateDecision>;
   /** The value matchers test, for `explain`; throws a HookInputError for an unknown event. */
   explainTarget(event: string, given: Record<string, unknown>): string | undefined;
+  /** The input field an event's matchers test (`explain --trigger`); undefined: none. */
+  matchField(event: string): string | undefined;
+  /** Its options from the command line's flags. */
+  cliOptions(flags: DialectCliFlags): DialectOptions;
+}
+
+/** A Claude-style dialect's plugin: its sources load into the shared agent shape. */
+export interface AgentGatePlugin extends GateDialectPlugin {
+  load(base: GateLoadBase, options: DialectOptions): AgentConfig;
+  /** `hookwerk demo --dialect NAME`: a bundled project guarded in this agent's own format. */
+  readonly demo?: DialectDemo;
+}
+
+/** One scripted question to the gate: event, the agent's input, what it stands for. */
+export type DemoStep = readonly [event: string, input: Record<string, unknown>, what: string];
+
+export interface DialectDemo {
+  /** The folder under `examples/` copied into a temp project. */
+  readonly example: string;
+  /** One line on the files it holds (`.claude/settings.json: …`). */
+  readonly files: string;
+  /** Asked before consent: project hooks must not run. */
+  readonly before: DemoStep;
+  readonly steps: readonly DemoStep[];
+  /** A log file (relative to the project) an observing hook writes, to count its lines. */
+  readonly log?: { file: string; what: string };
+  /** An event and input for the "try it yourself" line. */
+  readonly tryIt: readonly [event: string, input: Record<string, unknown>];
 }

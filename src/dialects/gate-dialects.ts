@@ -15,3 +15,10 @@ export const GATE_DIALECTS = {
 
 /** The gate dialects hookwerk speaks. */
 export type GateDialect = keyof typeof GATE_DIALECTS;
+/** The Claude-style ones: every gate dialect but Lurus, the default with its own CLI flags. */
+export type AgentGateDialect = Exclude<GateDialect, 'lurus'>;
+
+/** What people call a dialect (`Claude Code`), by the name a hook record carries. */
+export function dialectLabel(name: string): string {
+  return Object.hasOwn(GATE_DIALECTS, name) ? Reflect.get(GATE_DIALECTS, name).label : name;
+}

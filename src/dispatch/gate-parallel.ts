@@ -11,7 +11,12 @@ import { HookwerkError } from '../core/errors.ts';
 import type { LazyPrivateTempDir } from '../core/private-temp-dir.ts';
 import { isoNow } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
-import type { AgentHook, GateEntry, InProcessGateHook } from '../registry/hook-definition.ts';
+import type {
+  AgentDialectName,
+  AgentHook,
+  GateEntry,
+  InProcessGateHook,
+} from '../registry/hook-definition.ts';
 import type { Runners } from '../runners/runners.ts';
 import type { AgentAnswer, AgentDecision, AgentRun } from './agent-answer.ts';
 import { runFolderOf } from './run-folder.ts';
@@ -19,7 +24,7 @@ import { runFolderOf } from './run-folder.ts';
 /** What a Claude-style dialect gives the parallel gate: one object per dialect, made once. */
 export interface ParallelDialect {
   /** Records name it. */
-  readonly name: 'claude' | 'gemini';
+  readonly name: AgentDialectName;
   /** [G-RUN-1] A definition may ask to run one after another; then the whole event does. */
   readonly sequentialDefinitions: boolean;
   run(hook: AgentHook, event: string, input: Record<string, unknown>, ctx: GateRunContext): Promise<AgentRun>;

@@ -86,9 +86,7 @@ function detailOf(entry: RegistryEntry, verdict: Admission, target: string | und
         return `${entry.command} ${entry.args.join(' ')}`.trim() + `, timeout ${entry.timeoutMs} ms`;
       if (entry.kind === 'wasm') return `WASM plugin ${entry.name}, timeout ${entry.timeoutMs} ms`;
       return `in-process function, timeout ${entry.timeoutMs} ms`;
-    case 'lurus':
-    case 'claude':
-    case 'gemini': {
+    default: {
       const why =
         target === undefined
           ? 'no toolName or trigger, so every matcher matches'

@@ -51,7 +51,14 @@ export interface PrxActionSettings {
   updated_at?: string | undefined;
 }
 
-export type Dialect = 'prx' | 'lurus' | 'claude' | 'gemini';
+/**
+ * The names of the Claude-style dialects (Claude Code, Gemini CLI and the agents that copy them):
+ * each dialect folder adds its own (`declare module`), so adding one touches nothing here.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: dialect folders augment it with their names.
+export interface AgentDialectNames {}
+export type AgentDialectName = keyof AgentDialectNames & string;
+export type Dialect = 'prx' | 'lurus' | AgentDialectName;
 export type HookKind = 'process' | 'http' | 'in-process' | 'wasm';
 /**
  * Who configured it. Descriptive: what a hook needs to run is carried by its `consent` (project,
@@ -188,7 +195,7 @@ export interface WasmPluginHook extends HookCommon {
 
 /** Fields of a Claude Code [§5] or Gemini CLI [§6] hook, read leniently from those tools' files. */
 interface AgentCommon extends HookCommon {
-  dialect: 'claude' | 'gemini';
+  dialect: AgentDialectName;
   /** Any name: those tools accept events we do not know. */
   event: string;
   /** Set for project, local and plugin hooks: the approval they run under. */

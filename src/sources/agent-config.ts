@@ -7,7 +7,13 @@ import type { ConfigIssue } from '../core/issues.ts';
 import { jsonPath } from '../core/issues.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import { readSourceFile } from '../core/read-source.ts';
-import type { AgentHook, GateEntry, HookScope, UnapprovedHook } from '../registry/hook-definition.ts';
+import type {
+  AgentDialectName,
+  AgentHook,
+  GateEntry,
+  HookScope,
+  UnapprovedHook,
+} from '../registry/hook-definition.ts';
 import { type RawHandler, walkAgentHooks } from './agent-settings.ts';
 
 /** What became of one source file. */
@@ -15,7 +21,7 @@ import { type RawHandler, walkAgentHooks } from './agent-settings.ts';
 export const MAX_AGENT_TIMEOUT_MS = 3_600_000;
 
 export interface AgentSource {
-  dialect: 'claude' | 'gemini';
+  dialect: AgentDialectName;
   scope: HookScope;
   file: string;
   label: string;
@@ -30,7 +36,7 @@ export interface AgentSource {
 }
 
 export interface AgentConfig {
-  dialect: 'claude' | 'gemini';
+  dialect: AgentDialectName;
   projectDir: string;
   home: string;
   sources: AgentSource[];
@@ -48,7 +54,7 @@ export interface AgentConfig {
 }
 
 export function agentConfig(parts: {
-  dialect: 'claude' | 'gemini';
+  dialect: AgentDialectName;
   projectDir: string;
   home: string;
   sources: AgentSource[];
@@ -58,9 +64,7 @@ export function agentConfig(parts: {
   consent: ConsentSummary;
   project: ProjectRead;
 }): AgentConfig {
-  const hooks = parts.entries.filter(
-    (e): e is AgentHook => e.kind !== 'unapproved' && (e.dialect === 'claude' || e.dialect === 'gemini'),
-  );
+  const hooks = parts.entries.filter((e): e is AgentHook => e.kind !== 'unapproved' && e.dialect !== 'lurus');
   const consent = parts.consent;
   if (
     !parts.sources.some(
@@ -90,7 +94,7 @@ export function agentConfig(parts: {
 
 /** [L-TRUST-3] The handlers of an unapproved file, named from the bare JSON, never evaluated. */
 function unapprovedEntries(
-  dialect: 'claude' | 'gemini',
+  dialect: AgentDialectName,
   file: string,
   scope: HookScope,
   raws: readonly RawHandler[],
@@ -139,7 +143,7 @@ type OpenedSource = { kind: 'done' } | { kind: 'compile'; value: object; raws: R
  * Records what became of the file in `sources`, `issues` and `entries`.
  */
 export function openAgentSource(
-  dialect: 'claude' | 'gemini',
+  dialect: AgentDialectName,
   spec: AgentSourceSpec,
   admission: Admission,
   out: { sources: AgentSource[]; issues: ConfigIssue[]; warnings: ConfigIssue[]; entries: GateEntry[] },

@@ -8,10 +8,16 @@ import { HookInputError } from '../../core/errors.ts';
 import type { FailMode } from '../../core/fail-mode.ts';
 import type { AgentAnswer, AgentDecision } from '../../dispatch/agent-answer.ts';
 import { type ParallelDialect, runAgentGate } from '../../dispatch/gate-parallel.ts';
-import type { AgentCommandHook } from '../../registry/hook-definition.ts';
+import type { AgentCommandHook, AgentDialectName } from '../../registry/hook-definition.ts';
 import type { RunResult } from '../../runners/run-result.ts';
 import type { AgentConfig } from '../../sources/agent-config.ts';
-import type { DialectOptions, GateDialectPlugin, GateLoadBase } from '../gate-dialect.ts';
+import type {
+  AgentGatePlugin,
+  DialectCliFlags,
+  DialectDemo,
+  DialectOptions,
+  GateLoadBase,
+} from '../gate-dialect.ts';
 import { runAgentHook, runInProcessAgentHook } from './run.ts';
 
 /** How one Claude-style agent reads its hooks' answers and prepares their runs. */
@@ -31,7 +37,8 @@ export interface AgentProtocol {
 
 /** Everything one Claude-style dialect is. */
 export interface AgentDialectSpec extends AgentProtocol {
-  readonly name: 'claude' | 'gemini';
+  readonly name: AgentDialectName;
+  readonly label: string;
   /** [G-RUN-1] A definition may ask for `sequential`. */
   readonly sequentialDefinitions: boolean;
   load(base: GateLoadBase, options: DialectOptions): AgentConfig;
@@ -43,6 +50,10 @@ export interface AgentDialectSpec extends AgentProtocol {
     given: object,
     defaults: { sessionId: string; projectDir: string },
   ): Record<string, unknown>;
+  /** The input field the event's matchers test, if any. */
+  matchField(event: string): string | undefined;
+  /** Its options from the command line's flags; default none. */
+  cliOptions?(flags: DialectCliFlags): DialectOptions;
   /** The value the event's matchers test. */
   matchTarget(event: string, input: Record<string, unknown>): string | undefined;
   merge(
@@ -51,9 +62,10 @@ export interface AgentDialectSpec extends AgentProtocol {
     input: Record<string, unknown>,
   ): Omit<AgentDecision, 'runs' | 'env'>;
   fold?(event: string, input: Record<string, unknown>, answer: AgentAnswer): Record<string, unknown>;
+  readonly demo?: DialectDemo;
 }
 
-export function agentGate(spec: AgentDialectSpec): GateDialectPlugin {
+export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
   const parallel: ParallelDialect = {
     name: spec.name,
     sequentialDefinitions: spec.sequentialDefinitions,
@@ -64,8 +76,12 @@ export function agentGate(spec: AgentDialectSpec): GateDialectPlugin {
   };
   return {
     name: spec.name,
+    label: spec.label,
     load: (base, options) => spec.load(base, options),
     explainTarget: (event, given) => spec.matchTarget(event, given),
+    matchField: (event) => spec.matchField(event),
+    cliOptions: (flags) => spec.cliOptions?.(flags) ?? {},
+    ...(spec.demo !== undefined ? { demo: spec.demo } : {}),
     decide(event, given, rt) {
       const unknown = spec.unknownEvent(event);
       if (unknown !== undefined) return Promise.reject(new HookInputError('event', unknown));

@@ -1,10 +1,22 @@
 /** The Claude Code dialect [§5] as one object: its sources, input, matchers, answers and merge. */
 import type { AgentDialectSpec } from '../agent/gate.ts';
 import { agentGate } from '../agent/gate.ts';
-import type { GateDialectPlugin } from '../gate-dialect.ts';
+import type { AgentGatePlugin } from '../gate-dialect.ts';
 import { mergeClaudeAnswers, readClaudeAnswer } from './answer.ts';
-import { claudeGetsEnvFile, claudeMatchTarget, claudeSendsPermissionMode } from './events.ts';
+import { claudeDemo } from './demo.ts';
+import {
+  claudeGetsEnvFile,
+  claudeMatchField,
+  claudeMatchTarget,
+  claudeSendsPermissionMode,
+} from './events.ts';
 import { type ClaudeOptions, loadClaudeConfig } from './source.ts';
+
+declare module '../../registry/hook-definition.ts' {
+  interface AgentDialectNames {
+    claude: true;
+  }
+}
 
 declare module '../gate-dialect.ts' {
   interface DialectOptions {
@@ -15,6 +27,7 @@ declare module '../gate-dialect.ts' {
 
 const claude: AgentDialectSpec = {
   name: 'claude',
+  label: 'Claude Code',
   sequentialDefinitions: false,
   load: (base, options) =>
     loadClaudeConfig({ ...base, ...(options.claude !== undefined ? { claude: options.claude } : {}) }),
@@ -33,11 +46,14 @@ const claude: AgentDialectSpec = {
       input.permission_mode = 'default';
     return input;
   },
+  matchField: claudeMatchField,
+  cliOptions: (flags) => ({ claude: { plugins: [...flags.pluginDirs] } }),
   matchTarget: claudeMatchTarget,
   readAnswer: readClaudeAnswer,
   envFile: claudeGetsEnvFile,
   prepare: (hook) => hook.command,
   merge: (event, answers) => mergeClaudeAnswers(event, answers),
+  demo: claudeDemo,
 };
 
-export const claudeGate: GateDialectPlugin = agentGate(claude);
+export const claudeGate: AgentGatePlugin = agentGate(claude);

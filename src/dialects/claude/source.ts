@@ -8,7 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
 import type { HookConsent } from '../../consent/project-consent.ts';
-import { type ProjectRead, pluginHooksFile, readProject } from '../../consent/project-surface.ts';
+import { type ProjectRead, pluginHooksFile } from '../../consent/project-surface.ts';
 import { projectKey } from '../../consent/trust-store.ts';
 import { inheritedEnv, lurusHookEnv, withoutInterpreterCaches } from '../../core/env-policy.ts';
 import { homeFolder } from '../../core/home.ts';
@@ -33,6 +33,7 @@ import {
   sourceCompiled,
 } from '../../sources/agent-config.ts';
 import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { readGateProject } from '../gate-project.ts';
 import { claudeMatchField, isDocumentedClaudeEvent } from './events.ts';
 import { toolCallRuleOf } from './if-rule.ts';
 import { claudePluginDataDir } from './plugin-data.ts';
@@ -153,7 +154,7 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): AgentConfig {
   const claude = opts.claude ?? {};
   const plugins = (claude.plugins ?? []).map((p) => projectKey(p));
   const specs = claudeSourceSpecs(projectDir, home, { ...claude, plugins });
-  const project = opts.project ?? readProject(projectDir, home, plugins);
+  const project = opts.project ?? readGateProject(projectDir, home, plugins);
   const admission = admitProject(opts.consent, home, project.surface, project.reads);
   const parent = opts.env ?? process.env;
   const baseEnv = withoutInterpreterCaches(

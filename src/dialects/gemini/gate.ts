@@ -4,12 +4,18 @@ import type { AgentDialectSpec } from '../agent/gate.ts';
 import { agentGate } from '../agent/gate.ts';
 import { readClaudeAnswer } from '../claude/answer.ts';
 import { claudeMatchTarget } from '../claude/events.ts';
-import type { GateDialectPlugin } from '../gate-dialect.ts';
+import type { AgentGatePlugin } from '../gate-dialect.ts';
 import { applyGeminiOutputToInput, mergeGeminiAnswers, readGeminiAnswer } from './answer.ts';
 import { geminiCommand } from './command.ts';
-import { GEMINI_EVENT_NAMES, geminiMatchTarget, isGeminiEvent } from './events.ts';
+import { GEMINI_EVENT_NAMES, GEMINI_EVENTS, geminiMatchTarget, isGeminiEvent } from './events.ts';
 import { geminiPlansDir } from './plans-dir.ts';
 import { type GeminiOptions, loadGeminiConfig } from './source.ts';
+
+declare module '../../registry/hook-definition.ts' {
+  interface AgentDialectNames {
+    gemini: true;
+  }
+}
 
 declare module '../gate-dialect.ts' {
   interface DialectOptions {
@@ -20,6 +26,7 @@ declare module '../gate-dialect.ts' {
 
 const gemini: AgentDialectSpec = {
   name: 'gemini',
+  label: 'Gemini CLI',
   sequentialDefinitions: true,
   load: (base, options) =>
     loadGeminiConfig({ ...base, ...(options.gemini !== undefined ? { gemini: options.gemini } : {}) }),
@@ -36,6 +43,7 @@ const gemini: AgentDialectSpec = {
     if (typeof input.timestamp !== 'string') input.timestamp = new Date().toISOString();
     return input;
   },
+  matchField: (event) => (isGeminiEvent(event) ? (GEMINI_EVENTS[event].matchField ?? undefined) : undefined),
   // explain() may be asked about any name; only Gemini's own events have Gemini's matched fields.
   matchTarget: (event, input) =>
     isGeminiEvent(event) ? geminiMatchTarget(event, input) : claudeMatchTarget(event, input),
@@ -65,4 +73,4 @@ const gemini: AgentDialectSpec = {
     isGeminiEvent(event) ? applyGeminiOutputToInput(event, input, answer) : input,
 };
 
-export const geminiGate: GateDialectPlugin = agentGate(gemini);
+export const geminiGate: AgentGatePlugin = agentGate(gemini);

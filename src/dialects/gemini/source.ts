@@ -8,7 +8,7 @@ import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
-import { type ProjectRead, readProject } from '../../consent/project-surface.ts';
+import type { ProjectRead } from '../../consent/project-surface.ts';
 import { projectKey } from '../../consent/trust-store.ts';
 import {
   inheritedEnv,
@@ -30,6 +30,7 @@ import {
   sourceCompiled,
 } from '../../sources/agent-config.ts';
 import { readHandler } from '../../sources/agent-settings.ts';
+import { readGateProject } from '../gate-project.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from './events.ts';
 import { geminiProjectTempDir } from './plans-dir.ts';
 
@@ -111,7 +112,7 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
   const home = homeFolder(opts.home);
   const gemini = opts.gemini ?? {};
   const specs = geminiSourceSpecs(projectDir, home, gemini);
-  const project = opts.project ?? readProject(projectDir, home);
+  const project = opts.project ?? readGateProject(projectDir, home);
   const admission = admitProject(opts.consent, home, project.surface, project.reads);
   const parent = opts.env ?? process.env;
   const baseEnv = withoutInterpreterCaches(

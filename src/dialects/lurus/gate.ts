@@ -27,7 +27,11 @@ function unknownEvent(event: string): HookInputError {
 
 export const lurusGate: GateDialectPlugin = {
   name: 'lurus',
+  label: 'Lurus',
   load: (base) => loadLurusConfig(base),
+  // Lurus matchers test the context's `toolName`, else its `trigger` [L-MATCH-1].
+  matchField: () => 'toolName',
+  cliOptions: () => ({}),
   explainTarget(event, given) {
     if (!isLurusEvent(event)) {
       throw new HookInputError(

@@ -18,7 +18,7 @@ import {
   type ConsentSummary,
 } from '../../consent/project-admission.ts';
 import type { HookConsent, ProjectSurface } from '../../consent/project-consent.ts';
-import { type ProjectRead, readProject } from '../../consent/project-surface.ts';
+import type { ProjectRead } from '../../consent/project-surface.ts';
 import { lurusDir, projectKey } from '../../consent/trust-store.ts';
 import { primaryScriptOf } from '../../core/command-words.ts';
 import { lurusHookEnv, withoutInterpreterCaches } from '../../core/env-policy.ts';
@@ -37,6 +37,7 @@ import type {
 import { compileMatcher } from '../../registry/matcher.ts';
 import { literalHostProblem } from '../../runners/blocked-address.ts';
 import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../../runners/http-headers.ts';
+import { readGateProject } from '../gate-project.ts';
 import {
   LURUS_LIMITS,
   type LurusEventMap,
@@ -143,7 +144,7 @@ export function loadLurusConfig(opts: LoadLurusOptions): LurusConfig {
   const home = homeFolder(opts.home);
   const specs = lurusSourceSpecs(projectDir, home);
   const globals = readGlobals(specs);
-  const project = opts.project ?? readProject(projectDir, home);
+  const project = opts.project ?? readGateProject(projectDir, home);
   const admission = admitProject(opts.consent, home, project.surface, project.reads);
   const consent = admission.consent;
   const ctx: CompileContext = {
