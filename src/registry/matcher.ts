@@ -123,6 +123,20 @@ export function compileGeminiMatcher(pattern: string | undefined, kind: 'tool' |
   return { source: pattern, test: (value) => value === undefined || value === '' || regex(value) };
 }
 
+/**
+ * A regex searched anywhere in the value (Cursor [A-CUR-1]: `curl|wget|nc ` runs when the command
+ * contains one of them), as written: not trimmed, not split into names. `""`, `"*"` or missing:
+ * all; a missing value matches. An invalid or unsupported regex carries `error` and matches only
+ * exactly [L-MATCH-3, L-MATCH-4].
+ */
+export function compileSearchMatcher(pattern: string | undefined): CompiledMatcher {
+  if (pattern === undefined || pattern === '' || pattern === '*') return always(pattern);
+  const compiled = compileRegex(pattern, pattern);
+  if (typeof compiled === 'string') return exactOnly(pattern, compiled);
+  const regex = compiled;
+  return { source: pattern, test: (value) => value === undefined || regex(value) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The shared regex compiler
 

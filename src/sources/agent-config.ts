@@ -133,6 +133,15 @@ export interface AgentSourceSpec {
   project: boolean;
 }
 
+/** Reads a source's `hooks` map into handlers, leniently (see `walkAgentHooks`). */
+export type HookWalker = (
+  file: string,
+  map: unknown,
+  base: PropertyKey[],
+  warnings: ConfigIssue[],
+  settingKeys?: ReadonlySet<string>,
+) => RawHandler[];
+
 /** A source file opened: its settings object and handlers, or nothing more to do with it. */
 type OpenedSource = { kind: 'done' } | { kind: 'compile'; value: object; raws: RawHandler[] };
 
@@ -148,6 +157,8 @@ export function openAgentSource(
   admission: Admission,
   out: { sources: AgentSource[]; issues: ConfigIssue[]; warnings: ConfigIssue[]; entries: GateEntry[] },
   settingKeys?: ReadonlySet<string>,
+  /** How the file's `hooks` map is walked; default Claude's `{EVENT: [{matcher?, hooks: [...]}]}`. */
+  walk: HookWalker = walkAgentHooks,
 ): OpenedSource {
   const source: AgentSource = {
     dialect,
@@ -174,13 +185,7 @@ export function openAgentSource(
   if (!json.ok) return fail(json.issue);
   if (typeof json.value !== 'object' || json.value === null || Array.isArray(json.value))
     return fail({ file: spec.file, path: '$', message: 'must be a JSON object' });
-  const raws = walkAgentHooks(
-    spec.file,
-    Reflect.get(json.value, 'hooks'),
-    ['hooks'],
-    out.warnings,
-    settingKeys,
-  );
+  const raws = walk(spec.file, Reflect.get(json.value, 'hooks'), ['hooks'], out.warnings, settingKeys);
   if (admitted.kind === 'unapproved') {
     const listed = unapprovedEntries(dialect, spec.file, spec.scope, raws, admitted.reason);
     source.state = 'unapproved';

@@ -8,7 +8,7 @@ import { HookInputError } from '../../core/errors.ts';
 import type { FailMode } from '../../core/fail-mode.ts';
 import type { AgentAnswer, AgentDecision } from '../../dispatch/agent-answer.ts';
 import { type ParallelDialect, runAgentGate } from '../../dispatch/gate-parallel.ts';
-import type { AgentCommandHook, AgentDialectName } from '../../registry/hook-definition.ts';
+import type { AgentCommandHook, AgentDialectName, AgentHook } from '../../registry/hook-definition.ts';
 import type { RunResult } from '../../runners/run-result.ts';
 import type { AgentConfig } from '../../sources/agent-config.ts';
 import type {
@@ -22,8 +22,16 @@ import { runAgentHook, runInProcessAgentHook } from './run.ts';
 
 /** How one Claude-style agent reads its hooks' answers and prepares their runs. */
 export interface AgentProtocol {
-  /** One hook's ending (a process or an HTTP call), read as the agent reads it. */
-  readAnswer(event: string, result: RunResult, failMode: FailMode): AgentAnswer;
+  /**
+   * One hook's ending (a process or an HTTP call), read as the agent reads it; `run` names the
+   * hook and the input it got (Cursor's `loop_limit` against the input's `loop_count`).
+   */
+  readAnswer(
+    event: string,
+    result: RunResult,
+    failMode: FailMode,
+    run: { hook: AgentHook; input: Record<string, unknown> },
+  ): AgentAnswer;
   /** [C-RUN-3] The event gives command hooks a `CLAUDE_ENV_FILE`. */
   envFile(event: string): boolean;
   /** Adds what the agent sets to a command hook's `env`; returns the command line to run. */
@@ -56,11 +64,12 @@ export interface AgentDialectSpec extends AgentProtocol {
   cliOptions?(flags: DialectCliFlags): DialectOptions;
   /** The value the event's matchers test. */
   matchTarget(event: string, input: Record<string, unknown>): string | undefined;
+  /** May give `env` (Cursor's sessionStart `env`); what hooks wrote to `CLAUDE_ENV_FILE` is laid over it. */
   merge(
     event: string,
     answers: readonly AgentAnswer[],
     input: Record<string, unknown>,
-  ): Omit<AgentDecision, 'runs' | 'env'>;
+  ): Omit<AgentDecision, 'runs'>;
   fold?(event: string, input: Record<string, unknown>, answer: AgentAnswer): Record<string, unknown>;
   readonly demo?: DialectDemo;
 }
