@@ -11,11 +11,8 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
+import type { ConsentPolicy } from '../../consent/project-admission.ts';
 import type { ProjectRead } from '../../consent/project-surface.ts';
-import { projectKey } from '../../consent/trust-store.ts';
-import { inheritedEnv, lurusHookEnv, withoutInterpreterCaches } from '../../core/env-policy.ts';
-import { homeFolder } from '../../core/home.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 import type { AgentCommandHook, GateEntry } from '../../registry/hook-definition.ts';
@@ -25,12 +22,13 @@ import {
   type AgentSource,
   type AgentSourceSpec,
   agentConfig,
-  MAX_AGENT_TIMEOUT_MS,
+  agentTimeoutMs,
+  handlerOrigin,
   openAgentSource,
   sourceCompiled,
 } from '../../sources/agent-config.ts';
-import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
-import { readGateProject } from '../gate-project.ts';
+import { eachEventList, type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { startAgentLoad } from '../agent/load.ts';
 import { isCursorEvent } from './events.ts';
 
 /**
@@ -134,17 +132,7 @@ export function walkCursorHooks(
 ): RawHandler[] {
   const out: RawHandler[] = [];
   const warn = (at: PropertyKey[], message: string) => warnings.push({ file, path: jsonPath(at), message });
-  if (map === undefined) return out;
-  if (!isPlainObject(map)) {
-    warn(base, 'hooks must be an object of events; skipped');
-    return out;
-  }
-  for (const [event, entries] of Object.entries(map)) {
-    const eventAt = [...base, event];
-    if (!Array.isArray(entries)) {
-      warn(eventAt, 'must be a list of hooks; this event is skipped');
-      continue;
-    }
+  eachEventList(file, map, base, warnings, 'hooks', new Set(), (event, entries, eventAt) => {
     entries.forEach((entry: unknown, i) => {
       const at = [...eventAt, i];
       if (!isPlainObject(entry)) {
@@ -165,25 +153,17 @@ export function walkCursorHooks(
       }
       out.push({ event, group: i, index: 0, at, matcher, sequential: false, handler: entry });
     });
-  }
+  });
   return out;
 }
 
 /** Reads every Cursor source; see the file comment. */
 export function loadCursorConfig(opts: LoadCursorOptions): AgentConfig {
-  const projectDir = projectKey(opts.projectDir);
-  const home = homeFolder(opts.home);
   const cursor = opts.cursor ?? {};
+  const { projectDir, home, project, admission, baseEnv } = startAgentLoad(opts, cursor.env);
   const specs = cursorSourceSpecs(projectDir, home, cursor);
-  const project = opts.project ?? readGateProject(projectDir, home);
-  const admission = admitProject(opts.consent, home, project.surface, project.reads);
-  const parent = opts.env ?? process.env;
-  const baseEnv = withoutInterpreterCaches(
-    cursor.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent),
-  );
-  // [A-CUR-1] The workspace root, always, under both names.
+  // [A-CUR-1] The workspace root, always, under both names (CLAUDE_PROJECT_DIR is set).
   baseEnv.CURSOR_PROJECT_DIR = projectDir;
-  baseEnv.CLAUDE_PROJECT_DIR = projectDir;
   Object.freeze(baseEnv);
   const warnings: ConfigIssue[] = [];
   const issues: ConfigIssue[] = [];
@@ -236,17 +216,9 @@ export function loadCursorConfig(opts: LoadCursorOptions): AgentConfig {
         dialect: 'cursor',
         name: h.command,
         event: raw.event,
-        origin: {
-          source: `${spec.file}#/${raw.at.map(String).join('/')}`,
-          scope: spec.scope,
-          file: spec.file,
-          path: jsonPath(raw.at),
-        },
+        origin: handlerOrigin(spec.file, spec.scope, raw.at),
         matcher,
-        timeoutMs: Math.min(
-          MAX_AGENT_TIMEOUT_MS,
-          Math.max(1, Math.round((h.timeout ?? CURSOR_DEFAULT_TIMEOUT_S) * 1000)),
-        ),
+        timeoutMs: agentTimeoutMs((h.timeout ?? CURSOR_DEFAULT_TIMEOUT_S) * 1000),
         failMode: h.failClosed === true ? 'closed' : 'open',
         enabled: true,
         order: order++,

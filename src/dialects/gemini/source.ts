@@ -7,16 +7,9 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
+import type { ConsentPolicy } from '../../consent/project-admission.ts';
 import type { ProjectRead } from '../../consent/project-surface.ts';
-import { projectKey } from '../../consent/trust-store.ts';
-import {
-  inheritedEnv,
-  isCodeInjectingEnv,
-  lurusHookEnv,
-  withoutInterpreterCaches,
-} from '../../core/env-policy.ts';
-import { homeFolder } from '../../core/home.ts';
+import { isCodeInjectingEnv } from '../../core/env-policy.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import type { AgentCommandHook, GateEntry } from '../../registry/hook-definition.ts';
 import { compileGeminiMatcher } from '../../registry/matcher.ts';
@@ -25,12 +18,13 @@ import {
   type AgentSource,
   type AgentSourceSpec,
   agentConfig,
-  MAX_AGENT_TIMEOUT_MS,
+  agentTimeoutMs,
+  handlerOrigin,
   openAgentSource,
   sourceCompiled,
 } from '../../sources/agent-config.ts';
 import { readHandler } from '../../sources/agent-settings.ts';
-import { readGateProject } from '../gate-project.ts';
+import { startAgentLoad } from '../agent/load.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from './events.ts';
 import { geminiProjectTempDir } from './plans-dir.ts';
 
@@ -107,18 +101,9 @@ function geminiSourceSpecs(projectDir: string, home: string, opts: GeminiOptions
 
 /** Reads every Gemini CLI source; see the file comment. */
 export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
-  const projectDir = projectKey(opts.projectDir);
-  // [L-TRUST-12] The account's home, never `/`; none stops here with a one-line error.
-  const home = homeFolder(opts.home);
   const gemini = opts.gemini ?? {};
+  const { projectDir, home, project, admission, baseEnv } = startAgentLoad(opts, gemini.env);
   const specs = geminiSourceSpecs(projectDir, home, gemini);
-  const project = opts.project ?? readGateProject(projectDir, home);
-  const admission = admitProject(opts.consent, home, project.surface, project.reads);
-  const parent = opts.env ?? process.env;
-  const baseEnv = withoutInterpreterCaches(
-    gemini.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent),
-  );
-  baseEnv.CLAUDE_PROJECT_DIR = projectDir;
   baseEnv.GEMINI_PROJECT_DIR = projectDir;
   // [G-RUN-1] Found once per load, as Gemini CLI finds it once per session.
   const geminiTempDir = geminiProjectTempDir(home, projectDir);
@@ -206,17 +191,9 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
         dialect: 'gemini',
         name: h.name ?? h.command,
         event: raw.event,
-        origin: {
-          source: `${spec.file}#/${raw.at.map(String).join('/')}`,
-          scope: spec.scope,
-          file: spec.file,
-          path: jsonPath(raw.at),
-        },
+        origin: handlerOrigin(spec.file, spec.scope, raw.at),
         matcher,
-        timeoutMs: Math.min(
-          MAX_AGENT_TIMEOUT_MS,
-          Math.max(1, Math.round(h.timeout ?? GEMINI_DEFAULT_TIMEOUT_MS)),
-        ),
+        timeoutMs: agentTimeoutMs(h.timeout ?? GEMINI_DEFAULT_TIMEOUT_MS),
         failMode: h.failMode ?? 'open',
         enabled: true,
         order: order++,
