@@ -459,6 +459,19 @@ describe('[A-CUR-1] context, session env and stop follow-ups', () => {
     });
   });
 
+  it('[A-CUR-1] through the CLI a follow-up is a block (exit 2) and a capped one is not', async () => {
+    const s = setup();
+    hooksFile(userFile(s), {
+      stop: [printing({ followup_message: 'run the tests first' }, 0, { loop_limit: 3 })],
+    });
+    const going = await cliDecide(s, 'stop', { status: 'completed', loop_count: 2 });
+    expect(going.code).toBe(2);
+    expect(going.d).toMatchObject({ decision: 'deny', blocked: true, reason: 'run the tests first' });
+    const capped = await cliDecide(s, 'stop', { status: 'completed', loop_count: 3 });
+    expect(capped.code).toBe(0);
+    expect(capped.d).toMatchObject({ blocked: false });
+  });
+
   it('[A-CUR-1] loop_limit per hook: 1 caps after one, null never caps', async () => {
     const follow = (extra: Entry) => printing({ followup_message: 'go on' }, 0, extra);
     const one = await projectEngine({ stop: [follow({ loop_limit: 1 })] });
@@ -656,6 +669,38 @@ describe('[A-CUR-1] input, working folder and environment', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/unknown Cursor hook event "PreToolUse"; expected one of sessionStart/);
   });
+  it('[A-CUR-1] enterprise hooks run from the enterprise file’s folder', async () => {
+    const s = setup();
+    install(path.dirname(s.enterprise), 'audit.mjs');
+    hooksFile(s.enterprise, { beforeReadFile: [{ command: 'node audit.mjs enterprise' }] });
+    const engine = await cursorEngine(s);
+    const d = await decide(engine, 'beforeReadFile', { file_path: 'README.md', content: '# hi' });
+    expect(onlyRun(d)).toMatchObject({ outcome: 'ok', source: expect.stringContaining(s.enterprise) });
+    const [run] = auditLines(s);
+    expect(run?.cwd).toBe(path.dirname(s.enterprise));
+    expect(run?.argv).toEqual(['enterprise']);
+  });
+
+  it('[A-CUR-1] postToolUse updated_mcp_tool_output and workspaceOpen pluginPaths come back in hookSpecificOutput', async () => {
+    const mcp = await decideOne('postToolUse', [printing({ updated_mcp_tool_output: { rows: [] } })], {
+      tool_name: 'MCP:query',
+      tool_output: '{"rows":[1]}',
+    });
+    expect(mcp.hookSpecificOutput).toEqual({ updated_mcp_tool_output: { rows: [] } });
+    const open = await decideOne(
+      'workspaceOpen',
+      [printing({ pluginPaths: ['/opt/a', '/opt/b'] }), printing({ pluginPaths: ['/opt/b', '/opt/c'] })],
+      {},
+    );
+    expect(open.hookSpecificOutput).toEqual({ pluginPaths: ['/opt/a', '/opt/b', '/opt/c'] });
+    const wrong = await decideOne('preToolUse', [printing({ updated_input: 'rm -rf /' })], {
+      tool_name: 'Shell',
+      tool_input: { command: 'ls' },
+    });
+    expect(wrong).toMatchObject({ blocked: false });
+    expect(wrong.updatedInput).toBeUndefined();
+    expect(onlyRun(wrong).reason).toMatch(/wrong type: updated_input/);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -769,6 +814,15 @@ describe('[A-CUR-1, C-SRC-3] lenient loading, validate and explain', () => {
     expect(engine.gate.config.hooks.map((h) => h.origin.path)).toEqual(['$.hooks.beforeShellExecution[0]']);
   });
 
+  it('[A-CUR-1] validate: a clean set of files is ok per source, exit 0', async () => {
+    const s = setup();
+    hooksFile(userFile(s), { beforeShellExecution: [printing({}), printing({}, 0, { matcher: 'git' })] });
+    const r = await runCli(['validate', '--dialect', 'cursor', '--project', s.project], { home: s.home });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`ok: ${userFile(s)}: 2 hooks (user)`);
+  });
+
   it('[C-SRC-3] a file that is not JSON is skipped whole; the other sources still run', async () => {
     const s = setup();
     writeJson(projectFile(s), '{ nope');
@@ -844,6 +898,20 @@ describe('[C-SRC-4, A-CUR-1] project hooks need `hookwerk trust`; .cursor/hooks/
       home: s.home,
     });
     expect(validate.stdout).toMatch(/changed since approval/);
+  });
+
+  it('[C-SRC-4] a script the command names outside .cursor/hooks/ is pinned too (read from the flat entries)', async () => {
+    const s = setup();
+    install(path.join(s.project, 'tools'), 'block-dangerous.sh');
+    hooksFile(projectFile(s), { beforeShellExecution: [{ command: 'sh tools/block-dangerous.sh' }] });
+    await cliTrust(s);
+    expect((await cliDecide(s, 'beforeShellExecution', shell('rm -rf /'))).d).toMatchObject({
+      blocked: true,
+    });
+    writeFileSync(path.join(s.project, 'tools', 'block-dangerous.sh'), 'cat >/dev/null; echo "{}"\n');
+    const changed = await cliDecide(s, 'beforeShellExecution', shell('rm -rf /'));
+    expect(changed.code).toBe(0);
+    expect(changed.d.runs[0]?.outcome).toBe('skipped_untrusted');
   });
 
   it('[C-SRC-4] validate says when project hooks are not approved', async () => {
