@@ -163,9 +163,15 @@ describe('[A-CUR-1] public-style Cursor hooks through `hookwerk decide --dialect
       reason: 'A force push needs confirmation.',
     });
 
+    expect(denied.d.permission).toEqual({
+      behavior: 'deny',
+      message: 'This command could destroy data. Ask the user first.',
+    });
+    expect(asked.d.permission).toBeUndefined();
+
     const allowed = await cliDecide(s, 'beforeShellExecution', shell('npm test'));
     expect(allowed.code).toBe(0);
-    expect(allowed.d).toMatchObject({ decision: 'allow', blocked: false });
+    expect(allowed.d).toMatchObject({ decision: 'allow', blocked: false, permission: { behavior: 'allow' } });
     expect(allowed.d.reason).toBeUndefined();
   });
 
@@ -360,10 +366,10 @@ describe('[A-CUR-1] exit codes and output', () => {
       decision: 'allow',
       blocked: false,
     });
-    // Elsewhere empty stdout is no objection, and non-JSON fails open (the docs' rule).
-    expect(await decideOne('beforeShellExecution', [{ command: 'true' }], shell('ls'))).toMatchObject({
-      blocked: false,
-    });
+    // Elsewhere empty stdout is no objection (no explicit permission), and non-JSON fails open (the docs' rule).
+    const silent = await decideOne('beforeShellExecution', [{ command: 'true' }], shell('ls'));
+    expect(silent).toMatchObject({ decision: 'allow', blocked: false });
+    expect(silent.permission).toBeUndefined();
     const text = await decideOne('beforeReadFile', [{ command: 'echo hi' }], { file_path: 'a' });
     expect(text).toMatchObject({ blocked: false });
     expect(onlyRun(text)).toMatchObject({ cause: 'invalid_answer', failed: 'open' });

@@ -238,6 +238,8 @@ function joined(values: readonly (string | undefined)[]): string | undefined {
  * - `systemMessage`: every `user_message`; `additionalContext`: every context, joined;
  * - `updatedInput`: the first hook's (the higher source wins a conflict), unless refused;
  * - `env` (sessionStart): merged, the higher source winning a name both set;
+ * - `permission` (events that read it): `{behavior: "deny", message}` when refused,
+ *   `{behavior: "allow"}` when a hook allowed explicitly and none refused or asked;
  * - `continue` is always true: no Cursor answer ends the session.
  */
 export function mergeCursorAnswers(event: string, answers: readonly AgentAnswer[]): CursorDecision {
@@ -256,6 +258,14 @@ export function mergeCursorAnswers(event: string, answers: readonly AgentAnswer[
     merged.decision = 'ask';
     const reason = joined(answers.filter((a) => a.permission === 'ask').map((a) => a.reason));
     if (reason !== undefined) merged.reason = reason;
+  }
+  // [C-OUT-1] `permission` only when a hook gave one explicitly: Cursor's `allow` lets the action
+  // run without its own approval prompt, which "no hook objected" does not.
+  if (info.permission) {
+    if (merged.blocked)
+      merged.permission = { behavior: 'deny', ...(merged.reason ? { message: merged.reason } : {}) };
+    else if (merged.decision === 'allow' && answers.some((a) => a.permission === 'allow'))
+      merged.permission = { behavior: 'allow' };
   }
   const systemMessage = joined(answers.map((a) => a.systemMessage));
   if (systemMessage !== undefined) merged.systemMessage = systemMessage;
