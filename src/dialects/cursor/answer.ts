@@ -27,7 +27,6 @@ import { z } from 'zod';
 import { parseBoundedJson, TOO_DEEP } from '../../core/json-text.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 import type { AgentAnswer, AgentDecision } from '../../dispatch/agent-answer.ts';
-import type { AgentHook } from '../../registry/hook-definition.ts';
 import { type Ending, outcomeOf, type RunResult } from '../../runners/run-result.ts';
 import { readClaudeAnswer } from '../claude/answer.ts';
 import { CURSOR_EVENTS, type CursorEventName, isCursorEvent } from './events.ts';
@@ -111,8 +110,14 @@ function invalid(ending: Ending, why: string): Ending {
   return ending;
 }
 
+/** What the reader looks at of the hook that ran (an `AgentHook`). */
+interface RanHook {
+  readonly kind: string;
+  readonly cursorLoopLimit?: number | null;
+}
+
 /** The loop rule [A-CUR-1]: the hook's `loop_limit` (default 5; null: no cap) against `loop_count`. */
-function underLoopLimit(hook: AgentHook | undefined, input: Record<string, unknown>): boolean {
+function underLoopLimit(hook: RanHook | undefined, input: Record<string, unknown>): boolean {
   const limit = hook?.kind === 'process' ? hook.cursorLoopLimit : undefined;
   if (limit === null) return true;
   const count = typeof input.loop_count === 'number' ? input.loop_count : 0;
@@ -124,7 +129,7 @@ function fromJson(
   info: CursorInfo,
   obj: Record<string, unknown>,
   ending: Ending,
-  run: { hook?: AgentHook; input: Record<string, unknown> },
+  run: { hook?: RanHook; input: Record<string, unknown> },
 ): AgentAnswer {
   const ignored: string[] = [];
   const f = readFields(obj, ignored);
@@ -182,7 +187,7 @@ export function readCursorAnswer(
   event: string,
   result: RunResult,
   failMode: FailMode,
-  run: { hook?: AgentHook; input: Record<string, unknown> },
+  run: { hook?: RanHook; input: Record<string, unknown> },
 ): AgentAnswer {
   if (result.kind !== 'process' || !isCursorEvent(event)) return readClaudeAnswer(event, result, failMode);
   const info = CURSOR_EVENTS[event];
