@@ -665,6 +665,35 @@ describe('[A-CUR-1] input, working folder and environment', () => {
     expect(run?.argv).toEqual(['user']);
   });
 
+  it('[A-CUR-1] hooks inherit the engine’s environment; cursor.env "allowlist" keeps only the allowlist', async () => {
+    const s = setup();
+    const peek = {
+      command: `printf '{"permission":"deny","agent_message":"%s %s"}' "\${API_TOKEN:-none}" "\${CURSOR_PROJECT_DIR:-none}"`,
+    };
+    hooksFile(userFile(s), { beforeShellExecution: [peek] });
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', API_TOKEN: 'tok-123' };
+    const inherit = await cursorEngine(s, { env });
+    expect((await decide(inherit, 'beforeShellExecution', shell('ls'))).reason).toBe(`tok-123 ${s.project}`);
+    const allow = await cursorEngine(s, { env, cursor: { enterpriseFile: s.enterprise, env: 'allowlist' } });
+    expect((await decide(allow, 'beforeShellExecution', shell('ls'))).reason).toBe(`none ${s.project}`);
+  });
+
+  it('[A-CUR-1] odd input types are filled as Cursor sends them, never a crash', async () => {
+    const s = setup();
+    install(projectHooksDir(s), 'audit.mjs');
+    const { engine } = await projectEngine({ stop: [{ command: 'node .cursor/hooks/audit.mjs' }] }, s);
+    const d = await decide(engine, 'stop', {
+      workspace_roots: 'not a list',
+      conversation_id: 7,
+      loop_count: '3',
+      status: 'completed',
+    });
+    expect(d).toMatchObject({ blocked: false });
+    const [run] = auditLines(s);
+    expect(run?.input).toMatchObject({ workspace_roots: [s.project], loop_count: 0, model: 'default' });
+    expect(typeof run?.input.conversation_id).toBe('string');
+  });
+
   it('[A-CUR-1] an unknown event is a one-line input error naming Cursor’s events', async () => {
     const { engine } = await projectEngine({});
     await expect(engine.decide('PreToolUse', {})).rejects.toThrow(HookInputError);
