@@ -144,15 +144,6 @@ export interface AgentSourceSpec {
   project: boolean;
 }
 
-/** Reads a source's `hooks` map into handlers, leniently (see `walkAgentHooks`). */
-export type HookWalker = (
-  file: string,
-  map: unknown,
-  base: PropertyKey[],
-  warnings: ConfigIssue[],
-  settingKeys?: ReadonlySet<string>,
-) => RawHandler[];
-
 /** A source file opened: its settings object and handlers, or nothing more to do with it. */
 type OpenedSource = { kind: 'done' } | { kind: 'compile'; value: object; raws: RawHandler[] };
 
@@ -168,8 +159,8 @@ export function openAgentSource(
   admission: Admission,
   out: { sources: AgentSource[]; issues: ConfigIssue[]; warnings: ConfigIssue[]; entries: GateEntry[] },
   settingKeys?: ReadonlySet<string>,
-  /** How the file's `hooks` map is walked; default Claude's `{EVENT: [{matcher?, hooks: [...]}]}`. */
-  walk: HookWalker = walkAgentHooks,
+  /** How the `hooks` map is walked: Claude's `{EVENT: [{matcher?, hooks: [...]}]}` unless given. */
+  walk: typeof walkAgentHooks = walkAgentHooks,
 ): OpenedSource {
   const source: AgentSource = {
     dialect,

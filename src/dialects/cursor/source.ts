@@ -229,7 +229,8 @@ export function loadCursorConfig(opts: LoadCursorOptions): AgentConfig {
         shell: '/bin/sh',
         env: baseEnv,
         cwd: spec.runFrom,
-        cwdFixed: true,
+        // [A-CUR-1] Project hooks run from the project root, whatever `cwd` the input names.
+        ownCwd: true,
         ...(h.loop_limit !== undefined ? { cursorLoopLimit: h.loop_limit } : {}),
         ...(h.keepChildren === true ? { keepChildren: true } : {}),
         ...(spec.project && admission.consent.consent !== undefined
