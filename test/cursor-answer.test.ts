@@ -109,6 +109,16 @@ describe('[A-CUR-1] one hook', () => {
     expect(run(null, 10_000).block).toBe(true);
   });
 
+  it('[A-CUR-1] the reason: agent_message, else user_message (an empty agent_message is none)', () => {
+    const deny = (o: object) => read('beforeShellExecution', proc(0, json({ permission: 'deny', ...o })));
+    expect(deny({ agent_message: 'for the model', user_message: 'for you' })).toMatchObject({
+      reason: 'for the model',
+      systemMessage: 'for you',
+    });
+    expect(deny({ agent_message: '', user_message: 'for you' }).reason).toBe('for you');
+    expect(deny({}).reason).toBe('denied by hook (permission: "deny")');
+  });
+
   it('[A-CUR-1] an empty followup_message or additional_context is nothing', () => {
     expect(read('stop', proc(0, json({ followup_message: '' }))).block).toBeUndefined();
     expect(read('sessionStart', proc(0, json({ additional_context: '' }))).additionalContext).toBeUndefined();

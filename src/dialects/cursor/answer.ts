@@ -74,7 +74,7 @@ function readFields(obj: Record<string, unknown>, ignored: string[]) {
     additional_context: pick(obj, 'additional_context', text, ignored),
     followup_message: pick(obj, 'followup_message', text, ignored),
     env: pick(obj, 'env', envMap, ignored),
-    updated_mcp_tool_output: obj.updated_mcp_tool_output,
+    updated_mcp_tool_output: pick(obj, 'updated_mcp_tool_output', z.unknown(), ignored),
     pluginPaths: pick(obj, 'pluginPaths', paths, ignored),
   };
 }
@@ -134,8 +134,9 @@ function fromJson(
   const ignored: string[] = [];
   const f = readFields(obj, ignored);
   const answer: AgentAnswer = { ending };
-  const message = f.agent_message ?? f.user_message;
-  if (message !== undefined && message !== '') answer.reason = message;
+  // The message for the model: `agent_message`, else `user_message` (an empty one is none).
+  const message = f.agent_message || f.user_message || undefined;
+  if (message !== undefined) answer.reason = message;
   if (f.user_message !== undefined && f.user_message !== '') answer.systemMessage = f.user_message;
   const specific: Record<string, unknown> = {};
 
