@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { z } from 'zod';
 import { errorCode, errorMessage } from '../core/errno.ts';
 import { GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { CliError } from './cli-error.ts';
@@ -23,6 +25,7 @@ function buildProgram(setExit: SetExit): Command {
     .description(
       `Hooks engine for AI agent runtimes: observe (prx) and gate (${Object.keys(GATE_DIALECTS).join(', ')}) dialects.`,
     )
+    .version(packageVersion(), '-v, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
   addEmitCommand(program, setExit);
@@ -253,6 +256,12 @@ function dialectOption() {
   return new Command()
     .createOption('--dialect <dialect>', `gate dialect: ${names.join(', ')} (default lurus)`)
     .choices(names);
+}
+
+/** The version in our package.json (two folders up from `src/cli/` and `dist/cli/`). */
+function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return z.object({ version: z.string() }).parse(JSON.parse(text)).version;
 }
 
 function collect(value: string, previous: string[]): string[] {
