@@ -150,15 +150,19 @@ export function loadCodexConfig(opts: LoadCodexOptions): AgentConfig {
   let order = 0;
 
   for (const spec of specs) {
-    const opened = openAgentSource(
-      'codex',
-      spec,
-      admission,
-      out,
-      STATE_KEY,
-      spec.toml ? parseCodexToml : parseCodexJson,
-    );
+    // A plugin folder is shared with the Claude Code dialect (the same hooks/hooks.json): what
+    // Codex cannot read there skips it for Codex only, so it is not an issue that stops `trust`.
+    const parse = spec.toml ? parseCodexToml : spec.pluginRoot !== undefined ? parseJsonText : parseCodexJson;
+    const opened = openAgentSource('codex', spec, admission, out, STATE_KEY, parse);
     if (opened.kind === 'done') continue;
+    if (spec.pluginRoot !== undefined) {
+      const problem = shapeProblem(Reflect.get(opened.value, 'hooks'), ['hooks']);
+      if (problem !== undefined) {
+        warnings.push({ file: spec.file, ...problem });
+        sourceCompiled(sources, spec.file, 0);
+        continue;
+      }
+    }
     if (spec.toml) {
       const flag = featureFlag(opened.value);
       if (flag !== undefined) feature = { on: flag, file: spec.file };
