@@ -762,7 +762,7 @@ describe('[A-CDX-1] exit codes and output, as Codex reads them', () => {
 // 5. Plugins
 
 describe('[A-CDX-1] plugin folders: hooks/hooks.json with PLUGIN_ROOT, PLUGIN_DATA and their Claude names', () => {
-  it('[A-CDX-1] [C-SRC-4] a plugin hook needs trust; then it runs with the four variables and ${PLUGIN_ROOT} filled in', async () => {
+  it('[A-CDX-1] [C-SRC-4] a plugin hook needs trust; then it runs with the four variables and the PLUGIN_ROOT placeholder filled in', async () => {
     const s = setup();
     const plugin = path.join(tempDir('hw-cdx-plugin-'), 'guardian');
     copyFileSync(
