@@ -420,7 +420,9 @@ function codexHook(
   const type: unknown = Reflect.get(raw.handler, 'type');
   if (type === 'prompt' || type === 'agent' || type === 'mcp_tool') {
     warn(
-      `skipping ${type} hook: Codex does not run ${type} hooks from a command line (hookwerk runs command hooks)`,
+      type === 'mcp_tool'
+        ? "skipping mcp_tool hook: it calls a tool of the agent's own MCP servers, which hookwerk has no connection to (command hooks run)"
+        : `skipping ${type} hook: ${type} hooks are not supported yet (as in Codex)`,
     );
     return undefined;
   }
