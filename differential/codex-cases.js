@@ -372,3 +372,125 @@ export const CODEX_CASES = [
     { compare: ['env'] },
   ),
 ];
+
+// Probes of what docs/codex.md decided from Codex's code rather than from an observation.
+CODEX_CASES.push(
+  preCase(
+    'pre-json-other-eventname',
+    'hookEventName of another event: Codex checks only that it is an event name',
+    out({
+      hookSpecificOutput: {
+        hookEventName: 'PostToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'ZQOTHER_A',
+      },
+    }),
+  ),
+  preCase(
+    'pre-json-defer',
+    'permissionDecision defer: not a Codex value, failed',
+    pre({ permissionDecision: 'defer' }),
+  ),
+  preCase(
+    'pre-timeout-zero',
+    'timeout 0 is 1 s',
+    { sleepMs: 4000, err: 'ZQZERO_A\n', exit: 2 },
+    { handler: { timeout: 0 } },
+  ),
+  preCase(
+    'pre-async',
+    'async: true runs in the background and never decides',
+    { err: 'ZQASYNC_A\n', exit: 2 },
+    {
+      handler: { async: true },
+    },
+  ),
+  {
+    name: 'pre-two-rewrites',
+    about: 'two rewrites, the first slower: Codex runs the one that finished last',
+    deliberate:
+      'differences.md "updatedInput of several hooks" (Codex): hookwerk the last in configuration order',
+    turns: TOUCH,
+    hooks: { PreToolUse: [group('Bash', hook('a'), hook('b'))] },
+    spec: {
+      a: {
+        sleepMs: 600,
+        ...pre({ permissionDecision: 'allow', updatedInput: { command: 'touch m_first' } }),
+      },
+      b: pre({ permissionDecision: 'allow', updatedInput: { command: 'touch m_second' } }),
+    },
+  },
+  {
+    name: 'pre-two-rewrites-slowsecond',
+    about: 'two rewrites, the second slower: which one runs',
+    turns: TOUCH,
+    hooks: { PreToolUse: [group('Bash', hook('a'), hook('b'))] },
+    spec: {
+      a: pre({ permissionDecision: 'allow', updatedInput: { command: 'touch m_first' } }),
+      b: {
+        sleepMs: 600,
+        ...pre({ permissionDecision: 'allow', updatedInput: { command: 'touch m_second' } }),
+      },
+    },
+  },
+  {
+    name: 'match-invalid-regex',
+    about: 'a matcher that is not a valid regex: Codex skips its group',
+    turns: TOUCH,
+    hooks: { PreToolUse: [group('([', hook('a')), group('Bash', hook('b'))] },
+    spec: { a: deny('ZQBADRE_A'), b: pre({ additionalContext: 'ZQGOODRE_B' }) },
+  },
+  matchCase('match-alternatives', 'matcher Edit|Bash: exact names split on |', 'Edit|Bash'),
+  matchCase('match-substring', 'matcher Bas (exact name): does not match Bash', 'Bas'),
+  matchCase('match-dot-regex', 'matcher B.sh is an unanchored regex', 'B.sh'),
+  onEvent(
+    'UserPromptSubmit',
+    'ups-plain-bracket',
+    'plain stdout that starts with [: JSON-like, not context',
+    {
+      out: '[note] ZQBRACKET_A\n',
+    },
+  ),
+  onEvent(
+    'UserPromptSubmit',
+    'ups-block-context',
+    'a block with additionalContext: the model is never called',
+    {
+      ...hso(
+        'UserPromptSubmit',
+        { additionalContext: 'ZQUPSBC_A' },
+        { decision: 'block', reason: 'ZQUPSBR_A' },
+      ),
+    },
+  ),
+  onEvent(
+    'SessionStart',
+    'ss-continue-false',
+    'continue:false on SessionStart: the model is never called',
+    out({ continue: false, stopReason: 'ZQSSSTOP_A' }),
+  ),
+  onEvent(
+    'PostToolUse',
+    'post-mcp-output-shell',
+    'updatedMCPToolOutput on the shell tool: the whole answer fails',
+    {
+      ...hso(
+        'PostToolUse',
+        { updatedMCPToolOutput: { content: [] } },
+        { decision: 'block', reason: 'ZQMCP_A' },
+      ),
+    },
+  ),
+  onEvent(
+    'Stop',
+    'stop-block-noreason',
+    'Stop decision block without a reason: failed',
+    out({ decision: 'block' }),
+  ),
+  onEvent(
+    'PostToolUse',
+    'post-suppress',
+    'suppressOutput on PostToolUse: unsupported',
+    out({ suppressOutput: true, decision: 'block', reason: 'ZQSUPP_A' }),
+  ),
+);

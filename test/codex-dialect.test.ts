@@ -657,6 +657,29 @@ describe('[A-CDX-1] exit codes and output, as Codex reads them', () => {
     ]);
   });
 
+  it('[A-CDX-1] PostToolUse updatedMCPToolOutput replaces an MCP tool output; on the shell tool it fails the whole answer', async () => {
+    const redact = answering({
+      decision: 'block',
+      reason: 'redacted',
+      hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: { content: [] } },
+    });
+    const { engine } = await projectEngine({ PostToolUse: [{ hooks: [redact] }] });
+    const mcp = await decide(engine, 'PostToolUse', {
+      tool_name: 'mcp__vault__read',
+      tool_input: { path: 'x' },
+      tool_response: 'secret',
+    });
+    expect(mcp).toMatchObject({
+      blocked: true,
+      reason: 'redacted',
+      hookSpecificOutput: { updatedMCPToolOutput: { content: [] } },
+    });
+    const shell = await decide(engine, 'PostToolUse', { ...bash('cat x'), tool_response: 'secret' });
+    expect(shell).toMatchObject({ blocked: false });
+    expect(shell).not.toHaveProperty('hookSpecificOutput');
+    expect(onlyRun(shell)).toMatchObject({ cause: 'invalid_answer', failed: 'open' });
+  });
+
   it('[A-CDX-1] UserPromptSubmit: plain stdout is context, a block keeps the prompt from the model (the Python secret scanner)', async () => {
     const s = setup();
     installScripts(s, 'prompt-secrets.py');

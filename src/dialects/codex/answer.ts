@@ -211,11 +211,16 @@ function preview(s: string, max = 200): string {
  * processes (an in-process `use()` hook, which Codex has no equivalent of) are read as Claude
  * Code reads them.
  */
-export function readCodexAnswer(event: string, result: RunResult, failMode: FailMode = 'open'): AgentAnswer {
+export function readCodexAnswer(
+  event: string,
+  result: RunResult,
+  failMode: FailMode = 'open',
+  input: Readonly<Record<string, unknown>> = {},
+): AgentAnswer {
   if (result.kind !== 'process') return readClaudeAnswer(event, result, failMode);
   const base = outcomeOf(result);
   if (result.reason !== 'exit') return failure(event, base, failMode);
-  if (result.exitCode === 0) return fromStdout(event, result.stdout, base, failMode);
+  if (result.exitCode === 0) return fromStdout(event, result.stdout, base, failMode, isMcpTool(input));
   if (result.exitCode === 2) return fromExit2(event, result.stderr, base, failMode);
   const line = result.stderr
     .split('\n')
@@ -263,7 +268,13 @@ function blockAnswer(event: string, e: Ending, reason: string): AgentAnswer {
 }
 
 /** Exit 0: nothing, plain text, or JSON output. */
-function fromStdout(event: string, stdout: string, base: Ending, failMode: FailMode): AgentAnswer {
+function fromStdout(
+  event: string,
+  stdout: string,
+  base: Ending,
+  failMode: FailMode,
+  mcp: boolean,
+): AgentAnswer {
   const out = stdout.trim();
   if (out === '') return { ending: answered(base) };
   if (!out.startsWith('{') && !out.startsWith('[')) {
@@ -305,13 +316,13 @@ function fromStdout(event: string, stdout: string, base: Ending, failMode: FailM
       failMode,
     );
   }
-  const unsupported = unsupportedOf(event, wire.data);
+  const unsupported = unsupportedOf(event, wire.data, mcp);
   if (unsupported !== undefined) return failed(event, base, 'invalid_answer', unsupported, failMode);
   return fromWire(event, wire.data, answered(base));
 }
 
 /** What Codex rejects in output that has the right shape; undefined when it is all supported. */
-function unsupportedOf(event: string, w: Partial<Wire>): string | undefined {
+function unsupportedOf(event: string, w: Partial<Wire>, mcp: boolean): string | undefined {
   const hso = w.hookSpecificOutput ?? undefined;
   if (event === 'PreToolUse' || event === 'PermissionRequest') {
     if (w.continue === false) return `${event} hook returned unsupported continue:false`;
@@ -320,6 +331,8 @@ function unsupportedOf(event: string, w: Partial<Wire>): string | undefined {
   }
   if (event === 'PostToolUse' && w.suppressOutput === true)
     return 'PostToolUse hook returned unsupported suppressOutput';
+  if (event === 'PostToolUse' && !mcp && w.hookSpecificOutput?.updatedMCPToolOutput != null)
+    return 'PostToolUse hook returned updatedMCPToolOutput for a tool that is not an MCP tool';
   if (event === 'PreToolUse') {
     const updated = hso?.updatedInput ?? undefined;
     if (updated !== undefined && !isJsonObject(updated))
@@ -440,8 +453,8 @@ function joined(values: readonly (string | undefined)[]): string | undefined {
  * with the first deny's message; `updatedInput` from the last hook that rewrote (only when
  * nothing blocked); every `additionalContext` and `systemMessage` joined with `\n`, in
  * configuration order; `continue: false` when any hook said so, with the first `stopReason`.
- * `updatedMCPToolOutput` (PostToolUse) is kept only for MCP tools (`mcp__…`): on another tool
- * Codex rejects it.
+ * `updatedMCPToolOutput` (PostToolUse on an MCP tool; on another tool the run failed): the last
+ * hook's that gave one.
  */
 export function mergeCodexAnswers(
   event: string,
@@ -477,13 +490,17 @@ export function mergeCodexAnswers(
   if (context !== undefined) merged.additionalContext = context;
   const message = joined(answers.map((a) => a.systemMessage));
   if (message !== undefined) merged.systemMessage = message;
-  const toolName = typeof input.tool_name === 'string' ? input.tool_name : '';
-  if (event === 'PostToolUse' && toolName.startsWith('mcp__')) {
+  if (event === 'PostToolUse' && isMcpTool(input)) {
     let mcp: unknown;
-    for (const a of answers)
-      if (a.hookSpecificOutput?.updatedMCPToolOutput !== undefined)
-        mcp = a.hookSpecificOutput.updatedMCPToolOutput;
+    for (const x of answers)
+      if (x.hookSpecificOutput?.updatedMCPToolOutput !== undefined)
+        mcp = x.hookSpecificOutput.updatedMCPToolOutput;
     if (mcp !== undefined) merged.hookSpecificOutput = { updatedMCPToolOutput: mcp };
   }
   return merged;
+}
+
+/** An MCP tool (`mcp__server__tool`): the only kind whose output a PostToolUse hook may replace. */
+function isMcpTool(input: Readonly<Record<string, unknown>>): boolean {
+  return typeof input.tool_name === 'string' && input.tool_name.startsWith('mcp__');
 }
