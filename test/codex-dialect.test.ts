@@ -883,7 +883,7 @@ describe('[A-CDX-1] the CLI speaks codex: decide, validate, explain, trust, demo
 
     const review = await runCli(['trust', '--yes', '--project', s.project], { home: s.home });
     expect(review.code).toBe(0);
-    expect(review.stdout).toContain('python3 .codex/hooks/block-rm-rf.py');
+    expect(review.stdout).toMatch(/runs: {2}python3 \.codex\/hooks\/block-rm-rf\.py {2}\(\S+ -lc\)/);
     expect(review.stdout).toContain('sh .codex/hooks/audit.sh');
     const store = readFileSync(trustStorePath(s.home), 'utf8');
     for (const file of [projectHooks(s), projectToml(s), path.join(s.project, '.codex', 'hooks', 'audit.sh')])

@@ -14,7 +14,7 @@ import {
   codexSendsPermissionMode,
   isCodexEvent,
 } from './events.ts';
-import { type CodexOptions, loadCodexConfig } from './source.ts';
+import { type CodexOptions, loadCodexConfig, withPluginPlaceholders } from './source.ts';
 
 declare module '../../registry/hook-definition.ts' {
   interface AgentDialectNames {
@@ -64,7 +64,9 @@ const codex: AgentDialectSpec = {
   prepare(hook, _input, env) {
     if (hook.pluginRoot !== undefined) env.PLUGIN_ROOT = hook.pluginRoot;
     if (hook.pluginData !== undefined) env.PLUGIN_DATA = hook.pluginData;
-    return hook.command;
+    return hook.pluginRoot !== undefined && hook.pluginData !== undefined
+      ? withPluginPlaceholders(hook.command, hook.pluginRoot, hook.pluginData)
+      : hook.command;
   },
   merge: mergeCodexAnswers,
   demo: codexDemo,

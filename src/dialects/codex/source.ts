@@ -448,7 +448,6 @@ function codexHook(
     warn(`timeout ${seconds} s is over hookwerk's 1 hour limit; 3600 s is used`, [...raw.at, 'timeout']);
     timeoutMs = MAX_AGENT_TIMEOUT_MS;
   }
-  const command = ctx.pluginRoot !== undefined ? withPluginPlaceholders(h.command, ctx) : h.command;
   const hook: AgentCommandHook = {
     kind: 'process',
     dialect: 'codex',
@@ -469,8 +468,8 @@ function codexHook(
     dedupeKey: `codex\0${order}`,
     async: h.async === true,
     command: h.command,
-    exec: { program: ctx.shell, args: ['-lc', command] },
     shell: ctx.shell,
+    shellArgs: ['-lc'],
     env: ctx.env,
     cwd: ctx.projectDir,
     ...(ctx.consent !== undefined ? { consent: ctx.consent } : {}),
@@ -488,10 +487,11 @@ function matcherFor(raw: RawHandler, event: CodexEventName) {
   return codexMatchField(event) === undefined ? compileMatcher(undefined) : compileCodexMatcher(raw.matcher);
 }
 
-/** Codex replaces `${PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_ROOT}`, `${PLUGIN_DATA}`, `${CLAUDE_PLUGIN_DATA}` in a plugin hook's text. */
-function withPluginPlaceholders(command: string, ctx: HandlerContext): string {
-  const root = ctx.pluginRoot ?? '';
-  const data = ctx.pluginData ?? '';
+/**
+ * Codex replaces `${PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_ROOT}`, `${PLUGIN_DATA}`, `${CLAUDE_PLUGIN_DATA}`
+ * in a plugin hook's command text before the shell sees it (the hook keeps its text as written).
+ */
+export function withPluginPlaceholders(command: string, root: string, data: string): string {
   return command
     .replaceAll(placeholder('PLUGIN_ROOT'), root)
     .replaceAll(placeholder('CLAUDE_PLUGIN_ROOT'), root)
