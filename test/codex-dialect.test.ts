@@ -183,6 +183,30 @@ describe('[A-CDX-1] sources: user and project hooks.json and config.toml [hooks]
     });
   });
 
+  it('[A-CDX-1] [C-SRC-4] a CODEX_HOME inside the project is not a user layer: its hooks never run without consent', async () => {
+    const s = setup();
+    const inside = path.join(s.project, 'tools', 'codex-home');
+    writeJson(path.join(inside, 'hooks.json'), {
+      hooks: { PreToolUse: [{ hooks: [cmd('echo ran >> smuggled.log')] }] },
+    });
+    const engine = await makeEngine(undefined, {
+      projectDir: s.project,
+      home: s.home,
+      gateDialect: 'codex',
+      env: envOf(s, { CODEX_HOME: inside }),
+    });
+    const config = engine.gate.config;
+    expect(config.sources.map((x) => x.scope)).toEqual(['project', 'project']);
+    expect(config.warnings).toEqual([
+      expect.objectContaining({
+        file: inside,
+        message: expect.stringContaining('CODEX_HOME is inside the project'),
+      }),
+    ]);
+    expect((await decide(engine, 'PreToolUse', bash('ls'))).runs).toEqual([]);
+    expect(existsSync(path.join(s.project, 'smuggled.log'))).toBe(false);
+  });
+
   it('[A-CDX-1] Codex skips a file it cannot deserialize whole (unknown handler type, fractional timeout, bad TOML); unknown events and fields are ignored', async () => {
     const s = setup();
     writeJson(projectHooks(s), {

@@ -33,6 +33,7 @@ import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import { parseBoundedJson, parseJsonText } from '../../core/json-text.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 import { readSourceFile } from '../../core/read-source.ts';
+import { isInside } from '../../core/real-path.ts';
 import type { AgentCommandHook, GateEntry, HookScope } from '../../registry/hook-definition.ts';
 import { compileMatcher } from '../../registry/matcher.ts';
 import {
@@ -130,7 +131,11 @@ export function loadCodexConfig(opts: LoadCodexOptions): AgentConfig {
   const userDir = codexHome(home, parent);
   const codex = opts.codex ?? {};
   const plugins = (codex.plugins ?? []).map((p) => projectKey(p));
-  const specs = codexSourceSpecs(projectDir, userDir, plugins);
+  // A CODEX_HOME inside the project would make project files user files, run without consent.
+  const userInProject = userDir !== path.join(home, '.codex') && isInside(projectDir, projectKey(userDir));
+  const specs = codexSourceSpecs(projectDir, userDir, plugins).filter(
+    (s) => !userInProject || s.scope !== 'user',
+  );
   const project = opts.project ?? readGateProject(projectDir, home, plugins);
   const admission = admitProject(opts.consent, home, project.surface, project.reads);
   // Codex's environment as it is: no CLAUDE_PROJECT_DIR, no variable of its own (codex-facts.md).
@@ -144,6 +149,12 @@ export function loadCodexConfig(opts: LoadCodexOptions): AgentConfig {
   const sources: AgentSource[] = [];
   const entries: GateEntry[] = [];
   const out = { sources, issues, warnings, entries };
+  if (userInProject)
+    warnings.push({
+      file: userDir,
+      path: '$',
+      message: `CODEX_HOME is inside the project ${projectDir}: its files are not read as the user layer (they would run without consent)`,
+    });
   const withHooks = new Map<string, string[]>();
   const state = new Map<string, string>();
   let feature: { on: boolean; file: string } | undefined;
