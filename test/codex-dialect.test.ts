@@ -375,6 +375,33 @@ describe('[A-CDX-1] runs: $SHELL -lc in the session cwd, Codex environment, stdi
     });
   });
 
+  it('[A-CDX-1] SessionEnd and Interrupt get no permission_mode; their hooks observe, exit 2 blocks nothing', async () => {
+    const s = setup();
+    const log = path.join(s.home, 'ends.jsonl');
+    const observer = cmd(`cat >> ${log}; echo >> ${log}; echo "cannot stop this" >&2; exit 2`);
+    writeJson(projectHooks(s), {
+      hooks: { SessionEnd: [{ hooks: [observer] }], Interrupt: [{ hooks: [observer] }] },
+    });
+    const engine = await codexEngine(s);
+    for (const [event, extra] of [
+      ['SessionEnd', { reason: 'other' }],
+      ['Interrupt', { turn_id: 't9' }],
+    ] as const) {
+      const d = await decide(engine, event, extra);
+      expect(d).toMatchObject({ blocked: false, continue: true });
+      expect(onlyRun(d)).toMatchObject({ cause: 'exit_2_ignored', failed: 'open' });
+    }
+    const inputs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l));
+    expect(inputs.map((i) => [i.hook_event_name, 'permission_mode' in i, i.transcript_path])).toEqual([
+      ['SessionEnd', false, null],
+      ['Interrupt', false, null],
+    ]);
+  });
+
   it('[A-CDX-1] commands run in a login shell of $SHELL (bash -lc here), /bin/sh when SHELL is unset', async () => {
     const s = setup();
     writeJson(projectHooks(s), {
@@ -932,13 +959,18 @@ describe('[A-CDX-1] the CLI speaks codex: decide, validate, explain, trust, demo
 
   it('[A-CDX-1] validate --dialect codex: ok lines and warnings exit 0; a file Codex would skip is an error (exit 1)', async () => {
     const s = guardedProject();
-    writeJson(path.join(s.user, 'hooks.json'), { hooks: { PreCompress: [{ hooks: [cmd('true')] }] } });
+    // Codex ignores keys that are not its events, whatever their shape: a warning, never an error.
+    writeJson(path.join(s.user, 'hooks.json'), {
+      hooks: { PreCompress: [{ hooks: [cmd('true')] }], Notification: 'not a list' },
+    });
     const ok = await runCli(['validate', '--dialect', 'codex', '--project', s.project], { home: s.home });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain(`ok: ${projectHooks(s)}: 1 hooks (project)`);
     expect(ok.stdout).toContain(`ok: ${projectToml(s)}: 1 hooks (project)`);
     expect(ok.stderr).toContain('warning: ');
     expect(ok.stderr).toContain('"PreCompress" is not a Codex CLI event');
+    expect(ok.stderr).toContain('"Notification" is not a Codex CLI event');
+    expect(ok.stderr).not.toContain('must be a list');
 
     write(projectToml(s), '[[hooks.PostToolUse]]\nmatcher = 3\n');
     const bad = await runCli(['validate', '--dialect', 'codex', '--project', s.project], { home: s.home });

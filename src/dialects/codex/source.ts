@@ -163,8 +163,25 @@ export function loadCodexConfig(opts: LoadCodexOptions): AgentConfig {
   for (const spec of specs) {
     // A plugin folder is shared with the Claude Code dialect (the same hooks/hooks.json): what
     // Codex cannot read there skips it for Codex only, so it is not an issue that stops `trust`.
-    const parse = spec.toml ? parseCodexToml : spec.pluginRoot !== undefined ? parseJsonText : parseCodexJson;
-    const opened = openAgentSource('codex', spec, admission, out, STATE_KEY, parse);
+    const read = spec.toml ? parseCodexToml : spec.pluginRoot !== undefined ? parseJsonText : parseCodexJson;
+    // Keys of `hooks` that are not Codex events are not walked at all (Codex ignores them, whatever
+    // their shape): the parse, which runs before the walk, adds them to the keys to pass over.
+    const notEvents = new Set(['state']);
+    const parse: SourceParse = (file, text) => {
+      const parsed = read(file, text);
+      if (parsed.ok)
+        for (const event of otherKeys(parsed.value)) {
+          notEvents.add(event);
+          warnings.push({
+            file,
+            path: jsonPath(['hooks', event]),
+            message: `"${event}" is not a Codex CLI event (${CODEX_EVENT_NAMES.join(', ')}): Codex ignores it, so does hookwerk`,
+            level: 'warning',
+          });
+        }
+      return parsed;
+    };
+    const opened = openAgentSource('codex', spec, admission, out, notEvents, parse);
     if (opened.kind === 'done') continue;
     if (spec.pluginRoot !== undefined) {
       const problem = shapeProblem(Reflect.get(opened.value, 'hooks'), ['hooks']);
@@ -245,8 +262,11 @@ export function loadCodexConfig(opts: LoadCodexOptions): AgentConfig {
 // ---------------------------------------------------------------------------------------------
 // Parsing: the file's text, then Codex's own shape check (what serde would refuse)
 
-/** `state` in config.toml's `[hooks]` is settings (trust and enablement), not an event. */
-const STATE_KEY: ReadonlySet<string> = new Set(['state']);
+/** The keys of a source's `hooks` that are neither Codex events nor `state` (config.toml's settings). */
+function otherKeys(value: unknown): string[] {
+  const hooks: unknown = isPlainObject(value) ? Reflect.get(value, 'hooks') : undefined;
+  return isPlainObject(hooks) ? Object.keys(hooks).filter((k) => k !== 'state' && !isCodexEvent(k)) : [];
+}
 
 const parseCodexJson: SourceParse = (file, text) => {
   const parsed = parseJsonText(file, text);
@@ -415,19 +435,8 @@ function codexHook(
   const file = ctx.spec.file;
   const warn = (message: string, at: PropertyKey[] = raw.at) =>
     ctx.warnings.push({ file, path: jsonPath(at), message });
-  if (!isCodexEvent(raw.event)) {
-    const key = `event\0${raw.event}`;
-    if (!badGroups.has(key)) {
-      badGroups.add(key);
-      ctx.warnings.push({
-        file,
-        path: jsonPath(['hooks', raw.event]),
-        message: `"${raw.event}" is not a Codex CLI event (${CODEX_EVENT_NAMES.join(', ')}): Codex ignores it, so does hookwerk`,
-        level: 'warning',
-      });
-    }
-    return undefined;
-  }
+  // Walked only for Codex events (see `otherKeys`).
+  if (!isCodexEvent(raw.event)) return undefined;
   const type: unknown = Reflect.get(raw.handler, 'type');
   if (type === 'prompt' || type === 'agent' || type === 'mcp_tool') {
     warn(
