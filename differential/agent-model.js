@@ -55,6 +55,33 @@ export function effectOf(dialect, event, input, d, ctx) {
     }
     return e;
   }
+  if (dialect === 'codex') {
+    // docs/codex.md: a block holds the tool (its reason and the contexts reach the model); a rewrite
+    // runs the new input; PostToolUse's block replaces the output with the reason; a Stop block is
+    // the next prompt; `codex exec` shows hooks' messages nowhere and has no stop line.
+    switch (event) {
+      case 'SessionStart':
+        e.model = goesOn ? ctxTokens : [];
+        break;
+      case 'UserPromptSubmit':
+        e.next = !d.blocked && goesOn;
+        e.model = e.next ? ctxTokens : [];
+        break;
+      case 'PreToolUse':
+        if (!d.blocked) e.tool = { name: input.tool_name, input: d.updatedInput ?? input.tool_input };
+        e.model = [...ctxTokens, ...(d.blocked ? reasonTokens : [])];
+        break;
+      case 'PostToolUse':
+        e.model = [...ctxTokens, ...(d.blocked ? reasonTokens : [])];
+        break;
+      case 'Stop':
+        e.next = d.blocked && goesOn;
+        e.model = e.next ? reasonTokens : [];
+        break;
+    }
+    e.user = [];
+    return e;
+  }
   switch (event) {
     case 'SessionStart':
       e.model = ctxTokens;
@@ -102,7 +129,11 @@ export function carryOut(dialect, call, proj, env) {
   const i = call.input ?? {};
   const abs = (p) => (path.isAbsolute(p) ? p : path.join(proj, p));
   const str = (v) => typeof v === 'string';
-  const shell = dialect === 'claude' ? call.name === 'Bash' : call.name === 'run_shell_command';
+  if (dialect === 'codex' && call.name === 'apply_patch') {
+    if (str(i.command)) applyAddFiles(i.command, abs);
+    return;
+  }
+  const shell = dialect === 'gemini' ? call.name === 'run_shell_command' : call.name === 'Bash';
   if (shell) {
     if (!str(i.command)) return;
     const cwd = str(i.dir_path) ? abs(i.dir_path) : proj;
@@ -129,4 +160,27 @@ export function carryOut(dialect, call, proj, env) {
         : text.replace(i.old_string, () => i.new_string),
     );
   }
+}
+
+/** The `*** Add File:` sections of a Codex patch (the only kind the cases make), written out. */
+function applyAddFiles(patch, abs) {
+  let file;
+  let lines = [];
+  const flush = () => {
+    if (file === undefined) return;
+    mkdirSync(path.dirname(abs(file)), { recursive: true });
+    writeFileSync(abs(file), lines.map((l) => `${l}\n`).join(''));
+  };
+  for (const line of patch.split('\n')) {
+    const m = /^\*\*\* Add File: (.+)$/.exec(line);
+    if (m !== null) {
+      flush();
+      file = m[1].trim();
+      lines = [];
+    } else if (line.startsWith('*** ')) {
+      flush();
+      file = undefined;
+    } else if (file !== undefined && line.startsWith('+')) lines.push(line.slice(1));
+  }
+  flush();
 }

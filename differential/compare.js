@@ -14,6 +14,7 @@ import { RECORDER } from './world.js';
 const ENV_VARS = {
   claude: ['CLAUDE_PROJECT_DIR', 'CLAUDE_PLUGIN_ROOT', 'CLAUDE_PLUGIN_DATA'],
   gemini: ['GEMINI_PROJECT_DIR', 'GEMINI_CWD', 'GEMINI_SESSION_ID', 'GEMINI_PLANS_DIR', 'CLAUDE_PROJECT_DIR'],
+  codex: ['CLAUDE_PROJECT_DIR', 'CODEX_PROJECT_DIR', 'PLUGIN_ROOT', 'CLAUDE_PLUGIN_ROOT', 'CODEX_HOME'],
 };
 /** Set on both sides, but to a file each engine makes for itself: only its presence is compared. */
 const PRESENCE_ONLY = ['CLAUDE_ENV_FILE'];

@@ -57,7 +57,7 @@ export async function replayUnderHookwerk(dialect, world, firings, env, limits, 
         dialect,
         '--project',
         world.proj,
-        ...(dialect === 'claude' ? pluginArgs : []),
+        ...(dialect !== 'gemini' ? pluginArgs : []),
       ],
       { cwd: world.proj, env: { ...env, HWDIFF_REC: rec }, input: firing.stdin, timeoutMs: timeoutMs() },
     );

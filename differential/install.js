@@ -9,6 +9,7 @@ import { runProcess } from './processes.js';
 export const TOOLS = {
   claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude', label: 'claude-code' },
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', label: 'gemini-cli' },
+  codex: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex', label: 'codex-cli' },
 };
 
 export function cacheRoot() {
@@ -19,7 +20,7 @@ export function cacheRoot() {
  * The tool's binary, installing it first when the cache has no complete copy. A copy counts as
  * complete only with its stamp file, written after `--version` answered with the pinned version,
  * so an install interrupted half-way is redone rather than used.
- * @param {'claude'|'gemini'} name
+ * @param {'claude'|'gemini'|'codex'} name
  * @returns {Promise<{bin: string, version: string, label: string, dir: string, installed: boolean}>}
  */
 export async function ensureTool(name) {

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { carryOut, effectOf } from './agent-model.js';
 import { runClaude } from './claude-tool.js';
+import { runCodex } from './codex-tool.js';
 import { compareCase } from './compare.js';
 import { runGemini } from './gemini-tool.js';
 import { startHookServer } from './hook-server.js';
@@ -14,7 +15,7 @@ import { buildWorld, setAside } from './world.js';
 
 /**
  * @param {object} o
- * @param {'claude'|'gemini'} o.dialect
+ * @param {'claude'|'gemini'|'codex'} o.dialect
  * @param {{bin: string}} o.tool
  * @param {object} o.kase
  * @param {string} o.root the case's own temp folder
@@ -44,7 +45,7 @@ async function runBothSides(
   let world = buildWorld(root, dialect, given);
   const kase = { ...given, turns: JSON.parse(JSON.stringify(given.turns).replaceAll('@PROJ@', world.proj)) };
   const env = { ...baseEnv, ...kase.env, HOME: world.home, HWDIFF_REC: world.rec };
-  const drive = dialect === 'claude' ? runClaude : runGemini;
+  const drive = { claude: runClaude, gemini: runGemini, codex: runCodex }[dialect];
   const realRun = await drive(tool, kase, world, env, toolTimeoutMs);
   if (!realRun.started) throw new Error(`${tool.bin} did not start: ${realRun.run.spawnError}`);
   const mainRequests = realRun.requests.filter((r) => r.kind === 'main');

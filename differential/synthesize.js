@@ -6,6 +6,7 @@
 const ORDER = {
   claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse'],
   gemini: ['SessionStart', 'BeforeAgent', 'BeforeTool'],
+  codex: ['SessionStart', 'UserPromptSubmit', 'PreToolUse'],
 };
 
 /**
@@ -21,7 +22,7 @@ export function synthesizeFirings(dialect, kase, world, sessionId) {
     SessionStart: { source: 'startup' },
     UserPromptSubmit: { prompt },
     BeforeAgent: { prompt },
-    PreToolUse: call && { tool_name: call.name, tool_input: call.input },
+    PreToolUse: call && codexOr(dialect, call),
     BeforeTool: call && { tool_name: call.name, tool_input: call.input },
   };
   const events = new Set([...Object.keys(kase.hooks ?? {}), ...Object.keys(kase.userHooks ?? {})]);
@@ -37,4 +38,12 @@ export function synthesizeFirings(dialect, kase, world, sessionId) {
       };
       return { event, input, stdin: JSON.stringify(input), t: 0, tEnd: 0, records: [], synthetic: true };
     });
+}
+
+/** Codex names its shell tool `Bash` with `{command}` and a patch `apply_patch` with `{command: <patch>}`. */
+function codexOr(dialect, call) {
+  if (dialect !== 'codex') return { tool_name: call.name, tool_input: call.input };
+  return call.name === 'apply_patch'
+    ? { tool_name: 'apply_patch', tool_input: { command: call.input.patch } }
+    : { tool_name: 'Bash', tool_input: { command: call.input.command } };
 }

@@ -13,6 +13,7 @@ const HOOK_SCRIPT = fileURLToPath(new URL('./hook.mjs', import.meta.url));
 const RECORDED = {
   claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'],
   gemini: ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent'],
+  codex: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
 };
 
 /** The recorder hook's id: its runs are the invocations; it is left out of "which hooks ran". */
@@ -28,7 +29,7 @@ const GEMINI_USER_SETTINGS = {
 
 /**
  * @param {string} root the case's folder; the world is `<root>/w`
- * @param {'claude'|'gemini'} dialect
+ * @param {'claude'|'gemini'|'codex'} dialect
  * @param {object} kase
  */
 export function buildWorld(root, dialect, kase) {
@@ -43,7 +44,7 @@ export function buildWorld(root, dialect, kase) {
   };
   for (const d of [world.home, world.proj, world.rec]) mkdirSync(d, { recursive: true });
   const spec = JSON.parse(JSON.stringify({ ...kase.spec, [RECORDER]: {} }).replaceAll('@PROJ@', world.proj));
-  const dot = dialect === 'claude' ? '.claude' : '.gemini';
+  const dot = { claude: '.claude', gemini: '.gemini', codex: '.codex' }[dialect];
   const hooksDir = path.join(world.proj, dot, 'hooks');
   mkdirSync(hooksDir, { recursive: true });
   copyFileSync(HOOK_SCRIPT, path.join(hooksDir, 'h.mjs'));
@@ -73,6 +74,32 @@ export function buildWorld(root, dialect, kase) {
       copyFileSync(HOOK_SCRIPT, path.join(p, 'scripts', 'h.mjs'));
       writeFileSync(path.join(p, 'scripts', 'spec.json'), JSON.stringify(spec, null, 1));
     }
+  } else if (dialect === 'codex') {
+    // The user layer: config.toml (the mock provider, the project trusted, user TOML hooks) and
+    // hooks.json; the project layer: hooks.json and, when the case has one, config.toml.
+    const codexHome = path.join(world.home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    world.codexHome = codexHome;
+    writeFileSync(
+      path.join(codexHome, 'config.toml'),
+      [
+        'model = "gpt-5.5"',
+        'model_provider = "mock"',
+        'check_for_update_on_startup = false',
+        kase.userToml ?? '',
+        '[model_providers.mock]',
+        'name = "mock"',
+        'base_url = "@MOCK@/v1"',
+        'wire_api = "responses"',
+        'env_key = "OPENAI_API_KEY"',
+        `[projects.${JSON.stringify(world.proj)}]`,
+        'trust_level = "trusted"',
+        '',
+      ].join('\n'),
+    );
+    if (kase.userHooks) writeJson(path.join(codexHome, 'hooks.json'), { hooks: kase.userHooks });
+    writeJson(path.join(world.proj, '.codex', 'hooks.json'), { hooks: projectHooks });
+    if (kase.projectToml) writeFileSync(path.join(world.proj, '.codex', 'config.toml'), kase.projectToml);
   } else {
     mkdirSync(path.join(world.home, '.gemini'), { recursive: true });
     writeJson(path.join(world.home, '.gemini', 'settings.json'), {
@@ -93,8 +120,12 @@ export function setAside(world, root) {
 }
 
 function recorder(dialect) {
-  const dir =
-    dialect === 'claude' ? '"$CLAUDE_PROJECT_DIR"/.claude/hooks' : '"$GEMINI_PROJECT_DIR"/.gemini/hooks';
+  // Codex gives hooks no project variable: they run in the session folder (the project).
+  const dir = {
+    claude: '"$CLAUDE_PROJECT_DIR"/.claude/hooks',
+    gemini: '"$GEMINI_PROJECT_DIR"/.gemini/hooks',
+    codex: '.codex/hooks',
+  }[dialect];
   return { type: 'command', command: `node ${dir}/h.mjs ${RECORDER}` };
 }
 

@@ -219,7 +219,7 @@ function printReview(
           ? '/bin/sh -c, in the project folder'
           : 'exec' in hook && hook.exec !== undefined
             ? 'exec form, no shell'
-            : `${hook.shell} -c`;
+            : `${hook.shell} ${(hook.shellArgs ?? ['-c']).join(' ')}`;
       const line = commandLineOf(hook);
       out(`     runs:  ${line}  (${how})`);
       for (const [file, pin] of Object.entries(fingerprint)) {

@@ -3,6 +3,7 @@
  * a line here (issue 19); `gateDialect` names a key of this table.
  */
 import { claudeGate } from './claude/gate.ts';
+import { codexGate } from './codex/gate.ts';
 import { cursorGate } from './cursor/gate.ts';
 import type { GateDialectPlugin } from './gate-dialect.ts';
 import { geminiGate } from './gemini/gate.ts';
@@ -13,6 +14,7 @@ export const GATE_DIALECTS = {
   claude: claudeGate,
   gemini: geminiGate,
   cursor: cursorGate,
+  codex: codexGate,
 } as const satisfies Record<string, GateDialectPlugin>;
 
 /** The gate dialects hookwerk speaks. */

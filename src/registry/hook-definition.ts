@@ -229,8 +229,10 @@ export interface AgentCommandHook extends AgentCommon {
   exec?: { program: string; args: readonly string[] };
   /** Exec form: the arguments as written (what consent pinned them as). */
   args?: readonly string[];
-  /** The shell that runs shell form (`/bin/sh`; Gemini: `bash` where present). */
+  /** The shell that runs shell form (`/bin/sh`; Gemini: `bash` where present; Codex: `$SHELL`). */
   shell: string;
+  /** The shell's options before the command (default `-c`; Codex: `-lc`, a login shell). */
+  shellArgs?: readonly string[];
   /** The environment taken at load [C-RUN-3, G-RUN-1]; per-run variables are added when it runs. */
   env: Readonly<Record<string, string>>;
   /** Working folder when the input names none. */

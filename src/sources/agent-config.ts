@@ -135,6 +135,9 @@ function readTrustedSource(file: string): AdmittedFile {
   return { kind: 'text', text: read.text };
 }
 
+/** A source file's text parsed into its settings value, or the issue that skips the file. */
+export type SourceParse = (file: string, text: string) => ReturnType<typeof parseJsonText>;
+
 /** One source file to read: where, whose, and whether it needs the project's consent. */
 export interface AgentSourceSpec {
   scope: HookScope;
@@ -161,6 +164,8 @@ export function openAgentSource(
   settingKeys?: ReadonlySet<string>,
   /** How the `hooks` map is walked: Claude's `{EVENT: [{matcher?, hooks: [...]}]}` unless given. */
   walk: typeof walkAgentHooks = walkAgentHooks,
+  /** How the file's text becomes its settings value (default: JSON); a dialect's own format (Codex's TOML). */
+  parse: SourceParse = parseJsonText,
 ): OpenedSource {
   const source: AgentSource = {
     dialect,
@@ -183,7 +188,7 @@ export function openAgentSource(
     return { kind: 'done' };
   };
   if (admitted.kind === 'error') return fail(admitted.issue);
-  const json = parseJsonText(spec.file, admitted.text);
+  const json = parse(spec.file, admitted.text);
   if (!json.ok) return fail(json.issue);
   if (typeof json.value !== 'object' || json.value === null || Array.isArray(json.value))
     return fail({ file: spec.file, path: '$', message: 'must be a JSON object' });

@@ -88,7 +88,13 @@ function processSpec(
   const spec: ProcessSpec =
     hook.exec !== undefined
       ? { command: hook.exec.program, args: hook.exec.args, env, cwd, timeoutMs: hook.timeoutMs }
-      : { command: hook.shell, args: ['-c', command], env, cwd, timeoutMs: hook.timeoutMs };
+      : {
+          command: hook.shell,
+          args: [...(hook.shellArgs ?? ['-c']), command],
+          env,
+          cwd,
+          timeoutMs: hook.timeoutMs,
+        };
   spec.stdin = `${inputText(input)}\n`;
   if (hook.keepChildren === true) spec.keepChildren = true;
   return spec;
