@@ -3,6 +3,7 @@
  * a line here (issue 19); `gateDialect` names a key of this table.
  */
 import { claudeGate } from './claude/gate.ts';
+import { copilotGate } from './copilot/gate.ts';
 import type { GateDialectPlugin } from './gate-dialect.ts';
 import { geminiGate } from './gemini/gate.ts';
 import { lurusGate } from './lurus/gate.ts';
@@ -11,6 +12,7 @@ export const GATE_DIALECTS = {
   lurus: lurusGate,
   claude: claudeGate,
   gemini: geminiGate,
+  copilot: copilotGate,
 } as const satisfies Record<string, GateDialectPlugin>;
 
 /** The gate dialects hookwerk speaks. */

@@ -6,10 +6,16 @@
  */
 import { type DialectSurface, type ProjectRead, readProject } from '../consent/project-surface.ts';
 import { claudeSurface } from './claude/surface.ts';
+import { copilotSurface } from './copilot/surface.ts';
 import { geminiSurface } from './gemini/surface.ts';
 import { lurusSurface } from './lurus/surface.ts';
 
-const DIALECT_SURFACES: readonly DialectSurface[] = [lurusSurface, claudeSurface, geminiSurface];
+const DIALECT_SURFACES: readonly DialectSurface[] = [
+  lurusSurface,
+  claudeSurface,
+  geminiSurface,
+  copilotSurface,
+];
 
 /** Every project source of every dialect and each plugin folder given, read once. */
 export function readGateProject(

@@ -235,6 +235,8 @@ export interface AgentCommandHook extends AgentCommon {
   env: Readonly<Record<string, string>>;
   /** Working folder when the input names none. */
   cwd: string;
+  /** [A-COP-1] Runs in `cwd` whatever the input's `cwd` says (Copilot CLI: the repo root or the hook's own). */
+  ownCwd?: true;
   /** Names the hook's own `env` sets: they win over per-run variables (Gemini CLI spreads them last). */
   ownEnv?: readonly string[];
 }

@@ -148,6 +148,8 @@ export function openAgentSource(
   admission: Admission,
   out: { sources: AgentSource[]; issues: ConfigIssue[]; warnings: ConfigIssue[]; entries: GateEntry[] },
   settingKeys?: ReadonlySet<string>,
+  /** How the `hooks` map is walked: Claude's `{EVENT: [{matcher?, hooks: [...]}]}` unless given. */
+  walk: typeof walkAgentHooks = walkAgentHooks,
 ): OpenedSource {
   const source: AgentSource = {
     dialect,
@@ -174,13 +176,7 @@ export function openAgentSource(
   if (!json.ok) return fail(json.issue);
   if (typeof json.value !== 'object' || json.value === null || Array.isArray(json.value))
     return fail({ file: spec.file, path: '$', message: 'must be a JSON object' });
-  const raws = walkAgentHooks(
-    spec.file,
-    Reflect.get(json.value, 'hooks'),
-    ['hooks'],
-    out.warnings,
-    settingKeys,
-  );
+  const raws = walk(spec.file, Reflect.get(json.value, 'hooks'), ['hooks'], out.warnings, settingKeys);
   if (admitted.kind === 'unapproved') {
     const listed = unapprovedEntries(dialect, spec.file, spec.scope, raws, admitted.reason);
     source.state = 'unapproved';

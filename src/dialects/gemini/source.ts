@@ -264,8 +264,8 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
   });
 }
 
-/** Gemini CLI runs commands with `bash -c` on Unix; `/bin/sh` where there is no bash. */
-function bashOrSh(): string {
+/** Gemini CLI (and Copilot CLI) run commands with `bash -c` on Unix; `/bin/sh` where there is no bash. */
+export function bashOrSh(): string {
   for (const candidate of ['/bin/bash', '/usr/bin/bash']) {
     try {
       accessSync(candidate, constants.X_OK);

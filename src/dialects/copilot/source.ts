@@ -1,0 +1,515 @@
+/**
+ * GitHub Copilot CLI's hook files [A-COP-1], read as Copilot CLI 1.0.102 reads them
+ * (research/copilot-facts.md §1), in its run order:
+ * 1. the policy folder (`copilot.policyDir`, default `/etc/github-copilot/policy.d`, `*.json` by
+ *    name) — no setting disables it (hookwerk's choice of place: the facts could not observe it);
+ * 2. `$COPILOT_HOME/hooks/*.json` (default `~/.copilot`), oldest modification time first;
+ * 3. inline `hooks` in `$COPILOT_HOME/settings.json`;
+ * 4. `.github/hooks/*.json`, oldest modification time first (not by name);
+ * 5. `.claude/settings.json` (Claude's shape; its hooks get the VS Code input form);
+ * 6. inline `hooks` in `.github/copilot/settings.json`.
+ * Entries are flat (`{type, bash | command | exec + args, powershell, cwd, env, timeoutSec,
+ * matcher}`) or one `{matcher, hooks: [...]}` level. Lenient as Copilot CLI: a bad entry is
+ * skipped with a warning, never the file; a file that is not JSON, or whose `version` is not 1,
+ * is skipped whole. Project sources run under the project's approval [C-SRC-4].
+ */
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
+import type { ProjectRead } from '../../consent/project-surface.ts';
+import { projectKey } from '../../consent/trust-store.ts';
+import {
+  inheritedEnv,
+  isCodeInjectingEnv,
+  lurusHookEnv,
+  withoutInterpreterCaches,
+} from '../../core/env-policy.ts';
+import { homeFolder } from '../../core/home.ts';
+import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
+import { isPlainObject } from '../../core/plain-object.ts';
+import type { AgentCommandHook, AgentHook, GateEntry, HookScope } from '../../registry/hook-definition.ts';
+import { type CompiledMatcher, compileAnchoredMatcher } from '../../registry/matcher.ts';
+import {
+  type AgentConfig,
+  type AgentSource,
+  type AgentSourceSpec,
+  agentConfig,
+  MAX_AGENT_TIMEOUT_MS,
+  openAgentSource,
+  sourceCompiled,
+} from '../../sources/agent-config.ts';
+import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { readGateProject } from '../gate-project.ts';
+import { bashOrSh } from '../gemini/source.ts';
+import {
+  type CopilotEventName,
+  type CopilotForm,
+  copilotEventKeys,
+  copilotEventOfKey,
+  copilotMatchField,
+} from './events.ts';
+import { vscodeToolName } from './payload.ts';
+import { COPILOT_SETTINGS, repoHookFiles } from './surface.ts';
+
+/** [docs] `timeoutSec` defaults to 30 s. */
+const COPILOT_DEFAULT_TIMEOUT_S = 30;
+const DEFAULT_POLICY_DIR = '/etc/github-copilot/policy.d';
+
+export interface CopilotOptions {
+  /** The machine's policy hook folder (default `/etc/github-copilot/policy.d`): every `*.json` in it. */
+  policyDir?: string;
+  /** Copilot's home (default `$COPILOT_HOME`, else `<home>/.copilot`). */
+  copilotHome?: string;
+  /** (beyond) `allowlist`: command hooks get the Lurus allowlist environment instead of the engine's. */
+  env?: 'inherit' | 'allowlist';
+}
+
+interface LoadCopilotOptions {
+  projectDir: string;
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  copilot?: CopilotOptions;
+  consent?: ConsentPolicy;
+  project?: ProjectRead;
+}
+
+/** What a hook's key made of it: the input form it gets and the key as written (`hook_event_name`). */
+export interface CopilotHookForm {
+  form: CopilotForm;
+  key: string;
+}
+
+const forms = new WeakMap<AgentHook, CopilotHookForm>();
+
+/** The input form of a Copilot hook (Copilot's own unless its key or file said otherwise). */
+export function copilotHookForm(hook: AgentHook): CopilotHookForm | undefined {
+  return forms.get(hook);
+}
+
+const noNul = (what: string) => z.string().refine((s) => !s.includes('\0'), `${what} contains a NUL byte`);
+
+const entrySchema = z.object({
+  type: z.literal('command'),
+  bash: noNul('bash').optional(),
+  command: noNul('command').optional(),
+  powershell: z.string().optional(),
+  exec: noNul('exec').min(1, 'exec must not be empty').optional(),
+  args: z.array(noNul('an argument')).optional(),
+  cwd: noNul('cwd').optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  timeoutSec: z.number().positive('timeoutSec must be a positive number of seconds').optional(),
+  timeout: z.number().positive('timeout must be a positive number of seconds').optional(),
+  matcher: z.string().optional(),
+  failMode: z.enum(['open', 'closed']).optional(),
+  keepChildren: z.boolean().optional(),
+});
+const ENTRY_FIELDS = new Set([
+  'type',
+  'bash',
+  'command',
+  'powershell',
+  'exec',
+  'args',
+  'cwd',
+  'env',
+  'timeoutSec',
+  'timeout',
+  'matcher',
+  'failMode',
+  'keepChildren',
+]);
+
+interface SourceSpec extends AgentSourceSpec {
+  /** `.claude/settings.json`: every hook gets the VS Code form. */
+  claudeFile?: boolean;
+  /** `hooks/*.json` files carry `version`; settings files do not. */
+  hookFile: boolean;
+}
+
+/** `*.json` files of a folder: by name (`byName`) or oldest modification time first (ties by name). */
+function jsonFiles(dir: string, order: 'name' | 'mtime'): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return sortFiles(
+    names.map((n) => path.join(dir, n)),
+    order,
+  );
+}
+
+function sortFiles(files: string[], order: 'name' | 'mtime'): string[] {
+  const sorted = [...files].sort();
+  if (order === 'name') return sorted;
+  const mtime = new Map(sorted.map((f) => [f, mtimeOf(f)]));
+  return sorted.sort((a, b) => (mtime.get(a) ?? 0) - (mtime.get(b) ?? 0));
+}
+
+function mtimeOf(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** `$COPILOT_HOME`, else `<home>/.copilot` [A-COP-1]. */
+export function copilotHomeOf(home: string, env: NodeJS.ProcessEnv, given?: string): string {
+  const chosen = given ?? env.COPILOT_HOME;
+  return chosen !== undefined && chosen !== '' ? path.resolve(chosen) : path.join(home, '.copilot');
+}
+
+/** [A-COP-1] The sources in Copilot CLI's run order (see the file comment). */
+function copilotSourceSpecs(
+  projectDir: string,
+  copilotHome: string,
+  project: ProjectRead,
+  opts: CopilotOptions,
+): SourceSpec[] {
+  const policy = jsonFiles(opts.policyDir ?? DEFAULT_POLICY_DIR, 'name').map(
+    (file): SourceSpec => ({
+      scope: 'managed',
+      file,
+      label: `policy hooks ${path.basename(file)}`,
+      project: false,
+      hookFile: true,
+    }),
+  );
+  const user = jsonFiles(path.join(copilotHome, 'hooks'), 'mtime').map(
+    (file): SourceSpec => ({
+      scope: 'user',
+      file,
+      label: `user hooks ${path.basename(file)}`,
+      project: false,
+      hookFile: true,
+    }),
+  );
+  // The repo's hook files as the project read found them (what consent covers).
+  const repo = sortFiles(repoHookFiles(projectDir, project.surface.sourceFiles), 'mtime').map(
+    (file): SourceSpec => ({
+      scope: 'project',
+      file,
+      label: `repo hooks ${path.relative(projectDir, file)}`,
+      project: true,
+      hookFile: true,
+    }),
+  );
+  return [
+    ...policy,
+    ...user,
+    {
+      scope: 'user',
+      file: path.join(copilotHome, 'settings.json'),
+      label: 'user settings',
+      project: false,
+      hookFile: false,
+    },
+    ...repo,
+    {
+      scope: 'project',
+      file: path.join(projectDir, '.claude', 'settings.json'),
+      label: 'Claude project settings',
+      project: true,
+      claudeFile: true,
+      hookFile: false,
+    },
+    {
+      scope: 'project',
+      file: path.join(projectDir, ...COPILOT_SETTINGS),
+      label: 'repo settings',
+      project: true,
+      hookFile: false,
+    },
+  ];
+}
+
+/**
+ * [A-COP-1] Copilot's `hooks` map: `{EVENT: [ENTRY | {matcher?, hooks: [ENTRY…]}]}` — flat entries,
+ * or one matcher group level ("Nested hooks deeper than one level are not supported").
+ */
+export function walkCopilotHooks(
+  file: string,
+  map: unknown,
+  base: PropertyKey[],
+  warnings: ConfigIssue[],
+): RawHandler[] {
+  const out: RawHandler[] = [];
+  const warn = (at: PropertyKey[], message: string) => warnings.push({ file, path: jsonPath(at), message });
+  if (map === undefined) return out;
+  if (!isPlainObject(map)) {
+    warn(base, 'hooks must be an object of events; skipped');
+    return out;
+  }
+  for (const [event, defs] of Object.entries(map)) {
+    const eventAt = [...base, event];
+    if (!Array.isArray(defs)) {
+      warn(eventAt, 'must be a list of hook entries; this event is skipped');
+      continue;
+    }
+    defs.forEach((def: unknown, g) => {
+      const at = [...eventAt, g];
+      if (!isPlainObject(def)) {
+        warn(at, 'must be an object; this entry is skipped');
+        return;
+      }
+      const inner: unknown = Reflect.get(def, 'hooks');
+      if (inner === undefined) {
+        out.push({ event, group: g, index: 0, at, matcher: undefined, sequential: false, handler: def });
+        return;
+      }
+      const rawMatcher: unknown = Reflect.get(def, 'matcher');
+      if (rawMatcher !== undefined && typeof rawMatcher !== 'string') {
+        warn([...at, 'matcher'], 'must be a string; this group is skipped');
+        return;
+      }
+      if (!Array.isArray(inner)) {
+        warn([...at, 'hooks'], 'must be a list of hook entries; this group is skipped');
+        return;
+      }
+      inner.forEach((handler: unknown, h) => {
+        const hAt = [...at, 'hooks', h];
+        if (!isPlainObject(handler)) warn(hAt, 'must be an object; this entry is skipped');
+        else if (Reflect.get(handler, 'hooks') !== undefined)
+          warn(hAt, 'nested hooks deeper than one level are not supported (Copilot CLI); skipped');
+        else
+          out.push({ event, group: g, index: h, at: hAt, matcher: rawMatcher, sequential: false, handler });
+      });
+    });
+  }
+  return out;
+}
+
+/** Reads every Copilot CLI source; see the file comment. */
+export function loadCopilotConfig(opts: LoadCopilotOptions): AgentConfig {
+  const projectDir = projectKey(opts.projectDir);
+  const home = homeFolder(opts.home);
+  const copilot = opts.copilot ?? {};
+  const parent = opts.env ?? process.env;
+  const copilotHome = copilotHomeOf(home, parent, copilot.copilotHome);
+  const project = opts.project ?? readGateProject(projectDir, home);
+  const specs = copilotSourceSpecs(projectDir, copilotHome, project, copilot);
+  const admission = admitProject(opts.consent, home, project.surface, project.reads);
+  const baseEnv = withoutInterpreterCaches(
+    copilot.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent),
+  );
+  // [A-COP-1] What Copilot CLI adds to every hook's environment (COPILOT_HOOK_DIR per file).
+  baseEnv.COPILOT_PROJECT_DIR = projectDir;
+  baseEnv.CLAUDE_PROJECT_DIR = projectDir;
+  baseEnv.COPILOT_CLI = '1';
+  const shell = bashOrSh();
+  const warnings: ConfigIssue[] = [];
+  const issues: ConfigIssue[] = [];
+  const sources: AgentSource[] = [];
+  const entries: GateEntry[] = [];
+  let allOff: string | undefined;
+  let order = 0;
+
+  const out = { sources, issues, warnings, entries };
+  for (const spec of specs) {
+    const opened = openAgentSource('copilot', spec, admission, out, undefined, walkCopilotHooks);
+    if (opened.kind === 'done') continue;
+    const { value, raws } = opened;
+    const version: unknown = Reflect.get(value, 'version');
+    if (spec.hookFile && version !== undefined && version !== 1) {
+      issues.push({
+        file: spec.file,
+        path: '$.version',
+        message: `version must be 1 (Copilot CLI: "Invalid hook config version"); the file is skipped`,
+      });
+      const source = sources.find((s) => s.file === spec.file);
+      if (source !== undefined) source.state = 'invalid';
+      continue;
+    }
+    // [A-COP-1] `disableAllHooks` in the repo's settings turns off repo and user hooks (not policy
+    // hooks); in `$COPILOT_HOME/settings.json` Copilot CLI 1.0.102 does not honour it.
+    if (
+      spec.file === path.join(projectDir, ...COPILOT_SETTINGS) &&
+      Reflect.get(value, 'disableAllHooks') === true
+    )
+      allOff = 'disableAllHooks is true in .github/copilot/settings.json';
+    if (!spec.project && spec.scope === 'user' && Reflect.get(value, 'disableAllHooks') === true)
+      warnings.push({
+        file: spec.file,
+        path: '$.disableAllHooks',
+        message:
+          'Copilot CLI 1.0.102 does not honour disableAllHooks here (only in .github/copilot/settings.json)',
+        level: 'warning',
+      });
+    let count = 0;
+    for (const raw of raws) {
+      const hook = copilotHook(raw, spec, { projectDir, shell, baseEnv, warnings, admission }, order);
+      if (hook === undefined) continue;
+      order++;
+      count++;
+      entries.push(hook);
+    }
+    sourceCompiled(sources, spec.file, count);
+  }
+  if (allOff !== undefined)
+    for (const entry of entries) {
+      if (entry.kind === 'unapproved' || entry.origin.scope === 'managed') continue;
+      entry.enabled = false;
+      entry.disabledReason = allOff;
+    }
+  return agentConfig({
+    dialect: 'copilot',
+    projectDir,
+    home,
+    sources,
+    entries,
+    issues,
+    warnings,
+    consent: admission.consent,
+    project,
+  });
+}
+
+interface HookContext {
+  projectDir: string;
+  shell: string;
+  baseEnv: Readonly<Record<string, string>>;
+  warnings: ConfigIssue[];
+  admission: ReturnType<typeof admitProject>;
+}
+
+/** One entry, validated, or `undefined` (skipped with a warning) [A-COP-1]. */
+function copilotHook(
+  raw: RawHandler,
+  spec: SourceSpec,
+  ctx: HookContext,
+  order: number,
+): AgentHook | undefined {
+  const warn = (message: string, at: PropertyKey[] = raw.at, level?: 'warning') =>
+    ctx.warnings.push({
+      file: spec.file,
+      path: jsonPath(at),
+      message,
+      ...(level !== undefined ? { level } : {}),
+    });
+  const key = copilotEventOfKey(raw.event);
+  if (key === undefined) {
+    ctx.warnings.push({
+      file: spec.file,
+      path: jsonPath(['hooks', raw.event]),
+      message: `"${raw.event}" is not a Copilot CLI event: its hooks never run (events: ${copilotEventKeys().join(', ')})`,
+      level: 'warning',
+    });
+    return undefined;
+  }
+  const type: unknown = Reflect.get(raw.handler, 'type');
+  if (type === 'prompt' || type === 'http') {
+    warn(
+      type === 'prompt'
+        ? 'type "prompt" (sessionStart text for interactive sessions) is not run by hookwerk; skipped'
+        : 'type "http" is not supported by hookwerk\'s copilot dialect yet; skipped',
+    );
+    return undefined;
+  }
+  const h = readHandler(spec.file, raw, entrySchema, ENTRY_FIELDS, ctx.warnings);
+  if (h === undefined) return undefined;
+  const shellCommand = h.bash ?? h.command;
+  if (h.exec !== undefined && (shellCommand !== undefined || h.powershell !== undefined)) {
+    warn(
+      "specify either 'exec' (native executable) or 'bash'/'powershell'/'command' (shell), not both; skipped",
+    );
+    return undefined;
+  }
+  if (h.exec === undefined && shellCommand === undefined) {
+    warn(
+      h.powershell !== undefined
+        ? 'only "powershell" is given: on Linux and macOS Copilot CLI runs "bash"; skipped'
+        : 'no "bash", "command" or "exec" to run; skipped',
+    );
+    return undefined;
+  }
+  if (shellCommand !== undefined && shellCommand.trim() === '') {
+    warn('the command is empty; skipped');
+    return undefined;
+  }
+  if (h.args !== undefined && h.exec === undefined)
+    warn('"args" only goes with "exec"; ignored', [...raw.at, 'args'], 'warning');
+  // [A-COP-1] `matcher: ""` is rejected by Copilot CLI ("matcher cannot be empty"): never runs.
+  const matchers = [raw.matcher, h.matcher].filter((m): m is string => m !== undefined);
+  if (matchers.includes('')) {
+    warn('matcher cannot be empty (Copilot CLI never runs this hook); skipped');
+    return undefined;
+  }
+  const form: CopilotForm = spec.claudeFile === true ? 'vscode' : key.form;
+  const matcher = matcherOf(key.event, form, matchers, (m) => warn(m, [...raw.at, 'matcher']));
+  const env: Record<string, string> = { ...ctx.baseEnv, COPILOT_HOOK_DIR: path.dirname(spec.file) };
+  for (const [name, value] of Object.entries(h.env ?? {})) {
+    if (isCodeInjectingEnv(name))
+      warn(`env ${name} cannot be set (it would choose code for a loader or interpreter); ignored`, [
+        ...raw.at,
+        'env',
+        name,
+      ]);
+    // [A-COP-1] Copilot CLI passes `env` values literally (no `$VAR` expansion).
+    else env[name] = value;
+  }
+  const seconds = h.timeoutSec ?? h.timeout ?? COPILOT_DEFAULT_TIMEOUT_S;
+  const timeoutMs = Math.min(MAX_AGENT_TIMEOUT_MS, Math.max(1, Math.round(seconds * 1000)));
+  const command = shellCommand ?? h.exec ?? '';
+  const scope: HookScope = spec.scope;
+  const hook: AgentCommandHook = {
+    kind: 'process',
+    dialect: 'copilot',
+    name: h.exec !== undefined ? [h.exec, ...(h.args ?? [])].join(' ') : command,
+    event: key.event,
+    origin: {
+      source: `${spec.file}#/${raw.at.map(String).join('/')}`,
+      scope,
+      file: spec.file,
+      path: jsonPath(raw.at),
+    },
+    matcher,
+    timeoutMs,
+    failMode: h.failMode ?? 'open',
+    enabled: true,
+    order,
+    // Copilot CLI runs every entry it reads, copies included.
+    dedupeKey: `copilot\0${spec.file}\0${jsonPath(raw.at)}`,
+    async: false,
+    command,
+    shell: ctx.shell,
+    env: Object.freeze(env),
+    // [A-COP-1] The repo root, or `cwd` resolved against it; never the input's cwd.
+    cwd: h.cwd !== undefined ? path.resolve(ctx.projectDir, h.cwd) : ctx.projectDir,
+    ownCwd: true,
+    ...(h.keepChildren === true ? { keepChildren: true } : {}),
+    ...(spec.project && ctx.admission.consent.consent !== undefined
+      ? { consent: ctx.admission.consent.consent }
+      : {}),
+  };
+  if (h.exec !== undefined) {
+    hook.exec = { program: h.exec, args: h.args ?? [] };
+    hook.args = h.args ?? [];
+  }
+  forms.set(hook, { form, key: raw.event });
+  return hook;
+}
+
+/**
+ * [A-COP-1] The group's and the entry's matchers (both must match), anchored regexes on the
+ * event's matched field — for the VS Code form, on the PascalCased tool name its hooks see
+ * (`Bash`). On an event without a matched field Copilot CLI has nothing to test: all run.
+ */
+function matcherOf(
+  event: CopilotEventName,
+  form: CopilotForm,
+  patterns: readonly string[],
+  warn: (message: string) => void,
+): CompiledMatcher {
+  const field = copilotMatchField(event);
+  if (patterns.length === 0) return compileAnchoredMatcher(undefined);
+  const source = patterns.join(' & ');
+  if (field === null) return { source, test: () => true };
+  const compiled = patterns.map(compileAnchoredMatcher);
+  for (const m of compiled) if (m.error !== undefined) warn(m.error);
+  const shown = (v: string | undefined) =>
+    v !== undefined && form === 'vscode' && field === 'toolName' ? vscodeToolName(v) : v;
+  return { source, test: (value) => compiled.every((m) => m.test(shown(value))) };
+}
