@@ -218,14 +218,16 @@ export function readCopilotAnswer(
       return { ending: e, block: true, permission: 'deny', reason: EXIT_2, permissionReason: EXIT_2 };
     case 'permissionRequest': {
       // stdout's JSON is merged into the deny: its `message` (and `interrupt`) count.
-      const obj = stdoutJson(result.stdout, e);
-      const answer = obj === undefined ? { ending: e } : fromJson(event, obj, e);
+      const obj = stdoutJson(result.stdout, e) ?? {};
+      const ignored: string[] = [];
       const p: PermissionRequestAnswer = { behavior: 'deny' };
-      const message = answer.permissionRequest?.message;
+      const message = field(obj, 'message', str, ignored);
+      const interrupt = field(obj, 'interrupt', bool, ignored);
       if (message !== undefined) p.message = message;
-      if (answer.permissionRequest?.interrupt !== undefined) p.interrupt = answer.permissionRequest.interrupt;
+      if (interrupt !== undefined) p.interrupt = interrupt;
       e.outcome = 'deny';
       e.reason = message ?? EXIT_2;
+      if (ignored.length > 0) note(e, `ignored (wrong type or value): ${ignored.join(', ')}`);
       return { ending: e, permissionRequest: p };
     }
     case 'prompt':

@@ -7,6 +7,9 @@ const args = typeof input.toolArgs === 'string' ? JSON.parse(input.toolArgs) : (
 const file = String(args.path ?? '');
 if (/^\.env(\..*)?$/.test(path.basename(file))) {
   process.stdout.write(
-    JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: `${file} holds secrets: edit it by hand` }),
+    JSON.stringify({
+      permissionDecision: 'deny',
+      permissionDecisionReason: `${file} holds secrets: edit it by hand`,
+    }),
   );
 }
