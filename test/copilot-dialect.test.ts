@@ -246,7 +246,7 @@ describe('[A-COP-1] sources and their order', () => {
     expect(orderLog(s)).toEqual(['flat', 'grouped', 'command-field', 'exec-form']);
     const messages = engine.gate.config.warnings.map((w) => `${w.path}: ${w.message}`);
     expect(messages).toEqual([
-      '$.hooks.sessionEnd[2].hooks[0]: nested hooks deeper than one level are not supported (Copilot CLI); skipped',
+      '$.hooks.sessionEnd[2].hooks[0]: nested hooks deeper than one level are not supported; this handler is skipped',
       '$.hooks.sessionEnd[3]: matcher cannot be empty (Copilot CLI never runs this hook); skipped',
       '$.hooks.sessionEnd[4]: only "powershell" is given: on Linux and macOS Copilot CLI runs "bash"; skipped',
       "$.hooks.sessionEnd[5]: specify either 'exec' (native executable) or 'bash'/'powershell'/'command' (shell), not both; skipped",

@@ -19,15 +19,9 @@ import { z } from 'zod';
 import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
 import type { ProjectRead } from '../../consent/project-surface.ts';
 import { projectKey } from '../../consent/trust-store.ts';
-import {
-  inheritedEnv,
-  isCodeInjectingEnv,
-  lurusHookEnv,
-  withoutInterpreterCaches,
-} from '../../core/env-policy.ts';
+import { inheritedEnv, lurusHookEnv, withoutInterpreterCaches } from '../../core/env-policy.ts';
 import { homeFolder } from '../../core/home.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
-import { isPlainObject } from '../../core/plain-object.ts';
 import type { AgentCommandHook, AgentHook, GateEntry, HookScope } from '../../registry/hook-definition.ts';
 import { type CompiledMatcher, compileAnchoredMatcher } from '../../registry/matcher.ts';
 import {
@@ -39,9 +33,9 @@ import {
   openAgentSource,
   sourceCompiled,
 } from '../../sources/agent-config.ts';
-import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { type RawHandler, readHandler, walkAgentHooks } from '../../sources/agent-settings.ts';
 import { readGateProject } from '../gate-project.ts';
-import { bashOrSh } from '../gemini/source.ts';
+import { bashOrSh, withOwnEnv } from '../gemini/source.ts';
 import {
   type CopilotEventName,
   type CopilotForm,
@@ -226,61 +220,9 @@ function copilotSourceSpecs(
   ];
 }
 
-/**
- * [A-COP-1] Copilot's `hooks` map: `{EVENT: [ENTRY | {matcher?, hooks: [ENTRY…]}]}` — flat entries,
- * or one matcher group level ("Nested hooks deeper than one level are not supported").
- */
-export function walkCopilotHooks(
-  file: string,
-  map: unknown,
-  base: PropertyKey[],
-  warnings: ConfigIssue[],
-): RawHandler[] {
-  const out: RawHandler[] = [];
-  const warn = (at: PropertyKey[], message: string) => warnings.push({ file, path: jsonPath(at), message });
-  if (map === undefined) return out;
-  if (!isPlainObject(map)) {
-    warn(base, 'hooks must be an object of events; skipped');
-    return out;
-  }
-  for (const [event, defs] of Object.entries(map)) {
-    const eventAt = [...base, event];
-    if (!Array.isArray(defs)) {
-      warn(eventAt, 'must be a list of hook entries; this event is skipped');
-      continue;
-    }
-    defs.forEach((def: unknown, g) => {
-      const at = [...eventAt, g];
-      if (!isPlainObject(def)) {
-        warn(at, 'must be an object; this entry is skipped');
-        return;
-      }
-      const inner: unknown = Reflect.get(def, 'hooks');
-      if (inner === undefined) {
-        out.push({ event, group: g, index: 0, at, matcher: undefined, sequential: false, handler: def });
-        return;
-      }
-      const rawMatcher: unknown = Reflect.get(def, 'matcher');
-      if (rawMatcher !== undefined && typeof rawMatcher !== 'string') {
-        warn([...at, 'matcher'], 'must be a string; this group is skipped');
-        return;
-      }
-      if (!Array.isArray(inner)) {
-        warn([...at, 'hooks'], 'must be a list of hook entries; this group is skipped');
-        return;
-      }
-      inner.forEach((handler: unknown, h) => {
-        const hAt = [...at, 'hooks', h];
-        if (!isPlainObject(handler)) warn(hAt, 'must be an object; this entry is skipped');
-        else if (Reflect.get(handler, 'hooks') !== undefined)
-          warn(hAt, 'nested hooks deeper than one level are not supported (Copilot CLI); skipped');
-        else
-          out.push({ event, group: g, index: h, at: hAt, matcher: rawMatcher, sequential: false, handler });
-      });
-    });
-  }
-  return out;
-}
+/** [A-COP-1] Copilot's `hooks` map: flat entries, or one `{matcher, hooks: [...]}` level. */
+const walkCopilotHooks: typeof walkAgentHooks = (file, map, base, warnings) =>
+  walkAgentHooks(file, map, base, warnings, undefined, { flat: true });
 
 /** Reads every Copilot CLI source; see the file comment. */
 export function loadCopilotConfig(opts: LoadCopilotOptions): AgentConfig {
@@ -439,17 +381,14 @@ function copilotHook(
   }
   const form: CopilotForm = spec.claudeFile === true ? 'vscode' : key.form;
   const matcher = matcherOf(key.event, form, matchers, (m) => warn(m, [...raw.at, 'matcher']));
-  const env: Record<string, string> = { ...ctx.baseEnv, COPILOT_HOOK_DIR: path.dirname(spec.file) };
-  for (const [name, value] of Object.entries(h.env ?? {})) {
-    if (isCodeInjectingEnv(name))
-      warn(`env ${name} cannot be set (it would choose code for a loader or interpreter); ignored`, [
-        ...raw.at,
-        'env',
-        name,
-      ]);
-    // [A-COP-1] Copilot CLI passes `env` values literally (no `$VAR` expansion).
-    else env[name] = value;
-  }
+  // [A-COP-1] Copilot CLI passes `env` values literally (no `$VAR` expansion).
+  const env = withOwnEnv({ ...ctx.baseEnv, COPILOT_HOOK_DIR: path.dirname(spec.file) }, h.env, (name) =>
+    warn(`env ${name} cannot be set (it would choose code for a loader or interpreter); ignored`, [
+      ...raw.at,
+      'env',
+      name,
+    ]),
+  );
   const seconds = h.timeoutSec ?? h.timeout ?? COPILOT_DEFAULT_TIMEOUT_S;
   const timeoutMs = Math.min(MAX_AGENT_TIMEOUT_MS, Math.max(1, Math.round(seconds * 1000)));
   const command = shellCommand ?? h.exec ?? '';

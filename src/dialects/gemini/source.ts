@@ -191,16 +191,13 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
         badMatchers.add(`${spec.file}\0${matcherAt}`);
         warnings.push({ file: spec.file, path: matcherAt, message: matcher.error });
       }
-      const env: Record<string, string> = { ...baseEnv };
-      for (const [name, value] of Object.entries(h.env ?? {})) {
-        if (isCodeInjectingEnv(name))
-          warn(`env ${name} cannot be set (it would choose code for a loader or interpreter); ignored`, [
-            ...raw.at,
-            'env',
-            name,
-          ]);
-        else env[name] = value;
-      }
+      const env = withOwnEnv(baseEnv, h.env, (name) =>
+        warn(`env ${name} cannot be set (it would choose code for a loader or interpreter); ignored`, [
+          ...raw.at,
+          'env',
+          name,
+        ]),
+      );
       const hook: AgentCommandHook = {
         kind: 'process',
         dialect: 'gemini',
@@ -262,6 +259,23 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
     consent: admission.consent,
     project,
   });
+}
+
+/**
+ * `base` with a hook's own `env` laid over it, except the names that would choose code for a loader
+ * or interpreter (each one passed to `refused`). Also Copilot CLI's entries' `env` [A-COP-1].
+ */
+export function withOwnEnv(
+  base: Readonly<Record<string, string>>,
+  own: Readonly<Record<string, string>> | undefined,
+  refused: (name: string) => void,
+): Record<string, string> {
+  const env: Record<string, string> = { ...base };
+  for (const [name, value] of Object.entries(own ?? {})) {
+    if (isCodeInjectingEnv(name)) refused(name);
+    else env[name] = value;
+  }
+  return env;
 }
 
 /** Gemini CLI (and Copilot CLI) run commands with `bash -c` on Unix; `/bin/sh` where there is no bash. */
