@@ -9,6 +9,7 @@ import { runProcess } from './processes.js';
 export const TOOLS = {
   claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude', label: 'claude-code' },
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', label: 'gemini-cli' },
+  copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot', label: 'copilot-cli' },
 };
 
 export function cacheRoot() {
