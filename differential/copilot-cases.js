@@ -200,6 +200,104 @@ export const COPILOT_CASES = [
       claudeHooks: { PreToolUse: [{ hooks: [{ type: 'command', command: '@H@ a' }] }] },
     },
   ),
+  // Claude's hookSpecificOutput (pre-claude-hso-deny showed Copilot CLI reads it in .claude files).
+  preCase(
+    'pre-pascal-hso-deny',
+    "PascalCase key in .github/hooks, Claude's hookSpecificOutput deny",
+    {
+      a: out({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: 'ZQPHSO_A',
+        },
+      }),
+    },
+    { PreToolUse: [hook('a')] },
+  ),
+  preCase('pre-camel-hso-deny', "camelCase key, Claude's hookSpecificOutput deny", {
+    a: out({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'ZQCHSO_A',
+      },
+    }),
+  }),
+  preCase(
+    'pre-claude-hso-updated',
+    '.claude/settings.json: hookSpecificOutput allow with updatedInput',
+    {
+      a: out({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'allow',
+          updatedInput: { command: 'touch m_hso', description: 'x' },
+        },
+      }),
+    },
+    {},
+    { claudeHooks: { PreToolUse: [{ hooks: [{ type: 'command', command: '@H@ a' }] }] } },
+  ),
+  preCase(
+    'pre-claude-hso-noevent',
+    '.claude/settings.json: hookSpecificOutput deny without hookEventName',
+    {
+      a: out({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'ZQHSONE_A' } }),
+    },
+    {},
+    { claudeHooks: { PreToolUse: [{ hooks: [{ type: 'command', command: '@H@ a' }] }] } },
+  ),
+  preCase(
+    'pre-claude-decision-block',
+    '.claude/settings.json: the old decision: block',
+    {
+      a: out({ decision: 'block', reason: 'ZQOLD_A' }),
+    },
+    {},
+    { claudeHooks: { PreToolUse: [{ hooks: [{ type: 'command', command: '@H@ a' }] }] } },
+  ),
+  preCase(
+    'pre-claude-hso-ask',
+    '.claude/settings.json: hookSpecificOutput ask, headless',
+    {
+      a: out({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'ask',
+          permissionDecisionReason: 'ZQHASK_A',
+        },
+      }),
+    },
+    {},
+    { claudeHooks: { PreToolUse: [{ hooks: [{ type: 'command', command: '@H@ a' }] }] } },
+  ),
+  preCase('pre-hso-and-copilot', 'both forms in one answer: Copilot allow, hookSpecificOutput deny', {
+    a: out({
+      permissionDecision: 'allow',
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'ZQBOTH_A',
+      },
+    }),
+  }),
+  onEvent(
+    'PostToolUse',
+    'post-pascal-hso-context',
+    'PascalCase PostToolUse, hookSpecificOutput additionalContext',
+    out({
+      hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'ZQPOSTCTX_A' },
+    }),
+  ),
+  onEvent(
+    'sessionStart',
+    'start-hso-context',
+    'sessionStart, hookSpecificOutput additionalContext',
+    out({
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ZQSHSO_A' },
+    }),
+  ),
   // Sources and order.
   preCase(
     'pre-order-mtime',

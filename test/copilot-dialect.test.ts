@@ -158,16 +158,19 @@ describe('[A-COP-1] sources and their order', () => {
     expect(d.runs.every((r) => r.dialect === 'copilot' && r.outcome === 'ok')).toBe(true);
   });
 
-  it('[A-COP-1] .github/hooks/*.json run oldest modification time first, not by name', async () => {
+  it('[A-COP-1] .github/hooks/*.json run by file name descending, whatever their times (as 1.0.102, npm run differential)', async () => {
     const s = setup();
     const a = repoHooks(s, 'a', { sessionEnd: [order('a')] });
-    const b = repoHooks(s, 'b', { sessionEnd: [order('b')] });
+    const b = repoHooks(s, 'B', { sessionEnd: [order('B')] });
     const c = repoHooks(s, 'c', { sessionEnd: [order('c')] });
     touch(c, 1_700_000_000);
     touch(b, 1_700_000_100);
     touch(a, 1_700_000_200);
+    writeJson(path.join(s.copilotHome, 'hooks', 'aa.json'), { hooks: { sessionEnd: [order('user-aa')] } });
+    writeJson(path.join(s.copilotHome, 'hooks', 'zz.json'), { hooks: { sessionEnd: [order('user-zz')] } });
     await decide(await copilotEngine(s), 'sessionEnd');
-    expect(orderLog(s)).toEqual(['c', 'b', 'a']);
+    // Code points: `B` < `a` < `c`, run descending.
+    expect(orderLog(s)).toEqual(['user-zz', 'user-aa', 'c', 'a', 'B']);
   });
 
   it('[A-COP-1] version may be left out; another version skips the file (validate: error with file and path)', async () => {
@@ -747,6 +750,46 @@ describe('[A-COP-1] stop, prompt and tool-result answers', () => {
     expect(d).toMatchObject({ blocked: false, decision: 'allow', systemMessage: 'prompt looks odd' });
   });
 
+  it('[A-COP-1] PreToolUse hooks of the VS Code form may answer in hookSpecificOutput (as 1.0.102); camelCase keys may not', async () => {
+    const s = setup();
+    const hso = (fields: object) =>
+      answering({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...fields } });
+    writeJson(path.join(s.project, '.claude', 'settings.json'), {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              {
+                type: 'command',
+                command: `echo '${JSON.stringify({ hookSpecificOutput: { permissionDecision: 'allow', updatedInput: { command: 'touch safe' } } })}'`,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    repoHooks(s, 'h', {
+      preToolUse: [hso({ permissionDecision: 'deny', permissionDecisionReason: 'camel: never read' })],
+      PreToolUse: [hso({ permissionDecision: 'ask', permissionDecisionReason: 'pascal asks' })],
+    });
+    const d = await decide(await copilotEngine(s), 'preToolUse', bash('rm -rf x'));
+    expect(d).toMatchObject({
+      decision: 'ask',
+      blocked: false,
+      reason: 'pascal asks',
+      updatedInput: { command: 'touch safe' },
+    });
+    expect(d.runs[0]?.reason).toContain('not read by Copilot CLI on preToolUse: hookSpecificOutput');
+
+    const deny = await decideWith(
+      'preToolUse',
+      { PreToolUse: [hso({ permissionDecision: 'deny', permissionDecisionReason: 'pascal denies' })] },
+      bash('ls'),
+    );
+    expect(deny.d).toMatchObject({ blocked: true, reason: 'pascal denies' });
+  });
+
   it('[A-COP-1] Claude-style hookSpecificOutput under UserPromptSubmit is ignored, as Copilot CLI ignores it; the record says so', async () => {
     const { d } = await decideWith('userPromptSubmitted', {
       UserPromptSubmit: [
@@ -828,8 +871,8 @@ describe('[A-COP-1, C-SRC-4] consent', () => {
     expect(JSON.parse(after.stdout)).toMatchObject({ blocked: true, reason: 'repo guard' });
 
     // A new file in .github/hooks/ was never reviewed: the approval no longer holds.
-    // (Older than the guard, so it comes first: a deny would stop the chain before it.)
-    touch(repoHooks(s, 'sneaky', { preToolUse: [order('sneaky')] }), 1_700_000_000);
+    // (Named after the guard, so it runs first: the guard's deny would stop the chain before it.)
+    repoHooks(s, 'sneaky', { preToolUse: [order('sneaky')] });
     const added = await cli(
       s,
       ['decide', 'preToolUse', '--dialect', 'copilot', '--project', s.project],

@@ -22,8 +22,11 @@ import { runAgentHook, runInProcessAgentHook } from './run.ts';
 
 /** How one Claude-style agent reads its hooks' answers and prepares their runs. */
 export interface AgentProtocol {
-  /** One hook's ending (a process or an HTTP call), read as the agent reads it. */
-  readAnswer(event: string, result: RunResult, failMode: FailMode): AgentAnswer;
+  /**
+   * One hook's ending (a process or an HTTP call), read as the agent reads it; `hook` for an agent
+   * that reads answers by where the hook was configured (Copilot CLI: by its key's casing).
+   */
+  readAnswer(event: string, result: RunResult, failMode: FailMode, hook: AgentHook): AgentAnswer;
   /** [C-RUN-3] The event gives command hooks a `CLAUDE_ENV_FILE`. */
   envFile(event: string): boolean;
   /** Adds what the agent sets to a command hook's `env`; returns the command line to run. */

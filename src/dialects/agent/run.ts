@@ -36,12 +36,12 @@ export async function runAgentHook(
       timeoutMs: hook.timeoutMs,
       ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
     });
-    return { answer: protocol.readAnswer(event, result, hook.failMode) };
+    return { answer: protocol.readAnswer(event, result, hook.failMode, hook) };
   }
   const envFile = protocol.envFile(event) ? newEnvFile(ctx.tmpDir.path()) : undefined;
   try {
     const result = await ctx.runners.process.run(processSpec(hook, input, protocol, envFile));
-    const run: AgentRun = { answer: protocol.readAnswer(event, result, hook.failMode) };
+    const run: AgentRun = { answer: protocol.readAnswer(event, result, hook.failMode, hook) };
     if (envFile !== undefined) {
       const env = readEnvFile(envFile);
       if (env !== undefined) run.env = env;

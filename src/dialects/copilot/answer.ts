@@ -28,7 +28,7 @@ import { isPlainObject } from '../../core/plain-object.ts';
 import type { AgentAnswer, AgentDecision, PermissionRequestAnswer } from '../../dispatch/agent-answer.ts';
 import { type Ending, outcomeOf, type RunResult } from '../../runners/run-result.ts';
 import { readClaudeAnswer } from '../claude/answer.ts';
-import { type CopilotEventName, copilotControl } from './events.ts';
+import { type CopilotEventName, type CopilotForm, copilotControl } from './events.ts';
 import { toolArgsObject } from './payload.ts';
 
 type Json = Record<string, unknown>;
@@ -96,9 +96,12 @@ const blockSchema = z.enum(['block', 'allow']);
 const behaviorSchema = z.enum(['allow', 'deny']);
 
 /** [A-COP-1] The answer in one JSON output, on exit 0 (and permissionRequest's exit 2). */
-function fromJson(event: CopilotEventName, obj: Json, e: Ending): AgentAnswer {
+function fromJson(event: CopilotEventName, obj: Json, e: Ending, form: CopilotForm): AgentAnswer {
   const control = copilotControl(event);
-  const reads = READS[control];
+  // [A-COP-1] Hooks of the VS Code form (PascalCase keys, .claude/settings.json) may answer
+  // preToolUse in hookSpecificOutput too, as `npm run differential` showed 1.0.102 does.
+  const hso = control === 'preToolUse' && form === 'vscode' ? vscodePreToolUse(obj) : undefined;
+  const reads = hso !== undefined ? [...READS[control], 'hookSpecificOutput'] : READS[control];
   const ignored: string[] = [];
   const unread = Object.keys(obj).filter((k) => !reads.includes(k));
   const answer: AgentAnswer = { ending: e };
@@ -108,9 +111,13 @@ function fromJson(event: CopilotEventName, obj: Json, e: Ending): AgentAnswer {
   if (context !== undefined && context !== '') answer.additionalContext = context;
   switch (control) {
     case 'preToolUse': {
-      const decision = field(obj, 'permissionDecision', decisionSchema, ignored);
-      const reason = field(obj, 'permissionDecisionReason', str, ignored);
-      const rawArgs = obj.modifiedArgs;
+      const decision =
+        field(obj, 'permissionDecision', decisionSchema, ignored) ??
+        (hso !== undefined ? field(hso, 'permissionDecision', decisionSchema, ignored) : undefined);
+      const reason =
+        field(obj, 'permissionDecisionReason', str, ignored) ??
+        (hso !== undefined ? field(hso, 'permissionDecisionReason', str, ignored) : undefined);
+      const rawArgs = obj.modifiedArgs ?? hso?.updatedInput;
       if (rawArgs !== undefined && rawArgs !== null) {
         const args = toolArgsObject(rawArgs);
         if (args !== undefined) answer.updatedInput = args;
@@ -173,6 +180,16 @@ function fromJson(event: CopilotEventName, obj: Json, e: Ending): AgentAnswer {
   return answer;
 }
 
+/**
+ * The VS Code form's PreToolUse answer, `hookSpecificOutput: {permissionDecision,
+ * permissionDecisionReason, updatedInput}` — read without `hookEventName` (1.0.102 did), each field
+ * only where Copilot's own top-level one is absent.
+ */
+function vscodePreToolUse(obj: Json): Json | undefined {
+  const hso = obj.hookSpecificOutput;
+  return isPlainObject(hso) ? hso : undefined;
+}
+
 /** A run that failed (exit code other than 0 and 2, signal, launch failure, output limit, timeout). */
 function failed(event: CopilotEventName, base: Ending, failMode: FailMode, timedOut: boolean): AgentAnswer {
   const control = copilotControl(event);
@@ -198,6 +215,7 @@ export function readCopilotAnswer(
   event: CopilotEventName,
   result: RunResult,
   failMode: FailMode,
+  form: CopilotForm = 'copilot',
 ): AgentAnswer {
   if (result.kind !== 'process') return readClaudeAnswer(event, result, failMode);
   const base = outcomeOf(result);
@@ -206,7 +224,7 @@ export function readCopilotAnswer(
   if (result.exitCode === 0) {
     const e = answered(base);
     const obj = stdoutJson(result.stdout, e);
-    return obj === undefined ? { ending: e } : fromJson(event, obj, e);
+    return obj === undefined ? { ending: e } : fromJson(event, obj, e, form);
   }
   if (result.exitCode !== 2) return failed(event, base, failMode, false);
   const stderr = result.stderr.trim();

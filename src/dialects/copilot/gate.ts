@@ -70,7 +70,8 @@ const copilot: AgentDialectSpec = {
     return key === undefined ? undefined : (copilotMatchField(key.event) ?? undefined);
   },
   matchTarget,
-  readAnswer: (event, result, failMode) => readCopilotAnswer(eventOf(event), result, failMode),
+  readAnswer: (event, result, failMode, hook) =>
+    readCopilotAnswer(eventOf(event), result, failMode, copilotHookForm(hook)?.form ?? 'copilot'),
   envFile: () => false,
   prepare: (hook) => hook.command,
   /** [A-COP-1] Camel keys get Copilot's form, PascalCase keys and `.claude/settings.json` VS Code's. */

@@ -1,11 +1,12 @@
 /**
  * GitHub Copilot CLI's hook files [A-COP-1], read as Copilot CLI 1.0.102 reads them
  * (research/copilot-facts.md §1), in its run order:
- * 1. the policy folder (`copilot.policyDir`, default `/etc/github-copilot/policy.d`, `*.json` by
- *    name) — no setting disables it (hookwerk's choice of place: the facts could not observe it);
- * 2. `$COPILOT_HOME/hooks/*.json` (default `~/.copilot`), oldest modification time first;
+ * 1. the policy folder (`copilot.policyDir`, default `/etc/github-copilot/policy.d`, `*.json` in
+ *    the same order as the other folders) — no setting disables it (its place and order are
+ *    hookwerk's choice: a root-owned `/etc` could not be observed);
+ * 2. `$COPILOT_HOME/hooks/*.json` (default `~/.copilot`), by file name descending;
  * 3. inline `hooks` in `$COPILOT_HOME/settings.json`;
- * 4. `.github/hooks/*.json`, oldest modification time first (not by name);
+ * 4. `.github/hooks/*.json`, by file name descending (`c.json` before `a.json`), as 1.0.102 runs them;
  * 5. `.claude/settings.json` (Claude's shape; its hooks get the VS Code input form);
  * 6. inline `hooks` in `.github/copilot/settings.json`.
  * Entries are flat (`{type, bash | command | exec + args, powershell, cwd, env, timeoutSec,
@@ -13,7 +14,7 @@
  * skipped with a warning, never the file; a file that is not JSON, or whose `version` is not 1,
  * is skipped whole. Project sources run under the project's approval [C-SRC-4].
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
@@ -121,33 +122,28 @@ interface SourceSpec extends AgentSourceSpec {
   hookFile: boolean;
 }
 
-/** `*.json` files of a folder: by name (`byName`) or oldest modification time first (ties by name). */
-function jsonFiles(dir: string, order: 'name' | 'mtime'): string[] {
+/** The `*.json` files of a folder, in Copilot CLI's order: by name, **descending** (see `byNameDescending`). */
+function jsonFiles(dir: string): string[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.json'));
   } catch {
     return [];
   }
-  return sortFiles(
-    names.map((n) => path.join(dir, n)),
-    order,
-  );
+  return byNameDescending(names.map((n) => path.join(dir, n)));
 }
 
-function sortFiles(files: string[], order: 'name' | 'mtime'): string[] {
-  const sorted = [...files].sort();
-  if (order === 'name') return sorted;
-  const mtime = new Map(sorted.map((f) => [f, mtimeOf(f)]));
-  return sorted.sort((a, b) => (mtime.get(a) ?? 0) - (mtime.get(b) ?? 0));
-}
-
-function mtimeOf(file: string): number {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return 0;
-  }
+/**
+ * [A-COP-1] Copilot CLI 1.0.102 runs the files of a hook folder in descending code-point order of
+ * their names (`c, b, a`; `zz, mm, aa, Bb`), whatever their modification or creation times
+ * (`npm run differential`, cases `pre-order-*`; the two orders copilot-facts.md reports fit it too).
+ */
+function byNameDescending(files: readonly string[]): string[] {
+  return [...files].sort((a, b) => {
+    const x = path.basename(a);
+    const y = path.basename(b);
+    return x < y ? 1 : x > y ? -1 : 0;
+  });
 }
 
 /** `$COPILOT_HOME`, else `<home>/.copilot` [A-COP-1]. */
@@ -163,7 +159,7 @@ function copilotSourceSpecs(
   project: ProjectRead,
   opts: CopilotOptions,
 ): SourceSpec[] {
-  const policy = jsonFiles(opts.policyDir ?? DEFAULT_POLICY_DIR, 'name').map(
+  const policy = jsonFiles(opts.policyDir ?? DEFAULT_POLICY_DIR).map(
     (file): SourceSpec => ({
       scope: 'managed',
       file,
@@ -172,7 +168,7 @@ function copilotSourceSpecs(
       hookFile: true,
     }),
   );
-  const user = jsonFiles(path.join(copilotHome, 'hooks'), 'mtime').map(
+  const user = jsonFiles(path.join(copilotHome, 'hooks')).map(
     (file): SourceSpec => ({
       scope: 'user',
       file,
@@ -182,7 +178,7 @@ function copilotSourceSpecs(
     }),
   );
   // The repo's hook files as the project read found them (what consent covers).
-  const repo = sortFiles(repoHookFiles(projectDir, project.surface.sourceFiles), 'mtime').map(
+  const repo = byNameDescending(repoHookFiles(projectDir, project.surface.sourceFiles)).map(
     (file): SourceSpec => ({
       scope: 'project',
       file,
