@@ -860,6 +860,13 @@ describe('[A-COP-1, C-SRC-4] consent', () => {
     expect(JSON.parse(before.stdout)).toMatchObject({ blocked: false });
     expect(before.stderr).toContain('hookwerk trust');
     expect(orderLog(s)).toEqual(['user-audit']);
+    // The skipped hook is named by what it would run, read from the bare file.
+    const skipped = (JSON.parse(before.stdout) as AgentDecision).runs.find(
+      (r) => r.outcome === 'skipped_untrusted',
+    );
+    expect(skipped?.hook).toBe(
+      `echo '${JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: 'repo guard' })}'`,
+    );
 
     await cliTrust(s);
     const after = await cli(

@@ -106,7 +106,8 @@ function unapprovedEntries(
     return {
       kind: 'unapproved',
       name:
-        typeof command === 'string' ? command : typeof url === 'string' ? `POST ${url}` : jsonPath(raw.at),
+        raw.name ??
+        (typeof command === 'string' ? command : typeof url === 'string' ? `POST ${url}` : jsonPath(raw.at)),
       event: raw.event,
       dialect,
       origin: { source: `${file}#/${raw.at.map(String).join('/')}`, scope, file, path: jsonPath(raw.at) },

@@ -19,6 +19,8 @@ export interface RawHandler {
   /** [G-RUN-1] The definition asked for `sequential: true`. */
   sequential: boolean;
   handler: object;
+  /** What names it before it is validated (an unapproved file's listing); default its `command`. */
+  name?: string;
 }
 
 /** How a `hooks` map is shaped beyond Claude's. */

@@ -218,7 +218,12 @@ function copilotSourceSpecs(
 
 /** [A-COP-1] Copilot's `hooks` map: flat entries, or one `{matcher, hooks: [...]}` level. */
 const walkCopilotHooks: typeof walkAgentHooks = (file, map, base, warnings) =>
-  walkAgentHooks(file, map, base, warnings, undefined, { flat: true });
+  walkAgentHooks(file, map, base, warnings, undefined, { flat: true }).map((raw) => {
+    // Named by what it runs, as consent lists it, even in a file nothing of which is evaluated.
+    const line = ['bash', 'command', 'exec'].map((key) => Reflect.get(raw.handler, key));
+    const name = line.find((v): v is string => typeof v === 'string');
+    return name !== undefined ? { ...raw, name } : raw;
+  });
 
 /** Reads every Copilot CLI source; see the file comment. */
 export function loadCopilotConfig(opts: LoadCopilotOptions): AgentConfig {
