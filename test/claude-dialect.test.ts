@@ -647,6 +647,28 @@ describe('[C-MATCH-1] [C-MATCH-2] matchers', () => {
     const yes = await explain('Bash');
     expect(yes.stdout).toMatch(/RUNS\s+echo bash/);
   });
+
+  it('[C-RUN-2] [A-ALL-1] explain says which file wins when two files name the same handler, and it runs once', async () => {
+    const e = newEnv();
+    writeSettings(e, 'user', { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('echo same >> ran.log')] }] });
+    const local = writeSettings(e, 'local', {
+      PreToolUse: [{ matcher: 'Bash', hooks: [cmd('echo same >> ran.log')] }],
+    });
+    const engine = await engineFor(e);
+    const why = engine.explain('PreToolUse', { tool_name: 'Bash' });
+    expect(why.map((x) => x.verdict)).toEqual(['runs', 'duplicate']);
+    expect(why[1]?.source).toContain(local);
+    expect(why[1]?.detail).toContain(`${settingsPath(e, 'user')}#`);
+    expect(why[1]?.detail).toContain('which wins');
+    const d = await decide(engine, 'PreToolUse', bash('ls'));
+    expect(ran(d)).toEqual(['echo same >> ran.log']);
+    await trustCli(e);
+    const cli = await runCli(
+      ['explain', 'PreToolUse', '--dialect', 'claude', '--project', e.project, '--tool', 'Bash'],
+      { home: e.home },
+    );
+    expect(cli.stdout).toMatch(/duplicate\s+echo same/);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -180,6 +180,23 @@ describe('[C-RUN-1] Bash: each subcommand', () => {
     ]);
   });
 
+  it('[C-RUN-1] here-document bodies and $((…)) are read as commands too; the delimiter line is none', () => {
+    expect(bashSubcommands('bash <<EOF\nrm -rf x\nEOF\nls')).toEqual(['bash <<EOF', 'rm -rf x', 'ls']);
+    expect(bash('Bash(rm *)', "cat <<'EOF' | sh\nrm x\nEOF")).toBe(true);
+    expect(bashSubcommands('echo $((1 + 2)) $(( $(date) ))')).toEqual([
+      '1 + 2',
+      'date',
+      '$(date)',
+      'echo $((1 + 2)) $(( $(date) ))',
+    ]);
+  });
+
+  it('[C-RUN-1] an unclosed ${ cannot be parsed; a redirection glued to a word is dropped too', () => {
+    expect(bashSubcommands('echo ${x')).toBeUndefined();
+    expect(bash('Bash(npm run test)', 'npm run test>out.txt')).toBe(true);
+    expect(bash('Bash(npm run test)', 'npm run test 2>&1|tee log')).toBe(true);
+  });
+
   it('[C-RUN-1] PowerShell and other tools with a command test it whole', () => {
     expect(
       ifRuleAdmits(compileIfRule('PowerShell(Remove-Item *)'), 'PowerShell', { command: 'Remove-Item x' }),

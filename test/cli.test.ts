@@ -579,3 +579,36 @@ describe('§3 usage errors and help', () => {
     expect(sub.stdout).toContain('--wait');
   });
 });
+
+describe('hookwerk --version (issue 23)', () => {
+  it('prints the package version and exits 0, as -v and --version', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-v']) {
+      const r = await runCli([flag]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe(version);
+      expect(r.stderr).toBe('');
+    }
+  });
+});
+
+describe('validate --workspace with an agent dialect (issue 23)', () => {
+  it('[P-CFG-4] [C-CLI-1] checks the PRX workspace too, not only the agent files', async () => {
+    const ws = tempDir('hw-val-ws-');
+    writeFileSync(path.join(ws, 'hooks.json'), '{"hooks": [}');
+    const project = tempDir('hw-val-proj-');
+    const home = tempDir('hw-val-home-');
+    const r = await runCli(['validate', '--workspace', ws, '--dialect', 'claude', '--project', project], {
+      home,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(path.join(ws, 'hooks.json'));
+    expect(r.stderr).not.toMatch(STACK);
+    writeFileSync(path.join(ws, 'hooks.json'), '{"hooks": {}}');
+    const ok = await runCli(['validate', '--workspace', ws, '--dialect', 'claude', '--project', project], {
+      home,
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain(`ok: ${path.join(ws, 'hooks.json')}`);
+  });
+});

@@ -136,6 +136,32 @@ describe('[L-TRUST-1] every word is a candidate; syntax is not', () => {
   });
 });
 
+describe('[L-TRUST-1] forms the shell lexer reads: here-documents, process substitution, bash operators', () => {
+  // A here-document body is more lines of the command (its delimiter line no word); `<(…)` runs.
+  it.each<[string, string[]]>([
+    ['sh <<EOF\n./x.sh\nEOF', ['/proj/sh', '/proj/x.sh']],
+    ["cat <<'E' > out\n./y.sh\nE\n./z.sh", ['/proj/cat', '/proj/y.sh', '/proj/z.sh']],
+    ['diff <(cat ./a.txt) b.txt', ['/proj/a.txt', '/proj/b.txt', '/proj/cat', '/proj/diff']],
+  ])('[L-TRUST-1] %j pins %j', (command, pinned) => {
+    expect(projectPathsOf(command, P)).toEqual(pinned);
+  });
+
+  it("[L-TRUST-5] $'…' is unresolved: dash reads it as `$` and a quoted string, bash decodes it", () => {
+    expect(outsidePathsOf("sh $'x.sh'", P)).toEqual([
+      { kind: 'unresolved', word: "$'x.sh'", cause: 'expansion' },
+    ]);
+    expect(projectPathsOf("sh $'x.sh'", P)).toEqual(['/proj/sh']);
+  });
+
+  it("[L-TRUST-5] as `sh` reads bash's `&>x`: `&`, then `>x`, so a `cd` before it runs in the background", () => {
+    expect(projectPathsOf('cd tools &>/dev/null; sh g.sh', P)).toContain('/proj/g.sh');
+  });
+
+  it('[L-TRUST-5] a backtick body is unescaped before it is read', () => {
+    expect(projectPathsOf('echo `cat \\$PWD/notes.txt`', P)).toContain('/proj/notes.txt');
+  });
+});
+
 describe('[L-TRUST-5] outsidePathsOf: what the review says is not pinned', () => {
   it.each<[string, { kind: 'outside'; word: string; path: string }]>([
     ['source ~/lib.sh', { kind: 'outside', word: '~/lib.sh', path: '/home/u/lib.sh' }],

@@ -244,6 +244,16 @@ describe('[P-EV-3] emit validates synchronously', () => {
     expect(seen).toEqual([]);
   });
 
+  it('[P-EV-3] the error names the field and its type in plain words ("an object", "a string")', async () => {
+    const engine = await makeEngine(tempDir('hw-ws-'));
+    expect(() => engine.emit('tool_call_start', { tool: 'Bash', arguments: 'ls' })).toThrow(
+      'payload of "tool_call_start": field "arguments" must be an object, got a string',
+    );
+    expect(() => engine.emit('tool_call_start', { tool: 7, arguments: {} })).toThrow(
+      'field "tool" must be a string, got a number',
+    );
+  });
+
   it('[P-EV-3] a missing or mistyped field throws a TypeError, for each of the 8 events', async () => {
     const engine = await makeEngine(tempDir('hw-ws-'));
     const seen: string[] = [];

@@ -209,6 +209,20 @@ describe('[G-RUN-2] the rewrite itself (geminiCommand)', () => {
     ];
     for (const [command, expected] of cases) expect(geminiCommand(command, env), command).toBe(expected);
   });
+
+  it('[G-RUN-2] as the shell lexer reads it: substitutions, here-strings, here-documents at any depth; $$ and delimiters are no references', () => {
+    const rewrites = {
+      'echo `echo $GEMINI_CWD`': 'echo `echo ${GEMINI_CWD:+"$GEMINI_CWD"}`',
+      'echo ${X:-$(echo $GEMINI_CWD)}': 'echo ${X:-$(echo ${GEMINI_CWD:+"$GEMINI_CWD"})}',
+      'diff <(ls $GEMINI_CWD) x': 'diff <(ls ${GEMINI_CWD:+"$GEMINI_CWD"}) x',
+      'cat <<<$GEMINI_CWD': 'cat <<<${GEMINI_CWD:+"$GEMINI_CWD"}',
+      'x="$(cat <<\'E\'\n$GEMINI_SESSION_ID\nE\n)"': 'x="$(cat <<\'E\'\ns-1\nE\n)"',
+      'cat <<$GEMINI_CWD\nx\n$GEMINI_CWD': 'cat <<$GEMINI_CWD\nx\n$GEMINI_CWD',
+      'echo $$GEMINI_CWD': 'echo $$GEMINI_CWD',
+    };
+    const commands = Object.keys(rewrites);
+    expect(Object.fromEntries(commands.map((c) => [c, geminiCommand(c, env)]))).toEqual(rewrites);
+  });
 });
 
 describe('[G-RUN-1] a hook’s own env is laid over the per-run variables, as Gemini CLI 0.61 does', () => {

@@ -17,6 +17,7 @@ const LABEL: Record<Explanation['verdict'], string> = {
   changed_since_approval: 'changed_since_approval',
   newer_version_pending: 'newer_version_pending',
   invalid: 'invalid',
+  duplicate: 'duplicate',
 };
 
 /**

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { z } from 'zod';
 import { errorCode, errorMessage } from '../core/errno.ts';
 import { GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { CliError } from './cli-error.ts';
@@ -15,12 +17,30 @@ import { validateCommand } from './validate.ts';
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
-function buildProgram(setExit: (code: number) => void): Command {
+type SetExit = (code: number) => void;
+
+/** The CLI: one `add…Command` per command, each a thin shell that parses, calls and prints. */
+function buildProgram(setExit: SetExit): Command {
   const program = new Command('hookwerk')
-    .description('Hooks engine for AI agent runtimes (prx observe + lurus gate dialects).')
+    .description(
+      `Hooks engine for AI agent runtimes: observe (prx) and gate (${Object.keys(GATE_DIALECTS).join(', ')}) dialects.`,
+    )
+    .version(packageVersion(), '-v, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
+  addEmitCommand(program, setExit);
+  addDecideCommand(program, setExit);
+  addValidateCommand(program, setExit);
+  addExplainCommand(program, setExit);
+  addCreateHookCommand(program, setExit);
+  addTrustCommand(program, setExit);
+  addServeCommand(program, setExit);
+  addWorkerCommand(program, setExit);
+  addDemoCommand(program, setExit);
+  return program;
+}
 
+function addEmitCommand(program: Command, setExit: SetExit): void {
   withNatsSecurityFlags(
     program
       .command('emit')
@@ -48,7 +68,9 @@ function buildProgram(setExit: (code: number) => void): Command {
     .addOption(hidden('--timestamp <iso>', 'envelope timestamp (used by the background runner)'))
     .addOption(hidden('--depth <n>', 'event depth (used by the background runner)'))
     .action(async (event: string, opts) => setExit(await emitCommand(event, opts, out, err)));
+}
 
+function addDecideCommand(program: Command, setExit: SetExit): void {
   program
     .command('decide')
     .description('run the gate hooks of an event; prints the decision JSON, exit 2 when it blocks')
@@ -56,14 +78,17 @@ function buildProgram(setExit: (code: number) => void): Command {
     .addOption(dialectOption())
     .option('--project <dir>', 'project folder (default: the current folder)')
     .option('--context <json>', 'lurus: event context, e.g. {"toolName":"Write","toolInput":{}}', '{}')
-    .option('--input <json>', 'claude/gemini: the input object (default: read from stdin)')
+    .option(
+      '--input <json>',
+      'agent dialects (claude, gemini, …): the input object (default: read from stdin)',
+    )
     .option(
       '--session <id>',
-      'claude/gemini: session_id of an input that gives none (default: one per project folder)',
+      'agent dialects: session_id of an input that gives none (default: one per project folder)',
     )
     .option(
       '--plugin-dir <dir>',
-      'claude: a plugin folder whose hooks/hooks.json is read (repeatable)',
+      'agent dialects with plugins (claude): a plugin folder whose hooks/hooks.json is read (repeatable)',
       collect,
       [],
     )
@@ -72,31 +97,42 @@ function buildProgram(setExit: (code: number) => void): Command {
       'on SIGINT/SIGTERM: how long running hooks may finish before they are stopped (default 5000)',
     )
     .action(async (event: string, opts) => setExit(await decideCommand(event, opts, out, err)));
+}
 
+function addValidateCommand(program: Command, setExit: SetExit): void {
   program
     .command('validate')
     .description('check every hook source: each problem with file, JSON path and reason (exit 1 on any)')
     .option('--workspace <dir>', 'PRX workspace folder (alone: check only the PRX side)')
     .option('--project <dir>', 'project folder (alone: check only the gate side, plus global sources)')
     .addOption(dialectOption())
-    .option('--plugin-dir <dir>', 'claude: a plugin folder to check too (repeatable)', collect, [])
+    .option(
+      '--plugin-dir <dir>',
+      'agent dialects with plugins: a plugin folder to check too (repeatable)',
+      collect,
+      [],
+    )
     .action((opts) => setExit(validateCommand(opts, out, err)));
+}
 
+function addExplainCommand(program: Command, setExit: SetExit): void {
   program
     .command('explain')
     .description('list every hook configured for an event and whether it would run, and if not, why')
     .argument('<event>', 'a gate event (PreToolUse…) or an observe event (tool_call…)')
-    .option('--tool <name>', 'the tool name to match against (lurus toolName, claude/gemini tool_name)')
+    .option('--tool <name>', "the tool name to match against (lurus toolName, the agent dialects' tool_name)")
     .option(
       '--trigger <value>',
-      "the trigger to match against (lurus trigger; claude/gemini: the event's matched field)",
+      "the trigger to match against (lurus trigger; agent dialects: the event's matched field)",
     )
     .addOption(dialectOption())
-    .option('--plugin-dir <dir>', 'claude: a plugin folder (repeatable)', collect, [])
+    .option('--plugin-dir <dir>', 'agent dialects with plugins: a plugin folder (repeatable)', collect, [])
     .option('--project <dir>', 'project folder', '.')
     .option('--workspace <dir>', 'PRX workspace folder', '.')
     .action(async (event: string, opts) => setExit(await explainCommand(event, opts, out, err)));
+}
 
+function addCreateHookCommand(program: Command, setExit: SetExit): void {
   program
     .command('create-hook')
     .description('generate .lurus/hooks/NAME.sh (or .ts) from the event template and register it')
@@ -106,7 +142,9 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--project <dir>', 'project folder (default: the current folder)')
     .option('--force', 'overwrite an existing script')
     .action((event: string, name: string, opts) => setExit(createHookCommand(event, name, opts, out)));
+}
 
+function addTrustCommand(program: Command, setExit: SetExit): void {
   program
     .command('trust')
     .description('review the project hooks (what runs, where data goes) and approve them')
@@ -114,7 +152,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--yes', 'approve without asking')
     .option(
       '--plugin-dir <dir>',
-      'a Claude Code plugin folder to approve with the project (repeatable)',
+      'an agent plugin folder (Claude Code) to approve with the project (repeatable)',
       collect,
       [],
     )
@@ -125,7 +163,9 @@ function buildProgram(setExit: (code: number) => void): Command {
         await trustCommand(opts, { out, err, ask: askOnTerminal, interactive: process.stdin.isTTY === true }),
       ),
     );
+}
 
+function addServeCommand(program: Command, setExit: SetExit): void {
   program
     .command('serve')
     .description('run the HTTP management API: hooks CRUD, events, decide, runs, event stream, metrics')
@@ -154,7 +194,9 @@ function buildProgram(setExit: (code: number) => void): Command {
       const { serveCommand } = await import('./serve.ts');
       setExit(await serveCommand(opts, out, err));
     });
+}
 
+function addWorkerCommand(program: Command, setExit: SetExit): void {
   withNatsSecurityFlags(
     program
       .command('worker')
@@ -188,7 +230,9 @@ function buildProgram(setExit: (code: number) => void): Command {
       const { workerCommand } = await import('./worker.ts');
       setExit(await workerCommand(opts, out, err));
     });
+}
 
+function addDemoCommand(program: Command, setExit: SetExit): void {
   program
     .command('demo')
     .description('run a scripted agent session against the bundled example workspace')
@@ -205,8 +249,6 @@ function buildProgram(setExit: (code: number) => void): Command {
       const agent = demoDialects().find((name) => name === opts.dialect);
       setExit(agent !== undefined ? await agentDemoCommand(agent, opts, out) : await demoCommand(opts, out));
     });
-
-  return program;
 }
 
 function dialectOption() {
@@ -214,6 +256,12 @@ function dialectOption() {
   return new Command()
     .createOption('--dialect <dialect>', `gate dialect: ${names.join(', ')} (default lurus)`)
     .choices(names);
+}
+
+/** The version in our package.json (two folders up from `src/cli/` and `dist/cli/`). */
+function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return z.object({ version: z.string() }).parse(JSON.parse(text)).version;
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -22,29 +22,14 @@ export function validateCommand(
   out: (line: string) => void,
   err: (line: string) => void,
 ): number {
-  if (opts.dialect !== undefined && opts.dialect !== 'lurus')
-    return validateAgent(opts.dialect, opts, out, err);
+  const agent = opts.dialect !== undefined && opts.dialect !== 'lurus' ? opts.dialect : undefined;
+  // `--workspace` with an agent dialect checks both: the PRX workspace and the agent's files.
+  const workspaceFailed =
+    opts.workspace !== undefined && agent !== undefined && validatePrx(opts.workspace, out, err);
+  if (agent !== undefined) return validateAgent(agent, opts, out, err) === 1 || workspaceFailed ? 1 : 0;
   const both = opts.workspace === undefined && opts.project === undefined;
   let failed = false;
-  if (both || opts.workspace !== undefined) {
-    const workspace = resolveWorkspace(opts.workspace);
-    const loaded = loadPrxConfig(workspace);
-    if (!loaded.ok) {
-      for (const issue of loaded.issues) err(formatIssue(issue));
-      failed = true;
-    } else if (!loaded.exists) {
-      out(`ok: ${loaded.file} does not exist (no shell hooks)`);
-    } else {
-      const enabled = loaded.actions.filter((a) => a.enabled).length;
-      out(`ok: ${loaded.file}: ${loaded.actions.length} actions (${enabled} enabled)`);
-    }
-    // [P-WASM-2] Plugin manifests: a bad plugin is skipped at run time; validate reports it.
-    const plugins = scanPlugins(path.join(workspace, PLUGINS_DIR));
-    for (const issue of plugins.issues) err(formatIssue(issue));
-    if (plugins.issues.length > 0) failed = true;
-    for (const plugin of plugins.plugins)
-      out(`ok: plugin ${plugin.name} (${path.join(plugin.dir, 'plugin.toml')})`);
-  }
+  if (both || opts.workspace !== undefined) failed = validatePrx(opts.workspace, out, err);
   if (both || opts.project !== undefined) {
     const projectDir = both ? resolveWorkspace(undefined) : resolveWorkspace(opts.project);
     const config = loadLurusConfig({ projectDir, ...(opts.home !== undefined ? { home: opts.home } : {}) });
@@ -80,6 +65,33 @@ export function validateCommand(
     }
   }
   return failed ? 1 : 0;
+}
+
+/** [P-CFG-4, P-WASM-2] The PRX workspace: hooks.json and plugin manifests; true when any failed. */
+function validatePrx(
+  dir: string | undefined,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): boolean {
+  let failed = false;
+  const workspace = resolveWorkspace(dir);
+  const loaded = loadPrxConfig(workspace);
+  if (!loaded.ok) {
+    for (const issue of loaded.issues) err(formatIssue(issue));
+    failed = true;
+  } else if (!loaded.exists) {
+    out(`ok: ${loaded.file} does not exist (no shell hooks)`);
+  } else {
+    const enabled = loaded.actions.filter((a) => a.enabled).length;
+    out(`ok: ${loaded.file}: ${loaded.actions.length} actions (${enabled} enabled)`);
+  }
+  // [P-WASM-2] Plugin manifests: a bad plugin is skipped at run time; validate reports it.
+  const plugins = scanPlugins(path.join(workspace, PLUGINS_DIR));
+  for (const issue of plugins.issues) err(formatIssue(issue));
+  if (plugins.issues.length > 0) failed = true;
+  for (const plugin of plugins.plugins)
+    out(`ok: plugin ${plugin.name} (${path.join(plugin.dir, 'plugin.toml')})`);
+  return failed;
 }
 
 /**

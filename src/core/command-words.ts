@@ -1,14 +1,21 @@
 import path from 'node:path';
 import { isInside } from './real-path.ts';
+import {
+  lexShell,
+  type Part as ShellPart,
+  type Token as ShellToken,
+  type Word as ShellWord,
+} from './shell-lexer.ts';
 
 /**
  * Which files a hook's shell command line refers to, for consent [L-TRUST-1, L-TRUST-5] and for
  * validation. Hook commands run as `/bin/sh -c COMMAND` in the project folder, so this reads the
- * line as a POSIX shell would — quotes, the variables whose value is known here, `cd` — without
- * ever running anything. A word whose value cannot be known here (another variable, a command
- * substitution, a relative word after `cd` to an unknown folder) is reported as unresolved rather
- * than guessed. Not followed, so taken literally: `eval`, globs, here-document bodies, functions
- * and aliases, `CDPATH`, and whether a `cd` or `&&`/`||` branch really runs.
+ * line as a POSIX shell would (with the shell lexer) — quotes, the variables whose value is known
+ * here, `cd` — without ever running anything. A word whose value cannot be known here (another
+ * variable, a command substitution, a relative word after `cd` to an unknown folder) is reported as
+ * unresolved rather than guessed. A here-document body is read as more lines of the command. Not
+ * followed, so taken literally: `eval`, globs, functions and aliases, `CDPATH`, and whether a `cd`
+ * or `&&`/`||` branch really runs.
  */
 
 interface CommandPathOptions {
@@ -36,14 +43,17 @@ type UnpinnedPath =
   | { kind: 'unresolved'; word: string; cause: 'expansion' | 'directory' };
 
 // ---------------------------------------------------------------------------------------------
-// Reading the line: words made of parts, and operators.
+// Reading the line (with the shell lexer): words made of parts, and operators, as `sh` reads them.
 
 /** One piece of a word as written. `quoted` text is never a tilde or an operator. */
 type Part =
   | { kind: 'text'; text: string; quoted: boolean }
   | { kind: 'var'; name: string; raw: string }
-  /** `${x:-y}`, `$1`, `$?`, `$(…)`, `` `…` ``: never known here; `commands` is a substitution's text. */
-  | { kind: 'opaque'; raw: string; commands?: string };
+  /**
+   * `${x:-y}`, `$1`, `$?`, `$((…))`, `$(…)`, `` `…` ``, `<(…)`, and `$'…'` (dash and bash read it
+   * differently): never known here; `commands` is what a substitution runs.
+   */
+  | { kind: 'opaque'; raw: string; commands?: Token[] };
 
 interface Word {
   parts: Part[];
@@ -53,228 +63,76 @@ interface Word {
 
 type Token = { kind: 'word'; word: Word } | { kind: 'op'; op: string };
 
-/** Longest first, so `&&` is not read as two `&`. A newline separates commands like `;`. */
-const OPERATORS = [
-  '&&',
-  '||',
-  ';;',
-  '<<-',
-  '<<',
-  '>>',
-  '<&',
-  '>&',
-  '<>',
-  '>|',
-  ';',
-  '&',
-  '|',
-  '(',
-  ')',
-  '<',
-  '>',
-];
-const REDIRECTIONS = new Set(['<<-', '<<', '>>', '<&', '>&', '<>', '>|', '<', '>']);
+/** A newline separates commands like `;`; bash's `|&` is `|` then `&` to `sh`. */
+const SH_OPERATORS = new Map([
+  ['\n', [';']],
+  ['|&', ['|', '&']],
+]);
 
-function lex(command: string): Token[] {
-  return new Lexer(command).tokens();
+function lex(command: string, depth = 0): Token[] {
+  return tokensOf(command, lexShell(command, { depth }).tokens, depth);
 }
 
-class Lexer {
-  readonly #s: string;
-  #i = 0;
-  readonly #out: Token[] = [];
-  #parts: Part[] = [];
-  #inWord = false;
-  #redirect: string | undefined;
-
-  constructor(s: string) {
-    this.#s = s;
-  }
-
-  tokens(): Token[] {
-    while (this.#i < this.#s.length) this.#step(this.#s[this.#i]!);
-    this.#endWord();
-    return this.#out;
-  }
-
-  #step(c: string): void {
-    if (c === "'") this.#single();
-    else if (c === '"') this.#double();
-    else if (c === '\\') this.#escape();
-    else if (c === '$') this.#dollar(false);
-    else if (c === '`') this.#backtick();
-    else if (c === '#' && !this.#inWord) this.#i = this.#find('\n', this.#i);
-    else if (c === ' ' || c === '\t' || c === '\r') {
-      this.#endWord();
-      this.#i++;
-    } else if (c === '\n') {
-      this.#endWord();
-      this.#op(';', 1);
-    } else if (';&|()<>'.includes(c)) this.#operator();
-    else {
-      this.#text(c, false);
-      this.#i++;
+/**
+ * The lexer's tokens as this module reads them. A here-document body is read as more lines of
+ * the command, as it may be a script (`sh <<EOF`).
+ */
+function tokensOf(source: string, tokens: readonly ShellToken[], depth: number): Token[] {
+  const out: Token[] = [];
+  for (const token of tokens) {
+    if (token.kind === 'word') out.push({ kind: 'word', word: wordOf(source, token, depth) });
+    else if (token.kind === 'operator')
+      for (const op of SH_OPERATORS.get(token.op) ?? [token.op]) out.push({ kind: 'op', op });
+    else if (token.kind === 'redirection') {
+      // To `sh`, bash's `&>x` is `&` then `>x`; `<<<x` ends up as `<x`.
+      const background = token.op.startsWith('&');
+      if (background) out.push({ kind: 'op', op: '&' });
+      const op = token.op === '<<<' ? '<' : background ? token.op.slice(1) : token.op;
+      if (token.target !== undefined)
+        out.push({ kind: 'word', word: { ...wordOf(source, token.target, depth), redirect: op } });
+    } else if (token.kind === 'heredoc') {
+      const body = lexShell(source, { ...token.body, depth: depth + 1 });
+      for (const t of tokensOf(source, body.tokens, depth + 1)) out.push(t);
     }
   }
-
-  #single(): void {
-    const end = this.#find("'", this.#i + 1);
-    this.#text(this.#s.slice(this.#i + 1, end), true);
-    this.#i = end + 1;
-  }
-
-  #double(): void {
-    this.#inWord = true;
-    this.#i++;
-    while (this.#i < this.#s.length && this.#s[this.#i] !== '"') {
-      const c = this.#s[this.#i]!;
-      const next = this.#s[this.#i + 1];
-      if (c === '$') this.#dollar(true);
-      else if (c === '`') this.#backtick();
-      else if (c === '\\' && next !== undefined && '"\\$`\n'.includes(next)) {
-        if (next !== '\n') this.#text(next, true);
-        this.#i += 2;
-      } else {
-        this.#text(c, true);
-        this.#i++;
-      }
-    }
-    this.#i++;
-  }
-
-  #escape(): void {
-    const next = this.#s[this.#i + 1];
-    // `\` + newline joins lines; any other escaped character is literal (quoted).
-    if (next === undefined) this.#text('\\', false);
-    else if (next !== '\n') this.#text(next, true);
-    this.#i += 2;
-  }
-
-  #dollar(quoted: boolean): void {
-    const s = this.#s;
-    const i = this.#i;
-    const next = s[i + 1] ?? '';
-    const name = /^[A-Za-z_]\w*/.exec(s.slice(i + 1))?.[0];
-    if (next === '{' || next === '(') {
-      const end = matchClose(s, i + 1);
-      this.#push(bracedPart(s, i, end));
-      this.#i = end + 1;
-    } else if (name !== undefined) {
-      this.#push({ kind: 'var', name, raw: `$${name}` });
-      this.#i = i + 1 + name.length;
-    } else if (/^[0-9@*#?$!-]$/.test(next)) {
-      this.#push({ kind: 'opaque', raw: `$${next}` });
-      this.#i = i + 2;
-    } else {
-      // A `$` before nothing a shell expands is a literal `$`.
-      this.#text('$', quoted);
-      this.#i++;
-    }
-  }
-
-  #backtick(): void {
-    const s = this.#s;
-    let j = this.#i + 1;
-    let commands = '';
-    while (j < s.length && s[j] !== '`') {
-      const next = s[j + 1];
-      if (s[j] === '\\' && next !== undefined && '`\\$'.includes(next)) {
-        commands += next;
-        j += 2;
-      } else {
-        commands += s[j];
-        j++;
-      }
-    }
-    this.#push({ kind: 'opaque', raw: s.slice(this.#i, j + 1), commands });
-    this.#i = j + 1;
-  }
-
-  #operator(): void {
-    const op = OPERATORS.find((o) => this.#s.startsWith(o, this.#i)) ?? this.#s[this.#i]!;
-    // `2>file`: digits right before a redirection name a file descriptor, not a word.
-    if (REDIRECTIONS.has(op) && this.#isIoNumber()) {
-      this.#parts = [];
-      this.#inWord = false;
-    }
-    this.#endWord();
-    if (REDIRECTIONS.has(op)) {
-      this.#redirect = op;
-      this.#i += op.length;
-    } else this.#op(op, op.length);
-  }
-
-  #op(op: string, length: number): void {
-    this.#redirect = undefined;
-    this.#out.push({ kind: 'op', op });
-    this.#i += length;
-  }
-
-  #isIoNumber(): boolean {
-    const only = this.#parts.length === 1 ? this.#parts[0] : undefined;
-    return only?.kind === 'text' && !only.quoted && /^\d+$/.test(only.text);
-  }
-
-  #text(text: string, quoted: boolean): void {
-    this.#inWord = true;
-    const last = this.#parts.at(-1);
-    if (last?.kind === 'text' && last.quoted === quoted) last.text += text;
-    else if (text !== '') this.#parts.push({ kind: 'text', text, quoted });
-  }
-
-  #push(part: Part): void {
-    this.#inWord = true;
-    this.#parts.push(part);
-  }
-
-  #endWord(): void {
-    if (this.#inWord) {
-      const word: Word = { parts: this.#parts };
-      if (this.#redirect !== undefined) word.redirect = this.#redirect;
-      this.#out.push({ kind: 'word', word });
-      this.#redirect = undefined;
-    }
-    this.#parts = [];
-    this.#inWord = false;
-  }
-
-  #find(ch: string, from: number): number {
-    const at = this.#s.indexOf(ch, from);
-    return at === -1 ? this.#s.length : at;
-  }
+  return out;
 }
 
-/** `${NAME}` is a variable; any other `${…}`, `$((…))` or `$(…)` is opaque. */
-function bracedPart(s: string, dollar: number, end: number): Part {
-  const raw = s.slice(dollar, end + 1);
-  const inner = s.slice(dollar + 2, end);
-  if (s[dollar + 1] === '{')
-    return /^[A-Za-z_]\w*$/.test(inner) ? { kind: 'var', name: inner, raw } : { kind: 'opaque', raw };
-  return s[dollar + 2] === '(' ? { kind: 'opaque', raw } : { kind: 'opaque', raw, commands: inner };
+function wordOf(source: string, word: ShellWord, depth: number): Word {
+  const parts: Part[] = [];
+  for (const part of word.parts) {
+    const next = partOf(source, part, depth);
+    const last = parts.at(-1);
+    if (next.kind === 'text' && last?.kind === 'text' && last.quoted === next.quoted) last.text += next.text;
+    else if (next.kind !== 'text' || next.text !== '') parts.push(next);
+  }
+  return { parts };
 }
 
-/** Index of the bracket closing the one at `open`, skipping quotes and escapes; the end if none. */
-function matchClose(s: string, open: number): number {
-  const opener = s[open];
-  const closer = opener === '{' ? '}' : ')';
-  let depth = 0;
-  for (let i = open; i < s.length; i++) {
-    const c = s[i];
-    if (c === '\\') i++;
-    else if (c === "'" || c === '"') i = closingQuote(s, i);
-    else if (c === opener) depth++;
-    else if (c === closer && --depth === 0) return i;
-  }
-  return s.length;
+function partOf(source: string, part: ShellPart, depth: number): Part {
+  const raw = source.slice(part.start, part.end);
+  if (part.kind === 'text' && part.quoting !== 'ansi')
+    return { kind: 'text', text: part.text, quoted: part.quoting !== 'unquoted' };
+  if (part.kind === 'variable') return { kind: 'var', name: part.name, raw };
+  if (part.kind !== 'command') return { kind: 'opaque', raw };
+  // The shell unescapes a backtick body (`\$`, `` \` ``, `\\`) before running it: that text is read.
+  const commands =
+    part.form === '`'
+      ? lex(unescapeBackticks(source.slice(part.inner.start, part.inner.end)), depth + 1)
+      : tokensOf(source, part.tokens, depth + 1);
+  return { kind: 'opaque', raw, commands };
 }
 
-function closingQuote(s: string, open: number): number {
-  const quote = s[open];
-  for (let i = open + 1; i < s.length; i++) {
-    if (quote === '"' && s[i] === '\\') i++;
-    else if (s[i] === quote) return i;
+function unescapeBackticks(body: string): string {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const next = body[i + 1];
+    if (body[i] === '\\' && next !== undefined && '`\\$'.includes(next)) {
+      out += next;
+      i++;
+    } else out += body[i];
   }
-  return s.length;
+  return out;
 }
 
 /** The word as written, quotes removed, nothing expanded. */
@@ -554,8 +412,7 @@ interface Ref {
   target: Target;
 }
 
-function refsOf(command: string, outer: Scope, cwd: string | undefined): Ref[] {
-  const tokens = lex(command);
+function refsOf(tokens: Token[], outer: Scope, cwd: string | undefined): Ref[] {
   const scope = { ...outer, reassigned: reassignedIn(tokens, outer.reassigned) };
   return stepsOf(tokens, scope, cwd).flatMap((step) => stepRefs(step, scope));
 }
@@ -577,7 +434,7 @@ function stepRefs(step: Step, scope: Scope): Ref[] {
   }
   const shell = roles.find((r) => r.role === 'command');
   const nested = shell === undefined ? undefined : literalOf(shell.word, scope, step.cwd);
-  if (nested !== undefined) refs.push(...refsOf(nested, scope, step.cwd));
+  if (nested !== undefined) refs.push(...refsOf(lex(nested), scope, step.cwd));
   return refs;
 }
 
@@ -619,7 +476,7 @@ export function commandWords(command: string): string[] {
 export function projectPathsOf(command: string, projectDir: string, opts: CommandPathOptions = {}): string[] {
   const scope = scopeFor(projectDir, opts);
   const out = new Set<string>();
-  for (const ref of refsOf(command, scope, scope.projectDir)) {
+  for (const ref of refsOf(lex(command), scope, scope.projectDir)) {
     // A file the command only writes (`>> hooks.log`) runs nothing: pinning it would void the
     // approval with the hook's first run.
     if (ref.role === 'output') continue;
@@ -649,7 +506,7 @@ export function runPathsOf(
 ): RunPath[] {
   const scope = scopeFor(projectDir, { ...opts, cwd });
   const out = new Map<string, RunPath>();
-  for (const ref of refsOf(command, scope, scope.startCwd)) {
+  for (const ref of refsOf(lex(command), scope, scope.startCwd)) {
     if (ref.target.kind !== 'path' || ref.role === 'cd' || ref.role === 'output') continue;
     const runs = ref.role === 'program' || ref.role === 'script';
     const known = out.get(ref.target.path);
@@ -671,7 +528,7 @@ export function outsidePathsOf(
 ): UnpinnedPath[] {
   const scope = scopeFor(projectDir, opts);
   const found = new Map<string, UnpinnedPath>();
-  for (const ref of refsOf(command, scope, scope.projectDir)) {
+  for (const ref of refsOf(lex(command), scope, scope.projectDir)) {
     const unpinned = unpinnedOf(ref, scope.projectDir);
     if (unpinned !== undefined) found.set(JSON.stringify(unpinned), unpinned);
   }
@@ -710,7 +567,7 @@ export function scriptPathsOf(
 ): string[] {
   const scope = scopeFor(opts.projectDir ?? cwd, { ...opts, home, cwd });
   const out = new Set<string>();
-  for (const ref of refsOf(command, scope, path.resolve(cwd))) {
+  for (const ref of refsOf(lex(command), scope, path.resolve(cwd))) {
     if (!CHECKED_ROLES.has(ref.role) || ref.target.kind !== 'path') continue;
     if (ref.raw.includes('/') && !isOptionOrUrl(ref.raw)) out.add(ref.target.path);
   }

@@ -4,6 +4,7 @@
  */
 import { claudeGate } from './claude/gate.ts';
 import { copilotGate } from './copilot/gate.ts';
+import { cursorGate } from './cursor/gate.ts';
 import type { GateDialectPlugin } from './gate-dialect.ts';
 import { geminiGate } from './gemini/gate.ts';
 import { lurusGate } from './lurus/gate.ts';
@@ -13,6 +14,7 @@ export const GATE_DIALECTS = {
   claude: claudeGate,
   gemini: geminiGate,
   copilot: copilotGate,
+  cursor: cursorGate,
 } as const satisfies Record<string, GateDialectPlugin>;
 
 /** The gate dialects hookwerk speaks. */

@@ -69,7 +69,10 @@ export interface AgentDecision {
    * `tailToolCallRequest`, each only on the events and outcomes where Gemini CLI reads it).
    */
   hookSpecificOutput?: Record<string, unknown>;
-  /** [C-RUN-3] `export NAME=VALUE` lines hooks wrote to `CLAUDE_ENV_FILE`, in order, later wins. */
+  /**
+   * [C-RUN-3] `export NAME=VALUE` lines hooks wrote to `CLAUDE_ENV_FILE`, in order, later wins;
+   * Cursor [A-CUR-1]: the `env` its sessionStart hooks answer.
+   */
   env?: Record<string, string>;
   runs: RunRecord[];
 }

@@ -29,12 +29,12 @@ export interface ParallelDialect {
   readonly sequentialDefinitions: boolean;
   run(hook: AgentHook, event: string, input: Record<string, unknown>, ctx: GateRunContext): Promise<AgentRun>;
   runInProcess(hook: InProcessGateHook, input: Record<string, unknown>, cwd: string): Promise<AgentAnswer>;
-  /** Merges answers given in configuration order. */
+  /** Merges answers given in configuration order (`env`: what the answers set, if the agent has such a field). */
   merge(
     event: string,
     answers: readonly AgentAnswer[],
     input: Record<string, unknown>,
-  ): Omit<AgentDecision, 'runs' | 'env'>;
+  ): Omit<AgentDecision, 'runs'>;
   /** [G-RUN-1] Sequential mode folds each answer into the next hook's input. */
   fold?(event: string, input: Record<string, unknown>, answer: AgentAnswer): Record<string, unknown>;
   /** [A-COP-1] Every event's hooks run one after another, in configuration order (Copilot CLI). */
@@ -113,7 +113,7 @@ export async function runAgentGate(
     if (step.env !== undefined) env = Object.assign(env ?? {}, step.env);
   }
   const decision: AgentDecision = Object.assign(dialect.merge(event, answers, input), { runs });
-  if (env !== undefined) decision.env = env;
+  if (env !== undefined) decision.env = Object.assign(decision.env ?? {}, env);
   return decision;
 }
 

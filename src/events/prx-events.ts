@@ -93,14 +93,18 @@ export function assertPrxPayload(
 }
 
 function fieldError(event: string, field: string, type: FieldType, value: unknown): never {
-  const what = value === undefined ? 'is missing' : `must be a ${type}, got ${describe(value)}`;
+  const what = value === undefined ? 'is missing' : `must be ${withArticle(type)}, got ${describe(value)}`;
   throw new HookInputError(`payload.${field}`, `payload of "${event}": field "${field}" ${what}`);
 }
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
+  return withArticle(Array.isArray(value) ? 'array' : typeof value);
+}
+
+/** "an object", "a string". */
+function withArticle(noun: string): string {
+  return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 }
 
 /** The envelope every PRX hook receives [P-EV-2]. */

@@ -14,9 +14,11 @@ export interface Explanation {
   /**
    * `runs`, or the first reason it would not: a project hook whose pinned files changed does not
    * run as approved (`changed_since_approval`) [L-TRUST-11]; `newer_version_pending` for a source
-   * whose edit waits for consent (its approved text runs); `invalid` for a source skipped whole.
+   * whose edit waits for consent (its approved text runs); `invalid` for a source skipped whole;
+   * `duplicate` for a handler another file names too (the same command and arguments), which runs
+   * once, as the first in configuration order [C-RUN-2, A-ALL-1].
    */
-  verdict: Admission | 'changed_since_approval' | 'newer_version_pending' | 'invalid';
+  verdict: Admission | 'changed_since_approval' | 'newer_version_pending' | 'invalid' | 'duplicate';
   detail: string;
 }
 
@@ -34,6 +36,8 @@ export function explainEvent(
   ctx: ExplainContext,
 ): Explanation[] {
   const checks = new Map<HookConsent, ConsentCheck>();
+  /** dedupeKey → the source of the handler that runs for it. */
+  const winners = new Map<string, string>();
   const out: Explanation[] = registry.entries(event).map((entry) => {
     const verdict = admit(entry, target);
     const explanation: Explanation = {
@@ -42,6 +46,14 @@ export function explainEvent(
       verdict,
       detail: detailOf(entry, verdict, target),
     };
+    const key = verdict === 'runs' && 'dedupeKey' in entry ? entry.dedupeKey : undefined;
+    const winner = key === undefined ? undefined : winners.get(key);
+    if (key !== undefined && winner === undefined) winners.set(key, entry.origin.source);
+    if (winner !== undefined) {
+      explanation.verdict = 'duplicate';
+      explanation.detail = `the same handler as ${winner}, which wins: it runs once [C-RUN-2, A-ALL-1]`;
+      return explanation;
+    }
     // [L-TRUST-11] The check decide() makes right before the run: never RUNS for a hook that would not run.
     const consent = verdict === 'runs' && 'consent' in entry ? entry.consent : undefined;
     if (consent !== undefined && entry.kind !== 'unapproved') {

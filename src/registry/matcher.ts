@@ -5,6 +5,7 @@
  *   first, then an unanchored regex;
  * - Claude Code [C-MATCH-2] (`compileClaudeMatcher`): exact names, or an unanchored regex;
  * - Gemini CLI [G-EV-1] (`compileGeminiMatcher`): tool events an unanchored regex, others exact.
+ * - Cursor [A-CUR-1] (`compileSearchMatcher`): a regex searched anywhere in the value, as written.
  *
  * [L-MATCH-4] Every regex runs on a linear-time engine (re2js, a port of RE2), never on V8's
  * backtracking RegExp. Patterns keep their JavaScript meaning: V8 only parses them (which is linear
@@ -89,6 +90,23 @@ export function compileClaudeMatcher(pattern: string | undefined): CompiledMatch
           : (value) => value === undefined || names.includes(value),
     };
   }
+  const compiled = compileRegex(pattern, pattern);
+  if (typeof compiled === 'string') return exactOnly(pattern, compiled);
+  const regex = compiled;
+  return { source: pattern, test: (value) => value === undefined || regex(value) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cursor dialect
+
+/**
+ * A regex searched anywhere in the value (Cursor [A-CUR-1]: `curl|wget|nc ` runs when the command
+ * contains one of them), as written: not trimmed, not split into names. `""`, `"*"` or missing:
+ * all; a missing value matches. An invalid or unsupported regex carries `error` and matches only
+ * exactly [L-MATCH-3, L-MATCH-4].
+ */
+export function compileSearchMatcher(pattern: string | undefined): CompiledMatcher {
+  if (pattern === undefined || pattern === '' || pattern === '*') return always(pattern);
   const compiled = compileRegex(pattern, pattern);
   if (typeof compiled === 'string') return exactOnly(pattern, compiled);
   const regex = compiled;

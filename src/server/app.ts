@@ -84,6 +84,20 @@ export function createApp(opts: AppOptions): HookwerkApp {
   // (issue 13) The dashboard's files are public; the page asks for the token and calls the API.
   mountUi(app, opts.uiDir);
 
+  requireToken(app, authorized);
+  hookRoutes(app, store);
+  sidecarRoutes(app, engine);
+  streamRoutes(app, engine, streams);
+
+  return Object.assign(app, {
+    store,
+    streams,
+    closeStreams: () => streams.closeAll(),
+  });
+}
+
+/** [P-API-1] Every route after this needs the bearer token; bodies are bounded. */
+function requireToken(app: Hono, authorized: (header: string | undefined) => boolean): void {
   app.use('*', async (c, next) => {
     if (!authorized(c.req.header('authorization'))) {
       c.header('WWW-Authenticate', 'Bearer realm="hookwerk"');
@@ -102,7 +116,9 @@ export function createApp(opts: AppOptions): HookwerkApp {
       },
     }),
   );
+}
 
+function hookRoutes(app: Hono, store: HooksStore): void {
   // ---- [P-API-2] hooks; a strong ETag on every answer with a hook, If-Match on writes (issue 11) ----
   app.get('/api/hooks', async (c) => {
     const list = await store.list();
@@ -141,7 +157,9 @@ export function createApp(opts: AppOptions): HookwerkApp {
     const { hook, etag } = await store.toggle(c.req.param('id'), cond.value);
     return withEtag(c, etag, { id: hook.id, enabled: hook.enabled });
   });
+}
 
+function sidecarRoutes(app: Hono, engine: HookEngine): void {
   // ---- [P-API-4] sidecar ----
   app.post('/api/events', async (c) => {
     const header = c.req.header('x-hook-depth');
@@ -211,7 +229,10 @@ export function createApp(opts: AppOptions): HookwerkApp {
       throw err;
     }
   });
+}
 
+/** The live event stream [P-BUS-1] and Prometheus metrics. */
+function streamRoutes(app: Hono, engine: HookEngine, streams: SseHub): void {
   app.get('/api/events/stream', (c) => {
     const topics = c.req.queries('topic') ?? [];
     if (topics.length > 1) return badRequest(c, [{ path: 'topic', message: 'give one topic pattern' }]);
@@ -238,12 +259,6 @@ export function createApp(opts: AppOptions): HookwerkApp {
   app.get('/metrics', async (c) => {
     const registry = engine.metrics.registry;
     return c.body(await registry.metrics(), 200, { 'content-type': registry.contentType });
-  });
-
-  return Object.assign(app, {
-    store,
-    streams,
-    closeStreams: () => streams.closeAll(),
   });
 }
 

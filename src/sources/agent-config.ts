@@ -11,6 +11,7 @@ import type {
   AgentDialectName,
   AgentHook,
   GateEntry,
+  HookOrigin,
   HookScope,
   UnapprovedHook,
 } from '../registry/hook-definition.ts';
@@ -19,6 +20,16 @@ import { type RawHandler, walkAgentHooks } from './agent-settings.ts';
 /** What became of one source file. */
 /** A longer hook timeout is cut to this: a gate that waits an hour is a hung gate. */
 export const MAX_AGENT_TIMEOUT_MS = 3_600_000;
+
+/** Where a handler found at `at` in `file` came from (`file#/json/pointer`, its JSONPath). */
+export function handlerOrigin(file: string, scope: HookScope, at: readonly PropertyKey[]): HookOrigin {
+  return { source: `${file}#/${at.map(String).join('/')}`, scope, file, path: jsonPath(at) };
+}
+
+/** A timeout in ms, made whole, at least 1, at most MAX_AGENT_TIMEOUT_MS. */
+export function agentTimeoutMs(ms: number): number {
+  return Math.min(MAX_AGENT_TIMEOUT_MS, Math.max(1, Math.round(ms)));
+}
 
 export interface AgentSource {
   dialect: AgentDialectName;
@@ -110,7 +121,7 @@ function unapprovedEntries(
         (typeof command === 'string' ? command : typeof url === 'string' ? `POST ${url}` : jsonPath(raw.at)),
       event: raw.event,
       dialect,
-      origin: { source: `${file}#/${raw.at.map(String).join('/')}`, scope, file, path: jsonPath(raw.at) },
+      origin: handlerOrigin(file, scope, raw.at),
       reason: `project hooks are ${why}: run \`hookwerk trust\``,
     };
   });

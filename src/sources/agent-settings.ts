@@ -47,18 +47,7 @@ export function walkAgentHooks(
 ): RawHandler[] {
   const out: RawHandler[] = [];
   const warn = (at: PropertyKey[], message: string) => warnings.push({ file, path: jsonPath(at), message });
-  if (map === undefined) return out;
-  if (!isPlainObject(map)) {
-    warn(base, 'hooks must be an object of events; skipped');
-    return out;
-  }
-  for (const [event, defs] of Object.entries(map)) {
-    if (settingKeys.has(event)) continue;
-    const eventAt = [...base, event];
-    if (!Array.isArray(defs)) {
-      warn(eventAt, 'must be a list of matcher groups; this event is skipped');
-      continue;
-    }
+  eachEventList(file, map, base, warnings, 'matcher groups', settingKeys, (event, defs, eventAt) => {
     defs.forEach((def: unknown, g) => {
       const groupAt = [...eventAt, g];
       if (!isPlainObject(def)) {
@@ -103,8 +92,40 @@ export function walkAgentHooks(
         out.push({ event, group: g, index: h, at, matcher, sequential, handler });
       });
     });
-  }
+  });
   return out;
+}
+
+/**
+ * Each event's list of a `hooks` map at `base` (`{EVENT: [...]}`), for the walkers of every
+ * dialect's shape: a map that is not an object, or an event whose value is not a list (of
+ * `what`), is reported in `warnings` and skipped; `settingKeys` are not events.
+ */
+export function eachEventList(
+  file: string,
+  map: unknown,
+  base: PropertyKey[],
+  warnings: ConfigIssue[],
+  what: string,
+  settingKeys: ReadonlySet<string>,
+  visit: (event: string, list: unknown[], eventAt: PropertyKey[]) => void,
+): void {
+  if (map === undefined) return;
+  if (!isPlainObject(map)) {
+    warnings.push({ file, path: jsonPath(base), message: 'hooks must be an object of events; skipped' });
+    return;
+  }
+  for (const [event, list] of Object.entries(map)) {
+    if (settingKeys.has(event)) continue;
+    const eventAt = [...base, event];
+    if (!Array.isArray(list))
+      warnings.push({
+        file,
+        path: jsonPath(eventAt),
+        message: `must be a list of ${what}; this event is skipped`,
+      });
+    else visit(event, list, eventAt);
+  }
 }
 
 /**

@@ -10,6 +10,7 @@ const VERDICT_LABEL: Record<string, string> = {
   changed_since_approval: 'changed since approval',
   newer_version_pending: 'newer version pending',
   invalid: 'invalid',
+  duplicate: 'runs once (duplicate)',
 };
 
 /**

@@ -102,6 +102,7 @@ export const VERDICTS = [
   'changed_since_approval',
   'newer_version_pending',
   'invalid',
+  'duplicate',
 ] as const;
 export const explainAnswerSchema = z.object({
   event: z.string(),

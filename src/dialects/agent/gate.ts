@@ -23,10 +23,15 @@ import { runAgentHook, runInProcessAgentHook } from './run.ts';
 /** How one Claude-style agent reads its hooks' answers and prepares their runs. */
 export interface AgentProtocol {
   /**
-   * One hook's ending (a process or an HTTP call), read as the agent reads it; `hook` for an agent
-   * that reads answers by where the hook was configured (Copilot CLI: by its key's casing).
+   * One hook's ending (a process or an HTTP call), read as the agent reads it; `run` names the
+   * hook and the input it got (Cursor's `loop_limit` against the input's `loop_count`).
    */
-  readAnswer(event: string, result: RunResult, failMode: FailMode, hook: AgentHook): AgentAnswer;
+  readAnswer(
+    event: string,
+    result: RunResult,
+    failMode: FailMode,
+    run: { hook: AgentHook; input: Record<string, unknown> },
+  ): AgentAnswer;
   /** [C-RUN-3] The event gives command hooks a `CLAUDE_ENV_FILE`. */
   envFile(event: string): boolean;
   /** Adds what the agent sets to a command hook's `env`; returns the command line to run. */
@@ -59,11 +64,12 @@ export interface AgentDialectSpec extends AgentProtocol {
   cliOptions?(flags: DialectCliFlags): DialectOptions;
   /** The value the event's matchers test. */
   matchTarget(event: string, input: Record<string, unknown>): string | undefined;
+  /** May give `env` (Cursor's sessionStart `env`); what hooks wrote to `CLAUDE_ENV_FILE` is laid over it. */
   merge(
     event: string,
     answers: readonly AgentAnswer[],
     input: Record<string, unknown>,
-  ): Omit<AgentDecision, 'runs' | 'env'>;
+  ): Omit<AgentDecision, 'runs'>;
   fold?(event: string, input: Record<string, unknown>, answer: AgentAnswer): Record<string, unknown>;
   /** [A-COP-1] Every event's hooks run one after another, in configuration order. */
   readonly inOrder?: boolean;

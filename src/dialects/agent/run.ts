@@ -32,16 +32,16 @@ export async function runAgentHook(
       url: hook.url,
       method: 'POST',
       headers: hook.headers,
-      body: JSON.stringify(input),
+      body: inputText(input),
       timeoutMs: hook.timeoutMs,
       ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
     });
-    return { answer: protocol.readAnswer(event, result, hook.failMode, hook) };
+    return { answer: protocol.readAnswer(event, result, hook.failMode, { hook, input }) };
   }
   const envFile = protocol.envFile(event) ? newEnvFile(ctx.tmpDir.path()) : undefined;
   try {
     const result = await ctx.runners.process.run(processSpec(hook, input, protocol, envFile));
-    const run: AgentRun = { answer: protocol.readAnswer(event, result, hook.failMode, hook) };
+    const run: AgentRun = { answer: protocol.readAnswer(event, result, hook.failMode, { hook, input }) };
     if (envFile !== undefined) {
       const env = readEnvFile(envFile);
       if (env !== undefined) run.env = env;
@@ -50,6 +50,22 @@ export async function runAgentHook(
   } finally {
     if (envFile !== undefined) removeQuietly(envFile);
   }
+}
+
+/**
+ * The input as its hooks get it, written once per decide, not once per hook (issue 19): the gate
+ * hands every hook of one event the same object, and never changes it (a sequential run folds an
+ * answer into a new one).
+ */
+const inputTexts = new WeakMap<Record<string, unknown>, string>();
+
+function inputText(input: Record<string, unknown>): string {
+  let text = inputTexts.get(input);
+  if (text === undefined) {
+    text = JSON.stringify(input);
+    inputTexts.set(input, text);
+  }
+  return text;
 }
 
 /** [C-RUN-1, C-RUN-3, G-RUN-1] The process request for one run. */
@@ -73,7 +89,7 @@ function processSpec(
     hook.exec !== undefined
       ? { command: hook.exec.program, args: hook.exec.args, env, cwd, timeoutMs: hook.timeoutMs }
       : { command: hook.shell, args: ['-c', command], env, cwd, timeoutMs: hook.timeoutMs };
-  spec.stdin = `${JSON.stringify(input)}\n`;
+  spec.stdin = `${inputText(input)}\n`;
   if (hook.keepChildren === true) spec.keepChildren = true;
   return spec;
 }

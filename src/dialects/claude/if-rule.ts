@@ -18,7 +18,8 @@
  * often is cheaper than one that silently does not run): besides each subcommand as written, the
  * subcommand without leading shell keywords (`if`, `then`, `do`, `!`, `{`, …), without the wrappers
  * `timeout`, `nice`, `nohup`, `time`, `env` (Claude Code strips the first three too), and without
- * redirections (`> out`, `2>&1`) is tried; `Edit(…)` rules also cover `Write`, `MultiEdit` and
+ * redirections (`> out`, `2>&1`) is tried; the lines of a here-document body and the text of a
+ * `$((…))` are read as commands too (`bash <<EOF`, bash's `$((cmd) …)`); `Edit(…)` rules also cover `Write`, `MultiEdit` and
  * `NotebookEdit`, `Read(…)` rules `Grep` and `Glob` (Claude Code's rule families); `mcp__server`
  * covers that server's tools; a file pattern that is not absolute (`src/*.ts`, `./x`, `/src/x`,
  * `~/x`) also matches the end of the path after any `/` (no project or home folder is known
@@ -27,9 +28,17 @@
  * Code never runs a handler with `if` outside tool events.
  *
  * All matching is linear in the text: globs are split on `*` into literal pieces found left to
- * right with `indexOf` (no regular expression is built from user text), and the shell splitter is
- * a single pass with bounded nesting.
+ * right with `indexOf` (no regular expression is built from user text), and the command is read by
+ * the shell lexer (src/core/shell-lexer.ts), one pass with bounded nesting.
  */
+import {
+  type Lexed,
+  lexShell,
+  type Part,
+  type Redirection,
+  type Token,
+  type Word,
+} from '../../core/shell-lexer.ts';
 import type { ToolCallRule } from '../../registry/hook-definition.ts';
 
 /** A compiled `*` glob: literal pieces; between two pieces any text. */
@@ -196,7 +205,7 @@ export function ifRuleAdmits(rule: IfRule, toolName: string | undefined, toolInp
   const command = stringField(toolInput, 'command');
   if (command !== undefined) {
     if (toolName !== 'Bash') return anyGlob(rule.globs, command.trim());
-    const subcommands = bashSubcommands(command);
+    const subcommands = simpleCommands(command);
     if (subcommands === undefined) return true; // cannot parse: admit
     if (subcommands.length === 0) return anyGlob(rule.globs, command.trim());
     return subcommands.some((sub) => subcommandCandidates(sub).some((c) => anyGlob(rule.globs, c)));
@@ -223,168 +232,81 @@ function pathMatches(rule: Extract<IfRule, { kind: 'pattern' }>, path: string): 
 // ---------------------------------------------------------------------------------------------
 // Bash subcommands
 
-const MAX_NESTING = 32;
+/** A simple command: its words and redirections, in the command line `source`. */
+interface SimpleCommand {
+  readonly source: string;
+  readonly tokens: readonly (Word | Redirection)[];
+}
+
+function textOf(command: SimpleCommand, from = 0): string {
+  return command.source.slice(command.tokens[from]!.start, command.tokens.at(-1)!.end);
+}
 
 /**
- * The simple commands of a Bash command line, as written (trimmed), in order: the top-level ones
- * and those inside `$(…)`, backticks, `<(…)`, `>(…)` and `(…)`. `undefined` when it cannot be
- * parsed (unclosed quote, `$(`, backtick or parenthesis, or nesting deeper than 32).
+ * The simple commands of a Bash command line, as written, in order: the top-level ones and those
+ * inside `$(…)`, backticks, `<(…)`, `>(…)`, `(…)` and here-document bodies, each after those it
+ * contains. `undefined` when it cannot be parsed (unclosed quote, `$(`, `${`, backtick or
+ * parenthesis, or nesting deeper than 32).
  */
 export function bashSubcommands(command: string): string[] | undefined {
-  const out: string[] = [];
-  const scanner = { s: command, i: 0 };
-  return parseList(scanner, undefined, out, 0) ? out : undefined;
+  return simpleCommands(command)?.map((c) => textOf(c));
 }
 
-interface Scanner {
-  readonly s: string;
-  i: number;
+function simpleCommands(command: string): SimpleCommand[] | undefined {
+  const out: SimpleCommand[] = [];
+  return readLexed(command, lexShell(command), 0, out) ? out : undefined;
 }
 
-function isWordStart(s: string, i: number): boolean {
-  if (i === 0) return true;
-  const prev = s[i - 1]!;
-  return prev.trim() === '' || prev === ';' || prev === '&' || prev === '|' || prev === '(';
+/** Pushes the simple commands of `lexed` onto `out`; false when it is unbalanced. */
+function readLexed(source: string, lexed: Lexed, depth: number, out: SimpleCommand[]): boolean {
+  return !lexed.unbalanced && readTokens(source, lexed.tokens, depth, out);
 }
 
-/**
- * Reads a command list up to `end` (`)` or a backtick; `undefined` at top level), pushing each
- * simple command's text. Returns false when the input is unbalanced.
- */
-function parseList(sc: Scanner, end: ')' | '`' | undefined, out: string[], depth: number): boolean {
-  if (depth > MAX_NESTING) return false;
-  const s = sc.s;
-  let start = sc.i;
-  const flush = (to: number) => {
-    const text = s.slice(start, to).trim();
-    if (text !== '') out.push(text);
+function readTokens(source: string, tokens: readonly Token[], depth: number, out: SimpleCommand[]): boolean {
+  let current: (Word | Redirection)[] = [];
+  const flush = () => {
+    if (current.length > 0) out.push({ source, tokens: current });
+    current = [];
   };
-  while (sc.i < s.length) {
-    const c = s[sc.i]!;
-    const next = s[sc.i + 1];
-    if (c === '\\') {
-      sc.i += 2;
-    } else if (c === "'") {
-      const close = s.indexOf("'", sc.i + 1);
-      if (close < 0) return false;
-      sc.i = close + 1;
-    } else if (c === '"') {
-      sc.i++;
-      if (!skipDoubleQuoted(sc, out, depth)) return false;
-    } else if (c === '`') {
-      if (end === '`') {
-        flush(sc.i);
-        sc.i++;
-        return true;
-      }
-      sc.i++;
-      if (!parseList(sc, '`', out, depth + 1)) return false;
-    } else if ((c === '$' || c === '<' || c === '>') && next === '(') {
-      sc.i += 2;
-      if (!parseList(sc, ')', out, depth + 1)) return false;
-    } else if (c === '(') {
-      // A subshell: what precedes it is its own command (usually nothing).
-      flush(sc.i);
-      sc.i++;
-      if (!parseList(sc, ')', out, depth + 1)) return false;
-      start = sc.i;
-    } else if (c === ')') {
-      if (end !== ')') return false;
-      flush(sc.i);
-      sc.i++;
-      return true;
-    } else if (c === '#' && isWordStart(s, sc.i)) {
-      const nl = s.indexOf('\n', sc.i);
-      flush(sc.i);
-      sc.i = nl < 0 ? s.length : nl;
-      start = sc.i;
-    } else if (isSeparator(s, sc.i)) {
-      flush(sc.i);
-      // `&&`, `||`, `;;`, `|&`: one operator.
-      sc.i += next === c || (c === '|' && next === '&') ? 2 : 1;
-      start = sc.i;
-    } else {
-      sc.i++;
+  for (const token of tokens) {
+    if (token.kind === 'word' || token.kind === 'redirection') {
+      current.push(token);
+      const word = token.kind === 'word' ? token : token.target;
+      if (word !== undefined && !readParts(source, word.parts, depth, out)) return false;
+      continue;
+    }
+    // Every operator (`&&`, `||`, `;`, `|`, `&`, newline, `(`, `)`) ends a command; so does a comment.
+    flush();
+    // A here-document body may be a script (`bash <<EOF`): its lines are read as commands too.
+    if (token.kind === 'heredoc') {
+      const body = lexShell(source, { ...token.body, depth: depth + 1 });
+      if (!readLexed(source, body, depth + 1, out)) return false;
     }
   }
-  if (end !== undefined) return false;
-  flush(s.length);
+  flush();
   return true;
 }
 
-/** `&` separates commands unless it is part of a redirection (`2>&1`, `&>file`, `<&3`). */
-function isSeparator(s: string, i: number): boolean {
-  const c = s[i];
-  if (c === ';' || c === '\n') return true;
-  if (c === '|') return s[i - 1] !== '>'; // `>|` is a redirection
-  return c === '&' && isSeparatingAmpersand(s, i);
-}
-
-function isSeparatingAmpersand(s: string, i: number): boolean {
-  const prev = s[i - 1];
-  const next = s[i + 1];
-  return prev !== '>' && prev !== '<' && next !== '>';
-}
-
-/** Skips a double-quoted string (opening quote already read), reading the commands inside it. */
-function skipDoubleQuoted(sc: Scanner, out: string[], depth: number): boolean {
-  const s = sc.s;
-  while (sc.i < s.length) {
-    const c = s[sc.i]!;
-    if (c === '\\') {
-      sc.i += 2;
-    } else if (c === '"') {
-      sc.i++;
-      return true;
-    } else if (c === '`') {
-      sc.i++;
-      if (!parseList(sc, '`', out, depth + 1)) return false;
-    } else if (c === '$' && s[sc.i + 1] === '(') {
-      sc.i += 2;
-      if (!parseList(sc, ')', out, depth + 1)) return false;
-    } else {
-      sc.i++;
-    }
-  }
-  return false;
-}
-
-interface Word {
-  start: number;
-  text: string;
-}
-
-/** Splits a simple command into words at unquoted blanks (quotes kept in the words). */
-function words(cmd: string): Word[] {
-  const result: Word[] = [];
-  let i = 0;
-  while (i < cmd.length) {
-    while (i < cmd.length && cmd[i]!.trim() === '') i++;
-    if (i >= cmd.length) break;
-    const start = i;
-    let quote: string | undefined;
-    while (i < cmd.length) {
-      const c = cmd[i]!;
-      if (quote === undefined && c.trim() === '') break;
-      if (c === '\\' && quote !== "'") i++;
-      else if (quote === undefined && (c === '"' || c === "'")) quote = c;
-      else if (c === quote) quote = undefined;
-      i++;
-    }
-    result.push({ start, text: cmd.slice(start, i) });
-  }
-  return result;
+/** Pushes the commands inside a word's substitutions. */
+function readParts(source: string, parts: readonly Part[], depth: number, out: SimpleCommand[]): boolean {
+  return parts.every((part) => {
+    if (part.kind === 'command') return readTokens(source, part.tokens, depth + 1, out);
+    if (part.kind === 'parameter') return readParts(source, part.parts, depth + 1, out);
+    if (part.kind !== 'arithmetic') return true;
+    // bash runs `$((a) b)` as a command substitution: any `$((…))` is read as `$( (…) )` too.
+    const inner = lexShell(source, { start: part.start + 2, end: part.end - 1, depth: depth + 1 });
+    return readLexed(source, inner, depth + 1, out);
+  });
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 const KEYWORDS = new Set(['!', '{', 'if', 'then', 'else', 'elif', 'do', 'while', 'until']);
-const REDIRECTION = /^[0-9]*(?:>>?|<<?|&>>?|>&|<&|>\|)/;
 
 /** Skips a wrapper and its options (`timeout -k 5 10 cmd`, `nice -n 5 cmd`); the index after it, or -1. */
-function skipWrapper(ws: readonly Word[], k: number): number {
-  const name = ws[k]?.text;
+function skipWrapper(ws: readonly string[], k: number): number {
+  const name = ws[k];
   let j = k + 1;
-  const isOption = () => ws[j] !== undefined && ws[j]!.text.startsWith('-');
+  const isOption = () => ws[j] !== undefined && ws[j]!.startsWith('-');
   switch (name) {
     case 'nohup':
       return j;
@@ -392,14 +314,13 @@ function skipWrapper(ws: readonly Word[], k: number): number {
       while (isOption()) j++;
       return j;
     case 'nice':
-      while (isOption()) j += ws[j]!.text === '-n' ? 2 : 1;
+      while (isOption()) j += ws[j] === '-n' ? 2 : 1;
       return j;
     case 'timeout':
-      while (isOption()) j += ws[j]!.text === '-s' || ws[j]!.text === '-k' ? 2 : 1;
+      while (isOption()) j += ws[j] === '-s' || ws[j] === '-k' ? 2 : 1;
       return j + 1; // the duration
     case 'env':
-      while (isOption() || (ws[j] !== undefined && ASSIGNMENT.test(ws[j]!.text)))
-        j += ws[j]!.text === '-u' ? 2 : 1;
+      while (isOption() || (ws[j] !== undefined && ASSIGNMENT.test(ws[j]!))) j += ws[j] === '-u' ? 2 : 1;
       return j;
     default:
       return -1;
@@ -408,24 +329,19 @@ function skipWrapper(ws: readonly Word[], k: number): number {
 
 /**
  * The texts one subcommand is tested as: without its leading `VAR=x` assignments (and shell
- * keywords); then also without wrappers, and without redirections.
+ * keywords); then also without wrappers, and without redirections (`> out`, `2>&1`).
  */
-function subcommandCandidates(sub: string): string[] {
-  const ws = words(sub);
+function subcommandCandidates(command: SimpleCommand): string[] {
+  const { source, tokens } = command;
+  const ws = tokens.map((t) => source.slice(t.start, t.end));
   let k = 0;
-  while (k < ws.length && (ASSIGNMENT.test(ws[k]!.text) || KEYWORDS.has(ws[k]!.text))) k++;
+  while (k < ws.length && (ASSIGNMENT.test(ws[k]!) || KEYWORDS.has(ws[k]!))) k++;
   if (k >= ws.length) return [];
-  const candidates = [sub.slice(ws[k]!.start).trim()];
+  const candidates = [textOf(command, k)];
   for (let w = skipWrapper(ws, k); w >= 0 && w < ws.length; w = skipWrapper(ws, w)) {
-    candidates.push(sub.slice(ws[w]!.start).trim());
+    candidates.push(textOf(command, w));
   }
-  const rest = ws.slice(k);
-  const kept: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const m = REDIRECTION.exec(rest[i]!.text);
-    if (m === null) kept.push(rest[i]!.text);
-    else if (m[0].length === rest[i]!.text.length) i++; // `> file`: the target is the next word
-  }
-  if (kept.length > 0 && kept.length < rest.length) candidates.push(kept.join(' '));
+  const kept = ws.filter((_, i) => i >= k && tokens[i]!.kind === 'word');
+  if (kept.length > 0 && kept.length < ws.length - k) candidates.push(kept.join(' '));
   return candidates;
 }

@@ -6,12 +6,10 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
+import type { ConsentPolicy } from '../../consent/project-admission.ts';
 import type { HookConsent } from '../../consent/project-consent.ts';
 import { type ProjectRead, pluginHooksFile } from '../../consent/project-surface.ts';
 import { projectKey } from '../../consent/trust-store.ts';
-import { inheritedEnv, lurusHookEnv, withoutInterpreterCaches } from '../../core/env-policy.ts';
-import { homeFolder } from '../../core/home.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import type {
   AgentCommandHook,
@@ -28,12 +26,13 @@ import {
   type AgentSource,
   type AgentSourceSpec,
   agentConfig,
+  handlerOrigin,
   MAX_AGENT_TIMEOUT_MS,
   openAgentSource,
   sourceCompiled,
 } from '../../sources/agent-config.ts';
 import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
-import { readGateProject } from '../gate-project.ts';
+import { startAgentLoad } from '../agent/load.ts';
 import { claudeMatchField, isDocumentedClaudeEvent } from './events.ts';
 import { toolCallRuleOf } from './if-rule.ts';
 import { claudePluginDataDir } from './plugin-data.ts';
@@ -148,19 +147,11 @@ function claudeSourceSpecs(projectDir: string, home: string, opts: ClaudeOptions
 
 /** Reads every Claude Code source; see the file comment. */
 export function loadClaudeConfig(opts: LoadClaudeOptions): AgentConfig {
-  const projectDir = projectKey(opts.projectDir);
-  // [L-TRUST-12] The account's home, never `/`; none stops here with a one-line error.
-  const home = homeFolder(opts.home);
   const claude = opts.claude ?? {};
   const plugins = (claude.plugins ?? []).map((p) => projectKey(p));
+  const { projectDir, home, project, admission, baseEnv } = startAgentLoad(opts, claude.env, plugins);
   const specs = claudeSourceSpecs(projectDir, home, { ...claude, plugins });
-  const project = opts.project ?? readGateProject(projectDir, home, plugins);
-  const admission = admitProject(opts.consent, home, project.surface, project.reads);
   const parent = opts.env ?? process.env;
-  const baseEnv = withoutInterpreterCaches(
-    claude.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent),
-  );
-  baseEnv.CLAUDE_PROJECT_DIR = projectDir;
   Object.freeze(baseEnv);
   const warnings: ConfigIssue[] = [];
   const issues: ConfigIssue[] = [];
@@ -293,12 +284,7 @@ function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentH
   const common = {
     event: raw.event,
     dialect: 'claude' as const,
-    origin: {
-      source: `${ctx.file}#/${raw.at.map(String).join('/')}`,
-      scope: ctx.scope,
-      file: ctx.file,
-      path: jsonPath(raw.at),
-    },
+    origin: handlerOrigin(ctx.file, ctx.scope, raw.at),
     matcher,
     enabled: true,
     order,

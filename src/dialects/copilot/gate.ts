@@ -70,7 +70,7 @@ const copilot: AgentDialectSpec = {
     return key === undefined ? undefined : (copilotMatchField(key.event) ?? undefined);
   },
   matchTarget,
-  readAnswer: (event, result, failMode, hook) =>
+  readAnswer: (event, result, failMode, { hook }) =>
     readCopilotAnswer(eventOf(event), result, failMode, copilotHookForm(hook)?.form ?? 'copilot'),
   envFile: () => false,
   prepare: (hook) => hook.command,

@@ -17,25 +17,23 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
+import type { Admission, ConsentPolicy } from '../../consent/project-admission.ts';
 import type { ProjectRead } from '../../consent/project-surface.ts';
-import { projectKey } from '../../consent/trust-store.ts';
-import { inheritedEnv, lurusHookEnv, withoutInterpreterCaches } from '../../core/env-policy.ts';
-import { homeFolder } from '../../core/home.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
-import type { AgentCommandHook, AgentHook, GateEntry, HookScope } from '../../registry/hook-definition.ts';
+import type { AgentCommandHook, AgentHook, GateEntry } from '../../registry/hook-definition.ts';
 import { type CompiledMatcher, compileAnchoredMatcher } from '../../registry/matcher.ts';
 import {
   type AgentConfig,
   type AgentSource,
   type AgentSourceSpec,
   agentConfig,
-  MAX_AGENT_TIMEOUT_MS,
+  agentTimeoutMs,
+  handlerOrigin,
   openAgentSource,
   sourceCompiled,
 } from '../../sources/agent-config.ts';
 import { type RawHandler, readHandler, walkAgentHooks } from '../../sources/agent-settings.ts';
-import { readGateProject } from '../gate-project.ts';
+import { startAgentLoad } from '../agent/load.ts';
 import { bashOrSh, withOwnEnv } from '../gemini/source.ts';
 import {
   type CopilotEventName,
@@ -227,20 +225,12 @@ const walkCopilotHooks: typeof walkAgentHooks = (file, map, base, warnings) =>
 
 /** Reads every Copilot CLI source; see the file comment. */
 export function loadCopilotConfig(opts: LoadCopilotOptions): AgentConfig {
-  const projectDir = projectKey(opts.projectDir);
-  const home = homeFolder(opts.home);
   const copilot = opts.copilot ?? {};
-  const parent = opts.env ?? process.env;
-  const copilotHome = copilotHomeOf(home, parent, copilot.copilotHome);
-  const project = opts.project ?? readGateProject(projectDir, home);
+  const { projectDir, home, project, admission, baseEnv } = startAgentLoad(opts, copilot.env);
+  const copilotHome = copilotHomeOf(home, opts.env ?? process.env, copilot.copilotHome);
   const specs = copilotSourceSpecs(projectDir, copilotHome, project, copilot);
-  const admission = admitProject(opts.consent, home, project.surface, project.reads);
-  const baseEnv = withoutInterpreterCaches(
-    copilot.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent),
-  );
   // [A-COP-1] What Copilot CLI adds to every hook's environment (COPILOT_HOOK_DIR per file).
   baseEnv.COPILOT_PROJECT_DIR = projectDir;
-  baseEnv.CLAUDE_PROJECT_DIR = projectDir;
   baseEnv.COPILOT_CLI = '1';
   const shell = bashOrSh();
   const warnings: ConfigIssue[] = [];
@@ -315,7 +305,7 @@ interface HookContext {
   shell: string;
   baseEnv: Readonly<Record<string, string>>;
   warnings: ConfigIssue[];
-  admission: ReturnType<typeof admitProject>;
+  admission: Admission;
 }
 
 /** One entry, validated, or `undefined` (skipped with a warning) [A-COP-1]. */
@@ -391,20 +381,14 @@ function copilotHook(
     ]),
   );
   const seconds = h.timeoutSec ?? h.timeout ?? COPILOT_DEFAULT_TIMEOUT_S;
-  const timeoutMs = Math.min(MAX_AGENT_TIMEOUT_MS, Math.max(1, Math.round(seconds * 1000)));
+  const timeoutMs = agentTimeoutMs(seconds * 1000);
   const command = shellCommand ?? h.exec ?? '';
-  const scope: HookScope = spec.scope;
   const hook: AgentCommandHook = {
     kind: 'process',
     dialect: 'copilot',
     name: h.exec !== undefined ? [h.exec, ...(h.args ?? [])].join(' ') : command,
     event: key.event,
-    origin: {
-      source: `${spec.file}#/${raw.at.map(String).join('/')}`,
-      scope,
-      file: spec.file,
-      path: jsonPath(raw.at),
-    },
+    origin: handlerOrigin(spec.file, spec.scope, raw.at),
     matcher,
     timeoutMs,
     failMode: h.failMode ?? 'open',

@@ -7,16 +7,10 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { admitProject, type ConsentPolicy } from '../../consent/project-admission.ts';
+import type { ConsentPolicy } from '../../consent/project-admission.ts';
+import type { HookConsent } from '../../consent/project-consent.ts';
 import type { ProjectRead } from '../../consent/project-surface.ts';
-import { projectKey } from '../../consent/trust-store.ts';
-import {
-  inheritedEnv,
-  isCodeInjectingEnv,
-  lurusHookEnv,
-  withoutInterpreterCaches,
-} from '../../core/env-policy.ts';
-import { homeFolder } from '../../core/home.ts';
+import { isCodeInjectingEnv } from '../../core/env-policy.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import type { AgentCommandHook, GateEntry } from '../../registry/hook-definition.ts';
 import { compileGeminiMatcher } from '../../registry/matcher.ts';
@@ -25,12 +19,13 @@ import {
   type AgentSource,
   type AgentSourceSpec,
   agentConfig,
-  MAX_AGENT_TIMEOUT_MS,
+  agentTimeoutMs,
+  handlerOrigin,
   openAgentSource,
   sourceCompiled,
 } from '../../sources/agent-config.ts';
-import { readHandler } from '../../sources/agent-settings.ts';
-import { readGateProject } from '../gate-project.ts';
+import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { startAgentLoad } from '../agent/load.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from './events.ts';
 import { geminiProjectTempDir } from './plans-dir.ts';
 
@@ -107,18 +102,9 @@ function geminiSourceSpecs(projectDir: string, home: string, opts: GeminiOptions
 
 /** Reads every Gemini CLI source; see the file comment. */
 export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
-  const projectDir = projectKey(opts.projectDir);
-  // [L-TRUST-12] The account's home, never `/`; none stops here with a one-line error.
-  const home = homeFolder(opts.home);
   const gemini = opts.gemini ?? {};
+  const { projectDir, home, project, admission, baseEnv } = startAgentLoad(opts, gemini.env);
   const specs = geminiSourceSpecs(projectDir, home, gemini);
-  const project = opts.project ?? readGateProject(projectDir, home);
-  const admission = admitProject(opts.consent, home, project.surface, project.reads);
-  const parent = opts.env ?? process.env;
-  const baseEnv = withoutInterpreterCaches(
-    gemini.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent),
-  );
-  baseEnv.CLAUDE_PROJECT_DIR = projectDir;
   baseEnv.GEMINI_PROJECT_DIR = projectDir;
   // [G-RUN-1] Found once per load, as Gemini CLI finds it once per session.
   const geminiTempDir = geminiProjectTempDir(home, projectDir);
@@ -127,9 +113,16 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
   const issues: ConfigIssue[] = [];
   const sources: AgentSource[] = [];
   const entries: GateEntry[] = [];
-  const badMatchers = new Set<string>();
-  let allOff: string | undefined;
-  const disabledNames = new Set<string>();
+  const switches: Switches = { allOff: undefined, disabledNames: new Set() };
+  const ctx: HandlerContext = {
+    projectDir,
+    baseEnv,
+    geminiTempDir,
+    shell,
+    consent: undefined,
+    warnings,
+    badMatchers: new Set(),
+  };
   let order = 0;
 
   const out = { sources, issues, warnings, entries };
@@ -137,102 +130,15 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
     const opened = openAgentSource('gemini', spec, admission, out, SETTING_KEYS);
     if (opened.kind === 'done') continue;
     const { value, raws } = opened;
-    const hooksValue: unknown = Reflect.get(value, 'hooks');
-    // Settings, not events: `hooksConfig.enabled`, `hooks.enabled`, `hooksConfig.disabled` and
-    // `hooks.disabled` (names).
-    const config: unknown = Reflect.get(value, 'hooksConfig');
-    for (const [owner, at] of [
-      [config, 'hooksConfig'],
-      [hooksValue, 'hooks'],
-    ] as const) {
-      if (typeof owner !== 'object' || owner === null) continue;
-      if (Reflect.get(owner, 'enabled') === false) allOff ??= `${at}.enabled is false in ${spec.label}`;
-    }
-    // Gemini CLI reads `hooksConfig.disabled` (where `/hooks disable` writes); `hooks.disabled` is
-    // its older place. Both are unions over every settings file.
-    for (const owner of [config, hooksValue]) {
-      const disabled: unknown =
-        typeof owner === 'object' && owner !== null ? Reflect.get(owner, 'disabled') : undefined;
-      if (Array.isArray(disabled))
-        for (const name of disabled) if (typeof name === 'string') disabledNames.add(name);
-    }
+    ctx.consent = spec.project ? admission.consent.consent : undefined;
+    readSwitches(value, spec.label, switches);
 
     let count = 0;
     for (const raw of raws) {
-      const warn = (message: string, at: PropertyKey[] = raw.at) =>
-        warnings.push({ file: spec.file, path: jsonPath(at), message });
-      const type: unknown = Reflect.get(raw.handler, 'type');
-      if (type !== 'command') {
-        warn(
-          `handler type ${JSON.stringify(type ?? null)} is not supported (command is); this handler is skipped`,
-        );
-        continue;
-      }
-      const h = readHandler(spec.file, raw, commandHandler, COMMAND_FIELDS, warnings);
-      if (h === undefined) continue;
-      if (!isGeminiEvent(raw.event)) {
-        warnings.push({
-          file: spec.file,
-          path: jsonPath(['hooks', raw.event]),
-          message: `"${raw.event}" is not a Gemini CLI event: its hooks never run`,
-          level: 'warning',
-        });
-      }
-      // [G-SRC-1] The same name and command runs once per event: as Gemini CLI's planner, among the
-      // hooks whose matcher matched, the first in run order (the project's). The gate does that
-      // with `dedupeKey`; dropping copies here would lose a copy whose matcher differs, and the
-      // same hook configured for another event.
-      const key = `${h.name ?? ''}\0${h.command}`;
-      const tool = isGeminiEvent(raw.event) && geminiIsToolEvent(raw.event);
-      const matcher = compileGeminiMatcher(raw.matcher, tool ? 'tool' : 'trigger');
-      // [L-MATCH-3, L-MATCH-4] A regex that cannot run matches only exactly; validate says so.
-      const matcherAt = jsonPath([...raw.at.slice(0, -2), 'matcher']);
-      if (matcher.error !== undefined && !badMatchers.has(`${spec.file}\0${matcherAt}`)) {
-        badMatchers.add(`${spec.file}\0${matcherAt}`);
-        warnings.push({ file: spec.file, path: matcherAt, message: matcher.error });
-      }
-      const env = withOwnEnv(baseEnv, h.env, (name) =>
-        warn(`env ${name} cannot be set (it would choose code for a loader or interpreter); ignored`, [
-          ...raw.at,
-          'env',
-          name,
-        ]),
-      );
-      const hook: AgentCommandHook = {
-        kind: 'process',
-        dialect: 'gemini',
-        name: h.name ?? h.command,
-        event: raw.event,
-        origin: {
-          source: `${spec.file}#/${raw.at.map(String).join('/')}`,
-          scope: spec.scope,
-          file: spec.file,
-          path: jsonPath(raw.at),
-        },
-        matcher,
-        timeoutMs: Math.min(
-          MAX_AGENT_TIMEOUT_MS,
-          Math.max(1, Math.round(h.timeout ?? GEMINI_DEFAULT_TIMEOUT_MS)),
-        ),
-        failMode: h.failMode ?? 'open',
-        enabled: true,
-        order: order++,
-        dedupeKey: `command\0${key}`,
-        async: false,
-        command: h.command,
-        shell,
-        env: Object.freeze(env),
-        cwd: projectDir,
-        // [G-RUN-1] A hook's own `env` may set GEMINI_PLANS_DIR, as in Gemini CLI (it is spread last).
-        ...(Object.hasOwn(h.env ?? {}, 'GEMINI_PLANS_DIR') ? {} : { geminiTempDir }),
-        ...(raw.sequential ? { sequential: true } : {}),
-        ...(h.keepChildren === true ? { keepChildren: true } : {}),
-        ...(h.env !== undefined ? { ownEnv: Object.keys(h.env).filter((n) => !isCodeInjectingEnv(n)) } : {}),
-        ...(spec.project && admission.consent.consent !== undefined
-          ? { consent: admission.consent.consent }
-          : {}),
-      };
+      const hook = compileHandler(raw, spec, ctx, order);
+      if (hook === undefined) continue;
       entries.push(hook);
+      order++;
       count++;
     }
     sourceCompiled(sources, spec.file, count);
@@ -240,10 +146,10 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
 
   for (const entry of entries) {
     if (entry.kind === 'unapproved') continue;
-    if (allOff !== undefined) {
+    if (switches.allOff !== undefined) {
       entry.enabled = false;
-      entry.disabledReason = allOff;
-    } else if (disabledNames.has(entry.name)) {
+      entry.disabledReason = switches.allOff;
+    } else if (switches.disabledNames.has(entry.name)) {
       entry.enabled = false;
       entry.disabledReason = `listed in hooks.disabled`;
     }
@@ -259,6 +165,117 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
     consent: admission.consent,
     project,
   });
+}
+
+/** What compiling one Gemini CLI handler needs from its load. */
+interface HandlerContext {
+  projectDir: string;
+  baseEnv: Readonly<Record<string, string>>;
+  geminiTempDir: string | undefined;
+  shell: string;
+  consent: HookConsent | undefined;
+  warnings: ConfigIssue[];
+  /** Matchers already reported (one warning per matcher, not per handler). */
+  badMatchers: Set<string>;
+}
+
+/** One handler as a hook, or undefined (skipped, with a warning) [C-SRC-3, G-SRC-1]. */
+function compileHandler(
+  raw: RawHandler,
+  spec: AgentSourceSpec,
+  ctx: HandlerContext,
+  order: number,
+): AgentCommandHook | undefined {
+  const warn = (message: string, at: PropertyKey[] = raw.at) =>
+    ctx.warnings.push({ file: spec.file, path: jsonPath(at), message });
+  const type: unknown = Reflect.get(raw.handler, 'type');
+  if (type !== 'command') {
+    warn(
+      `handler type ${JSON.stringify(type ?? null)} is not supported (command is); this handler is skipped`,
+    );
+    return undefined;
+  }
+  const h = readHandler(spec.file, raw, commandHandler, COMMAND_FIELDS, ctx.warnings);
+  if (h === undefined) return undefined;
+  if (!isGeminiEvent(raw.event)) {
+    ctx.warnings.push({
+      file: spec.file,
+      path: jsonPath(['hooks', raw.event]),
+      message: `"${raw.event}" is not a Gemini CLI event: its hooks never run`,
+      level: 'warning',
+    });
+  }
+  // [G-SRC-1] The same name and command runs once per event: as Gemini CLI's planner, among the
+  // hooks whose matcher matched, the first in run order (the project's). The gate does that
+  // with `dedupeKey`; dropping copies here would lose a copy whose matcher differs, and the
+  // same hook configured for another event.
+  const key = `${h.name ?? ''}\0${h.command}`;
+  const tool = isGeminiEvent(raw.event) && geminiIsToolEvent(raw.event);
+  const matcher = compileGeminiMatcher(raw.matcher, tool ? 'tool' : 'trigger');
+  // [L-MATCH-3, L-MATCH-4] A regex that cannot run matches only exactly; validate says so.
+  const matcherAt = jsonPath([...raw.at.slice(0, -2), 'matcher']);
+  if (matcher.error !== undefined && !ctx.badMatchers.has(`${spec.file}\0${matcherAt}`)) {
+    ctx.badMatchers.add(`${spec.file}\0${matcherAt}`);
+    ctx.warnings.push({ file: spec.file, path: matcherAt, message: matcher.error });
+  }
+  const env = withOwnEnv(ctx.baseEnv, h.env, (name) =>
+    warn(`env ${name} cannot be set (it would choose code for a loader or interpreter); ignored`, [
+      ...raw.at,
+      'env',
+      name,
+    ]),
+  );
+  const hook: AgentCommandHook = {
+    kind: 'process',
+    dialect: 'gemini',
+    name: h.name ?? h.command,
+    event: raw.event,
+    origin: handlerOrigin(spec.file, spec.scope, raw.at),
+    matcher,
+    timeoutMs: agentTimeoutMs(h.timeout ?? GEMINI_DEFAULT_TIMEOUT_MS),
+    failMode: h.failMode ?? 'open',
+    enabled: true,
+    order,
+    dedupeKey: `command\0${key}`,
+    async: false,
+    command: h.command,
+    shell: ctx.shell,
+    env: Object.freeze(env),
+    cwd: ctx.projectDir,
+    // [G-RUN-1] A hook's own `env` may set GEMINI_PLANS_DIR, as in Gemini CLI (it is spread last).
+    ...(Object.hasOwn(h.env ?? {}, 'GEMINI_PLANS_DIR') ? {} : { geminiTempDir: ctx.geminiTempDir }),
+    ...(raw.sequential ? { sequential: true } : {}),
+    ...(h.keepChildren === true ? { keepChildren: true } : {}),
+    ...(h.env !== undefined ? { ownEnv: Object.keys(h.env).filter((n) => !isCodeInjectingEnv(n)) } : {}),
+    ...(spec.project && ctx.consent !== undefined ? { consent: ctx.consent } : {}),
+  };
+  return hook;
+}
+
+/** Settings, not events: the switches that turn every hook or named hooks off. */
+interface Switches {
+  allOff: string | undefined;
+  disabledNames: Set<string>;
+}
+
+/**
+ * `hooksConfig.enabled` / `hooks.enabled` false turns every hook off. Gemini CLI reads
+ * `hooksConfig.disabled` (where `/hooks disable` writes); `hooks.disabled` is its older place.
+ * Both are unions over every settings file.
+ */
+function readSwitches(value: object, label: string, switches: Switches): void {
+  const hooksValue: unknown = Reflect.get(value, 'hooks');
+  const config: unknown = Reflect.get(value, 'hooksConfig');
+  for (const [owner, at] of [
+    [config, 'hooksConfig'],
+    [hooksValue, 'hooks'],
+  ] as const) {
+    if (typeof owner !== 'object' || owner === null) continue;
+    if (Reflect.get(owner, 'enabled') === false) switches.allOff ??= `${at}.enabled is false in ${label}`;
+    const disabled: unknown = Reflect.get(owner, 'disabled');
+    if (Array.isArray(disabled))
+      for (const name of disabled) if (typeof name === 'string') switches.disabledNames.add(name);
+  }
 }
 
 /**

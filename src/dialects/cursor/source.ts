@@ -1,0 +1,256 @@
+/**
+ * Cursor's hook files [A-CUR-1] (research/cursor-facts.md §2, §3, §10): the enterprise file
+ * (`cursor.enterpriseFile`, default the MDM path of the platform), `<project>/.cursor/hooks.json`
+ * and `<home>/.cursor/hooks.json`, each `{version: 1, hooks: {EVENT: [{command, type?, matcher?,
+ * timeout?, failClosed?, loop_limit?}]}}` with flat entries. Every hook of every file runs;
+ * configuration order is Cursor's priority order (enterprise, project, user), which is how the
+ * merge lets a higher source win a conflict. Project hooks run from the project root, user hooks
+ * from `<home>/.cursor/`, enterprise hooks from the enterprise file's folder — whatever `cwd` the
+ * input names. Lenient as Cursor and C-SRC-3: a bad entry is skipped with a warning, a file that
+ * is not JSON is skipped whole; the project file runs under the project's approval [C-SRC-4].
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import type { ConsentPolicy } from '../../consent/project-admission.ts';
+import type { ProjectRead } from '../../consent/project-surface.ts';
+import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
+import { isPlainObject } from '../../core/plain-object.ts';
+import type { AgentCommandHook, GateEntry } from '../../registry/hook-definition.ts';
+import { compileSearchMatcher } from '../../registry/matcher.ts';
+import {
+  type AgentConfig,
+  type AgentSource,
+  type AgentSourceSpec,
+  agentConfig,
+  agentTimeoutMs,
+  handlerOrigin,
+  openAgentSource,
+  sourceCompiled,
+} from '../../sources/agent-config.ts';
+import { eachEventList, type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { startAgentLoad } from '../agent/load.ts';
+import { isCursorEvent } from './events.ts';
+
+/**
+ * Cursor's docs call the default timeout "platform default" without a number; hookwerk uses 60 s
+ * (public hook sets write 3–60 s).
+ */
+export const CURSOR_DEFAULT_TIMEOUT_S = 60;
+
+/** Cursor's enterprise (MDM) hooks file on this platform. */
+export function defaultEnterpriseFile(platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'darwin') return '/Library/Application Support/Cursor/hooks.json';
+  if (platform === 'win32') return 'C:\\ProgramData\\Cursor\\hooks.json';
+  return '/etc/cursor/hooks.json';
+}
+
+export interface CursorOptions {
+  /** The enterprise hooks file (default `/etc/cursor/hooks.json` on Linux). */
+  enterpriseFile?: string;
+  /** (beyond) `allowlist`: command hooks get the Lurus allowlist environment instead of the engine's. */
+  env?: 'inherit' | 'allowlist';
+}
+
+interface LoadCursorOptions {
+  projectDir: string;
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  cursor?: CursorOptions;
+  consent?: ConsentPolicy;
+  project?: ProjectRead;
+}
+
+const entrySchema = z.object({
+  command: z
+    .string()
+    .min(1, 'command must not be empty')
+    .refine((s) => !s.includes('\0'), 'command contains a NUL byte'),
+  type: z.literal('command').optional(),
+  matcher: z.string().optional(),
+  timeout: z.number().positive('timeout must be a positive number of seconds').optional(),
+  failClosed: z.boolean().optional(),
+  loop_limit: z
+    .number()
+    .int()
+    .nonnegative('loop_limit must be a whole number ≥ 0, or null')
+    .nullable()
+    .optional(),
+  keepChildren: z.boolean().optional(),
+});
+const ENTRY_FIELDS = new Set([
+  'command',
+  'type',
+  'matcher',
+  'timeout',
+  'failClosed',
+  'loop_limit',
+  'keepChildren',
+]);
+
+interface SourceSpec extends AgentSourceSpec {
+  /** The folder its hooks run from. */
+  runFrom: string;
+}
+
+/** [A-CUR-1] The sources in Cursor's priority order, highest first. */
+function cursorSourceSpecs(projectDir: string, home: string, opts: CursorOptions): SourceSpec[] {
+  const enterprise = opts.enterpriseFile ?? defaultEnterpriseFile();
+  return [
+    {
+      scope: 'managed',
+      file: enterprise,
+      label: 'enterprise hooks',
+      project: false,
+      runFrom: path.dirname(enterprise),
+    },
+    {
+      scope: 'project',
+      file: path.join(projectDir, '.cursor', 'hooks.json'),
+      label: 'project hooks',
+      project: true,
+      runFrom: projectDir,
+    },
+    {
+      scope: 'user',
+      file: path.join(home, '.cursor', 'hooks.json'),
+      label: 'user hooks',
+      project: false,
+      runFrom: path.join(home, '.cursor'),
+    },
+  ];
+}
+
+/**
+ * Cursor's `hooks` map, `{EVENT: [ENTRY…]}` with flat entries: each entry is one hook, its
+ * `matcher` on the entry itself. What cannot be read is skipped with a warning, one entry at a time.
+ */
+export function walkCursorHooks(
+  file: string,
+  map: unknown,
+  base: PropertyKey[],
+  warnings: ConfigIssue[],
+): RawHandler[] {
+  const out: RawHandler[] = [];
+  const warn = (at: PropertyKey[], message: string) => warnings.push({ file, path: jsonPath(at), message });
+  eachEventList(file, map, base, warnings, 'hooks', new Set(), (event, entries, eventAt) => {
+    entries.forEach((entry: unknown, i) => {
+      const at = [...eventAt, i];
+      if (!isPlainObject(entry)) {
+        warn(at, 'must be an object {command, matcher?, ...}; this hook is skipped');
+        return;
+      }
+      if (Array.isArray(entry.hooks) && entry.command === undefined) {
+        warn(
+          at,
+          'Cursor hooks are flat ({command, matcher?, ...}); a nested "hooks" list is Claude Code\'s shape; this entry is skipped',
+        );
+        return;
+      }
+      const matcher = entry.matcher;
+      if (matcher !== undefined && typeof matcher !== 'string') {
+        warn([...at, 'matcher'], 'matcher must be a string (a regular expression); this hook is skipped');
+        return;
+      }
+      out.push({ event, group: i, index: 0, at, matcher, sequential: false, handler: entry });
+    });
+  });
+  return out;
+}
+
+/** Reads every Cursor source; see the file comment. */
+export function loadCursorConfig(opts: LoadCursorOptions): AgentConfig {
+  const cursor = opts.cursor ?? {};
+  const { projectDir, home, project, admission, baseEnv } = startAgentLoad(opts, cursor.env);
+  const specs = cursorSourceSpecs(projectDir, home, cursor);
+  // [A-CUR-1] The workspace root, always, under both names (CLAUDE_PROJECT_DIR is set).
+  baseEnv.CURSOR_PROJECT_DIR = projectDir;
+  Object.freeze(baseEnv);
+  const warnings: ConfigIssue[] = [];
+  const issues: ConfigIssue[] = [];
+  const sources: AgentSource[] = [];
+  const entries: GateEntry[] = [];
+  let order = 0;
+
+  const out = { sources, issues, warnings, entries };
+  for (const spec of specs) {
+    const opened = openAgentSource('cursor', spec, admission, out, undefined, walkCursorHooks);
+    if (opened.kind === 'done') continue;
+    const version: unknown = Reflect.get(opened.value, 'version');
+    if (version !== 1)
+      warnings.push({
+        file: spec.file,
+        path: '$.version',
+        message:
+          version === undefined
+            ? 'version is missing (Cursor 3.x expects "version": 1); read as version 1'
+            : `version ${JSON.stringify(version)} is not 1; read as version 1`,
+        level: 'warning',
+      });
+    let count = 0;
+    for (const raw of opened.raws) {
+      const warn = (message: string, level?: 'warning') =>
+        warnings.push({ file: spec.file, path: jsonPath(raw.at), message, ...(level ? { level } : {}) });
+      if (!isCursorEvent(raw.event)) {
+        warn(`"${raw.event}" is not a Cursor hook event: this hook never runs`, 'warning');
+        continue;
+      }
+      const type: unknown = Reflect.get(raw.handler, 'type');
+      if (type === 'prompt') {
+        warn('type "prompt" needs Cursor\'s model to evaluate it; hookwerk skips this hook');
+        continue;
+      }
+      if (type !== undefined && type !== 'command') {
+        warn(
+          `type ${JSON.stringify(type)} is not a Cursor hook type (command, prompt); this hook is skipped`,
+        );
+        continue;
+      }
+      const h = readHandler(spec.file, raw, entrySchema, ENTRY_FIELDS, warnings);
+      if (h === undefined) continue;
+      // Events without a matched value run every hook (the matcher meets no value).
+      const matcher = compileSearchMatcher(h.matcher);
+      if (matcher.error !== undefined)
+        warnings.push({ file: spec.file, path: jsonPath([...raw.at, 'matcher']), message: matcher.error });
+      const hook: AgentCommandHook = {
+        kind: 'process',
+        dialect: 'cursor',
+        name: h.command,
+        event: raw.event,
+        origin: handlerOrigin(spec.file, spec.scope, raw.at),
+        matcher,
+        timeoutMs: agentTimeoutMs((h.timeout ?? CURSOR_DEFAULT_TIMEOUT_S) * 1000),
+        failMode: h.failClosed === true ? 'closed' : 'open',
+        enabled: true,
+        order: order++,
+        // [A-CUR-1] Every hook of every source runs: none is folded into another.
+        dedupeKey: `cursor\0${spec.file}\0${raw.at.map(String).join('/')}`,
+        async: false,
+        command: h.command,
+        shell: '/bin/sh',
+        env: baseEnv,
+        cwd: spec.runFrom,
+        // [A-CUR-1] Project hooks run from the project root, whatever `cwd` the input names.
+        ownCwd: true,
+        ...(h.loop_limit !== undefined ? { cursorLoopLimit: h.loop_limit } : {}),
+        ...(h.keepChildren === true ? { keepChildren: true } : {}),
+        ...(spec.project && admission.consent.consent !== undefined
+          ? { consent: admission.consent.consent }
+          : {}),
+      };
+      entries.push(hook);
+      count++;
+    }
+    sourceCompiled(sources, spec.file, count);
+  }
+  return agentConfig({
+    dialect: 'cursor',
+    projectDir,
+    home,
+    sources,
+    entries,
+    issues,
+    warnings,
+    consent: admission.consent,
+    project,
+  });
+}
