@@ -23,6 +23,7 @@ export function effectOf(dialect, event, input, d, ctx) {
   const reasonTokens = tokens(d.reason);
   const goesOn = d.continue !== false;
   e.user = tokens(d.systemMessage);
+  if (dialect === 'copilot') return copilotEffect(event, input, d, e, { ctxTokens, reasonTokens, goesOn });
   if (dialect === 'claude') {
     e.stops = !goesOn;
     switch (event) {
@@ -117,6 +118,58 @@ export function effectOf(dialect, event, input, d, ctx) {
 }
 
 /**
+ * docs/copilot.md: what Copilot CLI does with each decision field. A preToolUse `ask` is a denial
+ * in headless mode; a permissionRequest deny cancels the call its preToolUse let through
+ * (`cancels`, applied by run-case.js); `interrupt` (continue: false) stops the agent.
+ */
+function copilotEffect(event, input, d, e, { ctxTokens, reasonTokens, goesOn }) {
+  e.stops = !goesOn;
+  switch (event) {
+    case 'sessionStart':
+      e.model = ctxTokens;
+      break;
+    case 'userPromptSubmitted':
+      e.next = !d.blocked;
+      e.model = e.next ? [...ctxTokens, ...tokens(d.hookSpecificOutput?.modifiedPrompt)] : [];
+      // A block is shown as `! <reason>`, an exit 2 warning as `! <stderr>` (systemMessage).
+      if (d.blocked) e.user = [...new Set([...e.user, ...reasonTokens])].sort();
+      break;
+    case 'preToolUse': {
+      const held = d.blocked || d.decision === 'ask';
+      if (!held) e.tool = { name: input.toolName, input: d.updatedInput ?? argsOf(input.toolArgs) };
+      e.model = held ? reasonTokens : [];
+      break;
+    }
+    case 'permissionRequest':
+      if (d.permission?.behavior === 'deny') {
+        e.cancels = true;
+        e.model = tokens(d.permission.message);
+      }
+      break;
+    case 'postToolUse':
+      e.model = d.blocked ? reasonTokens : [];
+      break;
+    case 'postToolUseFailure':
+      e.model = ctxTokens;
+      break;
+    case 'agentStop':
+      e.next = d.blocked;
+      e.model = d.blocked ? reasonTokens : [];
+      break;
+  }
+  return e;
+}
+
+function argsOf(value) {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Carries out the tool calls the decisions let through, in the fresh project, as the tool would:
  * the comparison then looks at the same thing on both sides, the files the actions left. A call
  * whose input the tool would reject (a required argument missing) does nothing, as in the tool.
@@ -133,6 +186,7 @@ export function carryOut(dialect, call, proj, env) {
     if (str(i.command)) applyAddFiles(i.command, abs);
     return;
   }
+  if (dialect === 'copilot') return carryOutCopilot(call, i, abs, str, proj, env);
   const shell = dialect === 'gemini' ? call.name === 'run_shell_command' : call.name === 'Bash';
   if (shell) {
     if (!str(i.command)) return;
@@ -183,4 +237,24 @@ function applyAddFiles(patch, abs) {
     } else if (file !== undefined && line.startsWith('+')) lines.push(line.slice(1));
   }
   flush();
+}
+
+/** Copilot CLI's tools: `bash` {command}, `create` {path, file_text}, `edit` {path, old_str, new_str}. */
+function carryOutCopilot(call, i, abs, str, proj, env) {
+  if (call.name === 'bash') {
+    if (str(i.command))
+      spawnSync('bash', ['-c', i.command], { cwd: proj, env, timeout: 20_000, stdio: 'ignore' });
+  } else if (call.name === 'create') {
+    if (!str(i.path) || !str(i.file_text)) return;
+    mkdirSync(path.dirname(abs(i.path)), { recursive: true });
+    writeFileSync(abs(i.path), i.file_text);
+  } else if (call.name === 'edit') {
+    if (!str(i.path) || !str(i.old_str) || !str(i.new_str) || !existsSync(abs(i.path))) return;
+    const text = readFileSync(abs(i.path), 'utf8');
+    if (text.includes(i.old_str))
+      writeFileSync(
+        abs(i.path),
+        text.replace(i.old_str, () => i.new_str),
+      );
+  }
 }

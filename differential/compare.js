@@ -15,10 +15,19 @@ const ENV_VARS = {
   claude: ['CLAUDE_PROJECT_DIR', 'CLAUDE_PLUGIN_ROOT', 'CLAUDE_PLUGIN_DATA'],
   gemini: ['GEMINI_PROJECT_DIR', 'GEMINI_CWD', 'GEMINI_SESSION_ID', 'GEMINI_PLANS_DIR', 'CLAUDE_PROJECT_DIR'],
   codex: ['CLAUDE_PROJECT_DIR', 'CODEX_PROJECT_DIR', 'PLUGIN_ROOT', 'CLAUDE_PLUGIN_ROOT', 'CODEX_HOME'],
+  copilot: ['COPILOT_PROJECT_DIR', 'CLAUDE_PROJECT_DIR', 'COPILOT_HOOK_DIR'],
 };
 /** Set on both sides, but to a file each engine makes for itself: only its presence is compared. */
 const PRESENCE_ONLY = ['CLAUDE_ENV_FILE'];
-const NEXT_EVENTS = new Set(['UserPromptSubmit', 'Stop', 'BeforeAgent', 'AfterAgent', 'BeforeModel']);
+const NEXT_EVENTS = new Set([
+  'UserPromptSubmit',
+  'Stop',
+  'BeforeAgent',
+  'AfterAgent',
+  'BeforeModel',
+  'userPromptSubmitted',
+  'agentStop',
+]);
 
 /**
  * @param {object} c
@@ -45,7 +54,7 @@ export function compareCase({ dialect, kase, firings, real, hw }) {
   );
   add('files', real.files, hw.files);
   add('model', real.model, hw.model);
-  if (dialect === 'gemini') add('user', real.user, hw.user);
+  if (dialect !== 'claude') add('user', real.user, hw.user);
   const nextReal = [];
   const nextHw = [];
   firings.forEach((f, i) => {

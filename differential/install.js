@@ -10,6 +10,7 @@ export const TOOLS = {
   claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude', label: 'claude-code' },
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', label: 'gemini-cli' },
   codex: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex', label: 'codex-cli' },
+  copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot', label: 'copilot-cli' },
 };
 
 export function cacheRoot() {

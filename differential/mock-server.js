@@ -75,5 +75,12 @@ function reply(res) {
       }
       res.end();
     },
+    // OpenAI's stream: data lines, then `data: [DONE]`.
+    sseDone(events) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const e of events) res.write(`data: ${JSON.stringify(e)}\n\n`);
+      res.write('data: [DONE]\n\n');
+      res.end();
+    },
   };
 }

@@ -45,12 +45,15 @@ export function readRecords(dir) {
 export function invocations(records, dialect, callTimes) {
   const byKey = new Map();
   for (const r of records) {
-    const event = r.input?.hook_event_name ?? '?';
+    // Copilot's camelCase input names no event: every hook is given it in argv (world.js).
+    const event = dialect === 'copilot' ? (r.argv[0] ?? '?') : (r.input?.hook_event_name ?? '?');
     const calls = callTimes.filter((t) => t < r.t).length;
     const key =
       dialect === 'gemini'
         ? `${event}\0${r.input?.timestamp}`
-        : `${calls}\0${JSON.stringify(r.input) ?? r.stdin}`;
+        : dialect === 'copilot'
+          ? `${event}\0${calls}\0${copilotStamp(r.input?.timestamp)}`
+          : `${calls}\0${JSON.stringify(r.input) ?? r.stdin}`;
     let inv = byKey.get(key);
     if (inv === undefined) {
       inv = { event, input: r.input, stdin: r.stdin, t: r.t, tEnd: r.t, records: [] };
@@ -60,6 +63,11 @@ export function invocations(records, dialect, callTimes) {
     inv.tEnd = Math.max(inv.tEnd, r.t);
   }
   return [...byKey.values()].sort((a, b) => a.t - b.t);
+}
+
+/** Copilot CLI stamps each firing once: in ms (camelCase form) or as ISO text (VS Code form). */
+function copilotStamp(value) {
+  return typeof value === 'string' ? Date.parse(value) : value;
 }
 
 /** The files the tools' actions made: everything in the project but its dot-folders, with content. */

@@ -6,6 +6,7 @@ import { carryOut, effectOf } from './agent-model.js';
 import { runClaude } from './claude-tool.js';
 import { runCodex } from './codex-tool.js';
 import { compareCase } from './compare.js';
+import { runCopilot } from './copilot-tool.js';
 import { runGemini } from './gemini-tool.js';
 import { startHookServer } from './hook-server.js';
 import { replayUnderHookwerk } from './hookwerk-side.js';
@@ -45,7 +46,7 @@ async function runBothSides(
   let world = buildWorld(root, dialect, given);
   const kase = { ...given, turns: JSON.parse(JSON.stringify(given.turns).replaceAll('@PROJ@', world.proj)) };
   const env = { ...baseEnv, ...kase.env, HOME: world.home, HWDIFF_REC: world.rec };
-  const drive = { claude: runClaude, gemini: runGemini, codex: runCodex }[dialect];
+  const drive = { claude: runClaude, gemini: runGemini, codex: runCodex, copilot: runCopilot }[dialect];
   const realRun = await drive(tool, kase, world, env, toolTimeoutMs);
   if (!realRun.started) throw new Error(`${tool.bin} did not start: ${realRun.run.spawnError}`);
   const mainRequests = realRun.requests.filter((r) => r.kind === 'main');
@@ -62,6 +63,11 @@ async function runBothSides(
     stopped: realRun.stoppedByHook,
     requests: mainRequests,
   };
+  // Copilot CLI: a permissionRequest `interrupt` stops the agent: no model call follows the firing.
+  if (dialect === 'copilot')
+    real.stopped = firings.some(
+      (f) => f.event === 'permissionRequest' && !mainRequests.some((r) => r.t > f.tEnd),
+    );
   const internet = realRun.requests.filter((r) => r.kind === 'internet').map((r) => r.url);
   setAside(world, root);
 
@@ -71,6 +77,15 @@ async function runBothSides(
   const replay = await replayUnderHookwerk(dialect, world, firings, realRun.env, limits, http);
   const ctx = { allowedTools: (kase.allowedTools ?? 'Bash Write Edit Read').split(/[\s,]+/) };
   const effects = firings.map((f, i) => effectOf(dialect, f.event, f.input, replay.decides[i].decision, ctx));
+  // Copilot CLI: a permissionRequest deny cancels the call the preToolUse before it let through.
+  effects.forEach((e, i) => {
+    if (!e.cancels) return;
+    for (let j = i - 1; j >= 0; j--)
+      if (firings[j].event === 'preToolUse') {
+        delete effects[j].tool;
+        break;
+      }
+  });
   const toolEnv = { ...realRun.env };
   effects.forEach((e, i) => {
     Object.assign(toolEnv, replay.decides[i].decision?.env ?? {});

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CLAUDE_CASES } from './claude-cases.js';
 import { CODEX_CASES } from './codex-cases.js';
+import { COPILOT_CASES } from './copilot-cases.js';
 import { GEMINI_CASES } from './gemini-cases.js';
 import { HOOKWERK_ROOT } from './hookwerk-side.js';
 import { ensureTool, TOOLS } from './install.js';
@@ -17,13 +18,13 @@ import { runCase } from './run-case.js';
 const TOOL_TIMEOUT_MS = 90_000;
 const DECIDE_TIMEOUT_MS = 60_000;
 const CASE_TIMEOUT_MS = 300_000;
-const CASES = { claude: CLAUDE_CASES, gemini: GEMINI_CASES, codex: CODEX_CASES };
+const CASES = { claude: CLAUDE_CASES, gemini: GEMINI_CASES, codex: CODEX_CASES, copilot: COPILOT_CASES };
 
 const args = process.argv.slice(2);
 /** `--case TEXT` (repeatable): the cases whose name contains one of the texts. */
 const only = args.flatMap((a, i) => (args[i - 1] === '--case' ? [a] : []));
 const picked = args.filter((a, i) => a in CASES && args[i - 1] !== '--case');
-const dialects = picked.length > 0 ? picked : ['claude', 'gemini', 'codex'];
+const dialects = picked.length > 0 ? picked : ['claude', 'gemini', 'codex', 'copilot'];
 
 if (args.includes('--list')) {
   // The case tables as markdown, for docs/differential.md.

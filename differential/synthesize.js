@@ -7,6 +7,7 @@ const ORDER = {
   claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse'],
   gemini: ['SessionStart', 'BeforeAgent', 'BeforeTool'],
   codex: ['SessionStart', 'UserPromptSubmit', 'PreToolUse'],
+  copilot: ['sessionStart', 'userPromptSubmitted', 'preToolUse'],
 };
 
 /**
@@ -24,11 +25,23 @@ export function synthesizeFirings(dialect, kase, world, sessionId) {
     BeforeAgent: { prompt },
     PreToolUse: call && codexOr(dialect, call),
     BeforeTool: call && { tool_name: call.name, tool_input: call.input },
+    sessionStart: { source: 'new', initialPrompt: prompt },
+    userPromptSubmitted: { prompt },
+    preToolUse: call && { toolName: call.name, toolArgs: call.input },
   };
   const events = new Set([...Object.keys(kase.hooks ?? {}), ...Object.keys(kase.userHooks ?? {})]);
   return ORDER[dialect]
     .filter((e) => events.has(e) && fields[e] !== undefined)
     .map((event) => {
+      if (dialect === 'copilot') {
+        const input = {
+          sessionId: sessionId ?? 'differential-session',
+          timestamp: Date.now(),
+          cwd: world.proj,
+          ...fields[event],
+        };
+        return { event, input, stdin: JSON.stringify(input), t: 0, tEnd: 0, records: [], synthetic: true };
+      }
       const input = {
         session_id: sessionId ?? 'differential-session',
         cwd: world.proj,

@@ -4,6 +4,7 @@
  */
 import { claudeGate } from './claude/gate.ts';
 import { codexGate } from './codex/gate.ts';
+import { copilotGate } from './copilot/gate.ts';
 import { cursorGate } from './cursor/gate.ts';
 import type { GateDialectPlugin } from './gate-dialect.ts';
 import { geminiGate } from './gemini/gate.ts';
@@ -13,6 +14,7 @@ export const GATE_DIALECTS = {
   lurus: lurusGate,
   claude: claudeGate,
   gemini: geminiGate,
+  copilot: copilotGate,
   cursor: cursorGate,
   codex: codexGate,
 } as const satisfies Record<string, GateDialectPlugin>;

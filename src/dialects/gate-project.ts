@@ -7,6 +7,7 @@
 import { type DialectSurface, type ProjectRead, readProject } from '../consent/project-surface.ts';
 import { claudeSurface } from './claude/surface.ts';
 import { codexSurface } from './codex/surface.ts';
+import { copilotSurface } from './copilot/surface.ts';
 import { cursorSurface } from './cursor/surface.ts';
 import { geminiSurface } from './gemini/surface.ts';
 import { lurusSurface } from './lurus/surface.ts';
@@ -15,6 +16,7 @@ const DIALECT_SURFACES: readonly DialectSurface[] = [
   lurusSurface,
   claudeSurface,
   geminiSurface,
+  copilotSurface,
   cursorSurface,
   codexSurface,
 ];

@@ -37,6 +37,13 @@ export interface ParallelDialect {
   ): Omit<AgentDecision, 'runs'>;
   /** [G-RUN-1] Sequential mode folds each answer into the next hook's input. */
   fold?(event: string, input: Record<string, unknown>, answer: AgentAnswer): Record<string, unknown>;
+  /** [A-COP-1] Every event's hooks run one after another, in configuration order (Copilot CLI). */
+  readonly inOrder?: boolean;
+  /**
+   * [A-COP-1] In a sequential run: this answer ends it, later hooks are not run (nor recorded),
+   * as Copilot CLI's first preToolUse deny stops the chain.
+   */
+  stopsAfter?(event: string, answer: AgentAnswer): boolean;
 }
 
 /** What one engine lends every decide of its gate: made once, never per decide. */
@@ -79,14 +86,17 @@ export async function runAgentGate(
   const checks: ConsentChecks = new Map();
   const planned = plan(gate, checks);
   const sequential =
-    dialect.sequentialDefinitions && planned.some((e) => e.kind !== 'unapproved' && isSequential(e));
+    dialect.inOrder === true ||
+    (dialect.sequentialDefinitions && planned.some((e) => e.kind !== 'unapproved' && isSequential(e)));
   const steps: Step[] = [];
   if (sequential) {
     let next = input;
     for (const entry of planned) {
       const step = await stepOf(gate, entry, next, checks);
       steps.push(step);
-      if (step.kind === 'answer' && dialect.fold !== undefined) next = dialect.fold(event, next, step.answer);
+      if (step.kind !== 'answer') continue;
+      if (dialect.stopsAfter?.(event, step.answer) === true) break;
+      if (dialect.fold !== undefined) next = dialect.fold(event, next, step.answer);
     }
   } else {
     steps.push(...(await Promise.all(planned.map((entry) => stepOf(gate, entry, gate.input, checks)))));

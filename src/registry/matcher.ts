@@ -142,6 +142,23 @@ export function compileGeminiMatcher(pattern: string | undefined, kind: 'tool' |
 }
 
 // ---------------------------------------------------------------------------------------------
+// Anchored regexes (Copilot CLI [A-COP-1])
+
+/**
+ * [A-COP-1] As Copilot CLI: the pattern is a regex anchored as `^(?:pattern)$` (`bas` does not
+ * match `bash`; `ba.h|view` does), on the linear-time engine; one it cannot compile carries
+ * `error` and matches only exactly. Missing: all. A missing value (an event without a matched
+ * field) matches.
+ */
+export function compileAnchoredMatcher(pattern: string | undefined): CompiledMatcher {
+  if (pattern === undefined) return ALWAYS;
+  const compiled = compileRegex(`^(?:${pattern})$`, pattern);
+  if (typeof compiled === 'string') return exactOnly(pattern, compiled);
+  const regex = compiled;
+  return { source: pattern, test: (value) => value === undefined || regex(value) };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The shared regex compiler
 
 /** An unanchored test of a compiled pattern: linear in the length of the value. */

@@ -117,7 +117,8 @@ function unapprovedEntries(
     return {
       kind: 'unapproved',
       name:
-        typeof command === 'string' ? command : typeof url === 'string' ? `POST ${url}` : jsonPath(raw.at),
+        raw.name ??
+        (typeof command === 'string' ? command : typeof url === 'string' ? `POST ${url}` : jsonPath(raw.at)),
       event: raw.event,
       dialect,
       origin: handlerOrigin(file, scope, raw.at),

@@ -19,6 +19,17 @@ export interface RawHandler {
   /** [G-RUN-1] The definition asked for `sequential: true`. */
   sequential: boolean;
   handler: object;
+  /** What names it before it is validated (an unapproved file's listing); default its `command`. */
+  name?: string;
+}
+
+/** How a `hooks` map is shaped beyond Claude's. */
+export interface WalkOptions {
+  /**
+   * [A-COP-1] An entry of an event's list may be a handler itself (no `hooks` list), or one
+   * `{matcher?, hooks: [...]}` group of handlers; a handler with its own `hooks` is nested too deep.
+   */
+  flat?: boolean;
 }
 
 /**
@@ -32,6 +43,7 @@ export function walkAgentHooks(
   base: PropertyKey[],
   warnings: ConfigIssue[],
   settingKeys: ReadonlySet<string> = new Set(),
+  options: WalkOptions = {},
 ): RawHandler[] {
   const out: RawHandler[] = [];
   const warn = (at: PropertyKey[], message: string) => warnings.push({ file, path: jsonPath(at), message });
@@ -40,6 +52,18 @@ export function walkAgentHooks(
       const groupAt = [...eventAt, g];
       if (!isPlainObject(def)) {
         warn(groupAt, 'must be an object {matcher?, hooks: [...]}; skipped');
+        return;
+      }
+      if (options.flat === true && !Object.hasOwn(def, 'hooks')) {
+        out.push({
+          event,
+          group: g,
+          index: 0,
+          at: groupAt,
+          matcher: undefined,
+          sequential: false,
+          handler: def,
+        });
         return;
       }
       const rawMatcher: unknown = Reflect.get(def, 'matcher');
@@ -59,6 +83,10 @@ export function walkAgentHooks(
         const at = [...groupAt, 'hooks', h];
         if (!isPlainObject(handler)) {
           warn(at, 'must be an object; this handler is skipped');
+          return;
+        }
+        if (options.flat === true && Object.hasOwn(handler, 'hooks')) {
+          warn(at, 'nested hooks deeper than one level are not supported; this handler is skipped');
           return;
         }
         out.push({ event, group: g, index: h, at, matcher, sequential, handler });

@@ -71,6 +71,20 @@ export interface AgentDialectSpec extends AgentProtocol {
     input: Record<string, unknown>,
   ): Omit<AgentDecision, 'runs'>;
   fold?(event: string, input: Record<string, unknown>, answer: AgentAnswer): Record<string, unknown>;
+  /** [A-COP-1] Every event's hooks run one after another, in configuration order. */
+  readonly inOrder?: boolean;
+  /**
+   * [A-COP-1] The name hooks are configured under for an event the caller may name otherwise
+   * (Copilot CLI: `PreToolUse` is `preToolUse`); default: the name as given.
+   */
+  canonicalEvent?(event: string): string;
+  /** [A-COP-1] With `inOrder`: this answer ends the run (later hooks are not run). */
+  stopsAfter?(event: string, answer: AgentAnswer): boolean;
+  /**
+   * [A-COP-1] The input as this hook gets it, for an agent whose hooks get different forms of one
+   * event's input (Copilot CLI: by the casing of the event key); default: `input` itself.
+   */
+  hookInput?(hook: AgentHook, input: Record<string, unknown>): Record<string, unknown>;
   readonly demo?: DialectDemo;
 }
 
@@ -78,10 +92,13 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
   const parallel: ParallelDialect = {
     name: spec.name,
     sequentialDefinitions: spec.sequentialDefinitions,
-    run: (hook, event, input, ctx) => runAgentHook(hook, event, input, ctx, spec),
+    run: (hook, event, input, ctx) =>
+      runAgentHook(hook, event, spec.hookInput?.(hook, input) ?? input, ctx, spec),
     runInProcess: runInProcessAgentHook,
     merge: (event, answers, input) => spec.merge(event, answers, input),
     ...(spec.fold !== undefined ? { fold: spec.fold } : {}),
+    ...(spec.inOrder === true ? { inOrder: true } : {}),
+    ...(spec.stopsAfter !== undefined ? { stopsAfter: spec.stopsAfter } : {}),
   };
   return {
     name: spec.name,
@@ -91,12 +108,18 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
     matchField: (event) => spec.matchField(event),
     cliOptions: (flags) => spec.cliOptions?.(flags) ?? {},
     ...(spec.demo !== undefined ? { demo: spec.demo } : {}),
-    decide(event, given, rt) {
-      const unknown = spec.unknownEvent(event);
+    decide(named, given, rt) {
+      const unknown = spec.unknownEvent(named);
       if (unknown !== undefined) return Promise.reject(new HookInputError('event', unknown));
+      const event = spec.canonicalEvent?.(named) ?? named;
       if (event === '' || event.includes('\0'))
         return Promise.reject(new HookInputError('event', 'the event name must be a non-empty string'));
-      const input = spec.input(event, given, { sessionId: rt.sessionId, projectDir: rt.projectDir() });
+      let input: Record<string, unknown>;
+      try {
+        input = spec.input(event, given, { sessionId: rt.sessionId, projectDir: rt.projectDir() });
+      } catch (err) {
+        return Promise.reject(err);
+      }
       // Issue 11: session_id becomes GEMINI_SESSION_ID and cwd the hook's folder; NUL fails the spawn.
       for (const field of ['session_id', 'cwd'] as const) {
         const value = input[field];

@@ -218,16 +218,13 @@ function compileHandler(
     ctx.badMatchers.add(`${spec.file}\0${matcherAt}`);
     ctx.warnings.push({ file: spec.file, path: matcherAt, message: matcher.error });
   }
-  const env: Record<string, string> = { ...ctx.baseEnv };
-  for (const [name, value] of Object.entries(h.env ?? {})) {
-    if (isCodeInjectingEnv(name))
-      warn(`env ${name} cannot be set (it would choose code for a loader or interpreter); ignored`, [
-        ...raw.at,
-        'env',
-        name,
-      ]);
-    else env[name] = value;
-  }
+  const env = withOwnEnv(ctx.baseEnv, h.env, (name) =>
+    warn(`env ${name} cannot be set (it would choose code for a loader or interpreter); ignored`, [
+      ...raw.at,
+      'env',
+      name,
+    ]),
+  );
   const hook: AgentCommandHook = {
     kind: 'process',
     dialect: 'gemini',
@@ -281,8 +278,25 @@ function readSwitches(value: object, label: string, switches: Switches): void {
   }
 }
 
-/** Gemini CLI runs commands with `bash -c` on Unix; `/bin/sh` where there is no bash. */
-function bashOrSh(): string {
+/**
+ * `base` with a hook's own `env` laid over it, except the names that would choose code for a loader
+ * or interpreter (each one passed to `refused`). Also Copilot CLI's entries' `env` [A-COP-1].
+ */
+export function withOwnEnv(
+  base: Readonly<Record<string, string>>,
+  own: Readonly<Record<string, string>> | undefined,
+  refused: (name: string) => void,
+): Record<string, string> {
+  const env: Record<string, string> = { ...base };
+  for (const [name, value] of Object.entries(own ?? {})) {
+    if (isCodeInjectingEnv(name)) refused(name);
+    else env[name] = value;
+  }
+  return env;
+}
+
+/** Gemini CLI (and Copilot CLI) run commands with `bash -c` on Unix; `/bin/sh` where there is no bash. */
+export function bashOrSh(): string {
   for (const candidate of ['/bin/bash', '/usr/bin/bash']) {
     try {
       accessSync(candidate, constants.X_OK);
