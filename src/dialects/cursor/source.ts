@@ -29,6 +29,7 @@ import {
 } from '../../sources/agent-config.ts';
 import { eachEventList, type RawHandler, readHandler } from '../../sources/agent-settings.ts';
 import { startAgentLoad } from '../agent/load.ts';
+import { loadClaudeFilesForCursor } from './claude-files.ts';
 import { isCursorEvent } from './events.ts';
 
 /**
@@ -49,6 +50,11 @@ export interface CursorOptions {
   enterpriseFile?: string;
   /** (beyond) `allowlist`: command hooks get the Lurus allowlist environment instead of the engine's. */
   env?: 'inherit' | 'allowlist';
+  /**
+   * [A-CUR-1] Cursor's "Third-party imports", on by default: the hooks of `.claude/settings.local.json`,
+   * `.claude/settings.json` and `~/.claude/settings.json` run too. `false` turns them off.
+   */
+  claudeFiles?: boolean;
 }
 
 interface LoadCursorOptions {
@@ -242,6 +248,16 @@ export function loadCursorConfig(opts: LoadCursorOptions): AgentConfig {
     }
     sourceCompiled(sources, spec.file, count);
   }
+  if (cursor.claudeFiles !== false)
+    loadClaudeFilesForCursor({
+      projectDir,
+      home,
+      admission,
+      env: baseEnv,
+      parentEnv: opts.env ?? process.env,
+      order,
+      out,
+    });
   return agentConfig({
     dialect: 'cursor',
     projectDir,
