@@ -8,6 +8,8 @@
  * from `<home>/.cursor/`, enterprise hooks from the enterprise file's folder — whatever `cwd` the
  * input names. Lenient as Cursor and C-SRC-3: a bad entry is skipped with a warning, a file that
  * is not JSON is skipped whole; the project file runs under the project's approval [C-SRC-4].
+ * Below them, unless `cursor.claudeFiles` is false, the Claude Code files Cursor also runs
+ * (`claude-files.ts`) [A-CUR-1, A-ALL-1].
  */
 import path from 'node:path';
 import { z } from 'zod';
