@@ -10,13 +10,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NOT_JSON_BLOCKED } from '../src/dialects/cursor/answer.ts';
 import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
-import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
+import type { HookEngine } from '../src/engine-api.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
-import { makeEngine } from './engine-harness.ts';
+import { cursorEngine, installScripts } from './cursor-harness.ts';
 import { tempDir } from './helpers.ts';
 
 const FIXTURES = path.join(REPO, 'test', 'fixtures', 'cursor-claude');
-const trustAll = () => ({ trusted: true, reason: 'test' });
 
 type Input = Record<string, unknown>;
 type Handler = Record<string, unknown>;
@@ -55,23 +54,7 @@ const cmd = (command: string, extra: Handler = {}): Handler => ({ type: 'command
 
 /** Copies fixture scripts into `<project>/.claude/hooks/` (executable), as a user installs them. */
 function install(s: Setup, ...names: string[]): void {
-  const dir = path.join(s.project, '.claude', 'hooks');
-  mkdirSync(dir, { recursive: true });
-  for (const name of names) {
-    copyFileSync(path.join(FIXTURES, name), path.join(dir, name));
-    chmodSync(path.join(dir, name), 0o755);
-  }
-}
-
-function cursorEngine(s: Setup, extra: Partial<HookEngineOptions> = {}): Promise<HookEngine> {
-  return makeEngine(undefined, {
-    projectDir: s.project,
-    home: s.home,
-    gateDialect: 'cursor',
-    cursor: { enterpriseFile: s.enterprise },
-    trust: trustAll,
-    ...extra,
-  });
+  installScripts(FIXTURES, path.join(s.project, '.claude', 'hooks'), names);
 }
 
 async function decide(engine: HookEngine, event: string, input: Input = {}): Promise<AgentDecision> {
