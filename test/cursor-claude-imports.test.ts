@@ -319,6 +319,36 @@ describe('[A-CUR-1] Claude Code hook files run under Cursor (Third-party imports
     });
   });
 
+  it('[A-CUR-1] SessionStart → sessionStart (its additionalContext reaches the model), SessionEnd and PreCompact run on theirs', async () => {
+    const s = setup();
+    install(s, 'audit.sh');
+    claudeFile(claudeProject(s), {
+      SessionStart: [
+        {
+          matcher: 'startup',
+          hooks: [
+            cmd(
+              `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch: main"}}'`,
+            ),
+          ],
+        },
+      ],
+      SessionEnd: [{ hooks: [cmd('.claude/hooks/audit.sh')] }],
+      PreCompact: [{ matcher: 'auto', hooks: [cmd('.claude/hooks/audit.sh')] }],
+    });
+    const engine = await cursorEngine(s);
+    expect(await decide(engine, 'sessionStart', { composer_mode: 'agent' })).toMatchObject({
+      blocked: false,
+      additionalContext: 'branch: main',
+    });
+    await decide(engine, 'preCompact', { trigger: 'auto' });
+    await decide(engine, 'sessionEnd', { reason: 'completed' });
+    expect(logLines(s, 'audit.jsonl').map((l) => JSON.parse(l).hook_event_name)).toEqual([
+      'preCompact',
+      'sessionEnd',
+    ]);
+  });
+
   it('[A-CUR-1] `cursor.claudeFiles: false` and nothing else turns the Claude files off', async () => {
     const s = setup();
     claudeFile(claudeUser(s), {
