@@ -4,16 +4,17 @@
  * public Cursor hook sets write them) run unchanged through `engine.decide` and
  * `hookwerk decide --dialect cursor`, as real processes, in temp projects with a temp `~`.
  */
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookInputError } from '../src/core/errors.ts';
 import { NOT_JSON_BLOCKED } from '../src/dialects/cursor/answer.ts';
 import { CURSOR_EVENT_NAMES } from '../src/dialects/cursor/events.ts';
 import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
-import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
+import type { HookEngine } from '../src/engine-api.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
+import { cursorEngine, installScripts } from './cursor-harness.ts';
 import { makeEngine } from './engine-harness.ts';
 import { tempDir } from './helpers.ts';
 
@@ -21,7 +22,6 @@ import { tempDir } from './helpers.ts';
 // helpers
 
 const FIXTURES = path.join(REPO, 'test', 'fixtures', 'cursor');
-const trustAll = () => ({ trusted: true, reason: 'test' });
 
 type Entry = Record<string, unknown>;
 type EventMap = Record<string, Entry[]>;
@@ -56,11 +56,7 @@ const hooksFile = (file: string, hooks: EventMap) => writeJson(file, { version: 
 
 /** Copies fixture scripts into `<dir>/` (executable), as a user installs them. */
 function install(dir: string, ...names: string[]): void {
-  mkdirSync(dir, { recursive: true });
-  for (const name of names) {
-    copyFileSync(path.join(FIXTURES, name), path.join(dir, name));
-    chmodSync(path.join(dir, name), 0o755);
-  }
+  installScripts(FIXTURES, dir, names);
 }
 
 const projectHooksDir = (s: Setup) => path.join(s.project, '.cursor', 'hooks');
@@ -70,17 +66,6 @@ const printing = (answer: unknown, code = 0, extra: Entry = {}): Entry => ({
   command: `printf '%s\\n' '${JSON.stringify(answer)}'; exit ${code}`,
   ...extra,
 });
-
-function cursorEngine(s: Setup, extra: Partial<HookEngineOptions> = {}): Promise<HookEngine> {
-  return makeEngine(undefined, {
-    projectDir: s.project,
-    home: s.home,
-    gateDialect: 'cursor',
-    cursor: { enterpriseFile: s.enterprise },
-    trust: trustAll,
-    ...extra,
-  });
-}
 
 async function decide(engine: HookEngine, event: string, input: Input = {}): Promise<AgentDecision> {
   return (await engine.decide(event, input)) as AgentDecision;

@@ -239,7 +239,8 @@ function switches(settings: ReadonlyArray<{ scope: HookScope; value: object }>):
   return { keepManaged: true };
 }
 
-interface HandlerContext {
+/** What `claudeHook` needs of the file it reads (Cursor reads Claude files with it too [A-CUR-1]). */
+export interface HandlerContext {
   file: string;
   scope: HookScope;
   projectDir: string;
@@ -255,7 +256,7 @@ interface HandlerContext {
 }
 
 /** One handler, validated, or `undefined` (skipped with a warning) [C-SRC-3, C-RUN-1]. */
-function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentHook | undefined {
+export function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentHook | undefined {
   const type: unknown = Reflect.get(raw.handler, 'type');
   const warn = (message: string, at: PropertyKey[] = raw.at) =>
     ctx.warnings.push({ file: ctx.file, path: jsonPath(at), message });

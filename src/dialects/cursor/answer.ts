@@ -29,6 +29,7 @@ import { isPlainObject } from '../../core/plain-object.ts';
 import type { AgentAnswer, AgentDecision } from '../../dispatch/agent-answer.ts';
 import { type Ending, outcomeOf, type RunResult } from '../../runners/run-result.ts';
 import { readClaudeAnswer } from '../claude/answer.ts';
+import { claudeAnswerAsCursor } from './claude-files.ts';
 import { CURSOR_EVENTS, type CursorEventName, isCursorEvent } from './events.ts';
 
 type FailMode = 'open' | 'closed';
@@ -114,6 +115,7 @@ function invalid(ending: Ending, why: string): Ending {
 interface RanHook {
   readonly kind: string;
   readonly cursorLoopLimit?: number | null;
+  readonly cursorClaudeFile?: boolean;
 }
 
 /** The loop rule [A-CUR-1]: the hook's `loop_limit` (default 5; null: no cap) against `loop_count`. */
@@ -194,7 +196,15 @@ export function readCursorAnswer(
   const info = CURSOR_EVENTS[event];
   const ending = outcomeOf(result);
   if (result.reason !== 'exit' || result.exitCode === null) return failure(info, ending, failMode);
-  const out = stdoutObject(result.stdout);
+  const given = stdoutObject(result.stdout);
+  // [A-CUR-1] A hook from a Claude file may answer in Claude Code's format: read as Cursor's fields.
+  const out =
+    run.hook?.kind === 'process' &&
+    run.hook.cursorClaudeFile === true &&
+    typeof given === 'object' &&
+    'obj' in given
+      ? { obj: claudeAnswerAsCursor(event, given.obj) }
+      : given;
   if (result.exitCode === 2) {
     if (!info.gate) {
       ending.cause = 'exit_2_ignored';

@@ -15,6 +15,8 @@ declare module '../../registry/hook-definition.ts' {
   interface AgentCommandHook {
     /** Cursor's `loop_limit` (stop, subagentStop): follow-ups honoured while `loop_count` is below; null: no cap. */
     cursorLoopLimit?: number | null;
+    /** [A-CUR-1] Read from a Claude Code settings file: its answers may be in Claude's format. */
+    cursorClaudeFile?: boolean;
   }
 }
 

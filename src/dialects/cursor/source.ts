@@ -8,6 +8,8 @@
  * from `<home>/.cursor/`, enterprise hooks from the enterprise file's folder — whatever `cwd` the
  * input names. Lenient as Cursor and C-SRC-3: a bad entry is skipped with a warning, a file that
  * is not JSON is skipped whole; the project file runs under the project's approval [C-SRC-4].
+ * Below them, unless `cursor.claudeFiles` is false, the Claude Code files Cursor also runs
+ * (`claude-files.ts`) [A-CUR-1, A-ALL-1].
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -29,6 +31,7 @@ import {
 } from '../../sources/agent-config.ts';
 import { eachEventList, type RawHandler, readHandler } from '../../sources/agent-settings.ts';
 import { startAgentLoad } from '../agent/load.ts';
+import { loadClaudeFilesForCursor } from './claude-files.ts';
 import { isCursorEvent } from './events.ts';
 
 /**
@@ -49,6 +52,11 @@ export interface CursorOptions {
   enterpriseFile?: string;
   /** (beyond) `allowlist`: command hooks get the Lurus allowlist environment instead of the engine's. */
   env?: 'inherit' | 'allowlist';
+  /**
+   * [A-CUR-1] Cursor's "Third-party imports", on by default: the hooks of `.claude/settings.local.json`,
+   * `.claude/settings.json` and `~/.claude/settings.json` run too. `false` turns them off.
+   */
+  claudeFiles?: boolean;
 }
 
 interface LoadCursorOptions {
@@ -242,6 +250,16 @@ export function loadCursorConfig(opts: LoadCursorOptions): AgentConfig {
     }
     sourceCompiled(sources, spec.file, count);
   }
+  if (cursor.claudeFiles !== false)
+    loadClaudeFilesForCursor({
+      projectDir,
+      home,
+      admission,
+      env: baseEnv,
+      parentEnv: opts.env ?? process.env,
+      order,
+      out,
+    });
   return agentConfig({
     dialect: 'cursor',
     projectDir,
