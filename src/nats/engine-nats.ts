@@ -25,7 +25,7 @@ interface EngineNatsDeps {
 }
 
 /** [N-SEC-3] The stream limits the options give (undefined where they give none). */
-export function streamLimits(options: NatsOptions): StreamLimits {
+function streamLimits(options: NatsOptions): StreamLimits {
   return { maxBytes: options.streamMaxBytes, maxAgeMs: options.streamMaxAgeMs };
 }
 

@@ -16,7 +16,7 @@ import { etagOf, type IfMatch, ifMatchAllows } from './etag.ts';
 import { derivedHookId } from './hook-ids.ts';
 
 /** [P-API-2] The action part of a HOOK; `cwd` is left out when not set (the workspace). */
-export interface HookAction {
+interface HookAction {
   command: string;
   args: string[];
   env: Record<string, string>;

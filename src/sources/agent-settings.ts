@@ -24,7 +24,7 @@ export interface RawHandler {
 }
 
 /** How a `hooks` map is shaped beyond Claude's. */
-export interface WalkOptions {
+interface WalkOptions {
   /**
    * [A-COP-1] An entry of an event's list may be a handler itself (no `hooks` list), or one
    * `{matcher?, hooks: [...]}` group of handlers; a handler with its own `hooks` is nested too deep.

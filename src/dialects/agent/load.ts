@@ -11,7 +11,7 @@ import { homeFolder } from '../../core/home.ts';
 import type { GateLoadBase } from '../gate-dialect.ts';
 import { readGateProject } from '../gate-project.ts';
 
-export interface AgentLoadStart {
+interface AgentLoadStart {
   projectDir: string;
   home: string;
   project: ProjectRead;

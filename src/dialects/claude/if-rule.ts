@@ -42,7 +42,7 @@ import {
 import type { ToolCallRule } from '../../registry/hook-definition.ts';
 
 /** A compiled `*` glob: literal pieces; between two pieces any text. */
-export interface Glob {
+interface Glob {
   readonly pieces: readonly string[];
 }
 

@@ -240,7 +240,7 @@ function switches(settings: ReadonlyArray<{ scope: HookScope; value: object }>):
 }
 
 /** What `claudeHook` needs of the file it reads (Cursor reads Claude files with it too [A-CUR-1]). */
-export interface HandlerContext {
+interface HandlerContext {
   file: string;
   scope: HookScope;
   projectDir: string;

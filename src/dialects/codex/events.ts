@@ -28,7 +28,7 @@ function ev(
   return { canBlock, matchField, plainTextIsContext, permissionMode };
 }
 
-export const CODEX_EVENTS = {
+const CODEX_EVENTS = {
   SessionStart: ev(false, 'source', true),
   UserPromptSubmit: ev(true, null, true),
   PreToolUse: ev(true, 'tool_name'),

@@ -76,7 +76,7 @@ interface LoadCodexOptions {
 }
 
 /** `$CODEX_HOME` (resolved), else `<home>/.codex`: where Codex keeps the user layer. */
-export function codexHome(home: string, env: NodeJS.ProcessEnv): string {
+function codexHome(home: string, env: NodeJS.ProcessEnv): string {
   const given = env.CODEX_HOME;
   return given !== undefined && given !== '' ? path.resolve(given) : path.join(home, '.codex');
 }
@@ -534,7 +534,7 @@ const manifestName = z.object({ name: z.string().min(1) });
  * `.codex-plugin/plugin.json`, else the folder's name; characters outside `[A-Za-z0-9_.-]` made
  * `-`), created on demand when a hook runs.
  */
-export function codexPluginDataDir(userDir: string, pluginRoot: string): string {
+function codexPluginDataDir(userDir: string, pluginRoot: string): string {
   let name = path.basename(pluginRoot);
   const read = readSourceFile(path.join(pluginRoot, MANIFEST), 256 * 1024);
   if (read.kind === 'text') {

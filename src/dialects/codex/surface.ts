@@ -17,7 +17,7 @@ export const codexSurface: DialectSurface = {
 };
 
 /** The `command` of every handler under `[hooks]` of a config.toml's bare text (nothing evaluated). */
-export function tomlHookCommands(text: string): string[] {
+function tomlHookCommands(text: string): string[] {
   let value: unknown;
   try {
     value = parseToml(text);

@@ -31,7 +31,7 @@ interface CopilotEventInfo {
   readonly control: CopilotControl;
 }
 
-export const COPILOT_EVENTS = {
+const COPILOT_EVENTS = {
   sessionStart: { matchField: null, control: 'context' },
   sessionEnd: { matchField: null, control: 'observe' },
   userPromptSubmitted: { matchField: null, control: 'prompt' },
@@ -50,7 +50,7 @@ export const COPILOT_EVENTS = {
 } as const satisfies Record<string, CopilotEventInfo>;
 
 export type CopilotEventName = keyof typeof COPILOT_EVENTS;
-export const COPILOT_EVENT_NAMES = Object.keys(COPILOT_EVENTS) as CopilotEventName[];
+const COPILOT_EVENT_NAMES = Object.keys(COPILOT_EVENTS) as CopilotEventName[];
 
 /**
  * PascalCase keys (the VS Code form, and Claude's names in `.claude/settings.json`) → the event.
@@ -77,7 +77,7 @@ const PASCAL_KEYS: Readonly<Record<string, CopilotEventName>> = {
   Notification: 'notification',
 };
 
-export function isCopilotEvent(name: string): name is CopilotEventName {
+function isCopilotEvent(name: string): name is CopilotEventName {
   return Object.hasOwn(COPILOT_EVENTS, name);
 }
 

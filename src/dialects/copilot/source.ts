@@ -68,7 +68,7 @@ interface LoadCopilotOptions {
 }
 
 /** What a hook's key made of it: the input form it gets and the key as written (`hook_event_name`). */
-export interface CopilotHookForm {
+interface CopilotHookForm {
   form: CopilotForm;
   key: string;
 }
@@ -145,7 +145,7 @@ function byNameDescending(files: readonly string[]): string[] {
 }
 
 /** `$COPILOT_HOME`, else `<home>/.copilot` [A-COP-1]. */
-export function copilotHomeOf(home: string, env: NodeJS.ProcessEnv, given?: string): string {
+function copilotHomeOf(home: string, env: NodeJS.ProcessEnv, given?: string): string {
   const chosen = given ?? env.COPILOT_HOME;
   return chosen !== undefined && chosen !== '' ? path.resolve(chosen) : path.join(home, '.copilot');
 }

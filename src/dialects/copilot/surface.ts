@@ -9,7 +9,7 @@ import path from 'node:path';
 import { commandLineOf, type DialectSurface, jsonHookCommands } from '../../consent/project-surface.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 
-export const GITHUB_HOOKS = ['.github', 'hooks'] as const;
+const GITHUB_HOOKS = ['.github', 'hooks'] as const;
 export const COPILOT_SETTINGS = ['.github', 'copilot', 'settings.json'] as const;
 
 /** The `*.json` files directly in `<project>/.github/hooks/` among `files`. */
@@ -34,7 +34,7 @@ function listRepoHookFiles(projectDir: string): string[] {
  * The command lines of a Copilot hook file's bare text (nothing evaluated): `bash`, else
  * `command`, else `exec` with its `args` as quoted words — flat entries and one group level.
  */
-export function copilotHookCommands(text: string): string[] {
+function copilotHookCommands(text: string): string[] {
   let value: unknown;
   try {
     value = JSON.parse(text);

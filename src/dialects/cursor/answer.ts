@@ -37,7 +37,7 @@ type CursorInfo = (typeof CURSOR_EVENTS)[CursorEventName];
 type CursorDecision = Omit<AgentDecision, 'runs'>;
 
 /** [A-CUR-1] Cursor's default cap on automatic follow-ups per hook script. */
-export const DEFAULT_LOOP_LIMIT = 5;
+const DEFAULT_LOOP_LIMIT = 5;
 
 /** Cursor's own words when preToolUse output is not JSON (tokensave#187, ruflo#2613, pmb#67). */
 export const NOT_JSON_BLOCKED =

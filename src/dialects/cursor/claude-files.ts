@@ -25,7 +25,7 @@ import { claudeHook } from '../claude/source.ts';
 import type { CursorEventName } from './events.ts';
 
 /** [A-CUR-1] Claude Code's event names as Cursor runs them [TP]. */
-export const CLAUDE_EVENT_MAP: Readonly<Record<string, CursorEventName>> = Object.freeze({
+const CLAUDE_EVENT_MAP: Readonly<Record<string, CursorEventName>> = Object.freeze({
   PreToolUse: 'preToolUse',
   PostToolUse: 'postToolUse',
   UserPromptSubmit: 'beforeSubmitPrompt',
@@ -43,7 +43,7 @@ const UNSUPPORTED_EVENTS: ReadonlySet<string> = new Set(['Notification', 'Permis
  * [A-CUR-1] Claude Code's tool names as Cursor's tool types [TP, newer page]: `Edit` is a `Write`,
  * `Glob` has no Cursor counterpart, `WebFetch` / `WebSearch` are themselves.
  */
-export const CLAUDE_TOOL_MAP: Readonly<Record<string, string>> = Object.freeze({
+const CLAUDE_TOOL_MAP: Readonly<Record<string, string>> = Object.freeze({
   Bash: 'Shell',
   Read: 'Read',
   Write: 'Write',
@@ -112,7 +112,7 @@ function claudeFileSpecs(projectDir: string, home: string): AgentSourceSpec[] {
 }
 
 /** What the Claude files add to a Cursor load. */
-export interface ClaudeFilesLoad {
+interface ClaudeFilesLoad {
   projectDir: string;
   home: string;
   admission: Admission;

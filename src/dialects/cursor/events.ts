@@ -95,10 +95,6 @@ export function isCursorEvent(name: string): name is CursorEventName {
   return Object.hasOwn(CURSOR_EVENTS, name);
 }
 
-export function cursorEvent(name: CursorEventName): CursorEventInfo {
-  return CURSOR_EVENTS[name];
-}
-
 /** The input field an event's matchers test (`explain --trigger`); undefined for fixed or no values. */
 export function cursorMatchField(event: string): string | undefined {
   if (!isCursorEvent(event)) return undefined;

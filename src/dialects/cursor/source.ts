@@ -38,7 +38,7 @@ import { isCursorEvent } from './events.ts';
  * Cursor's docs call the default timeout "platform default" without a number; hookwerk uses 60 s
  * (public hook sets write 3–60 s).
  */
-export const CURSOR_DEFAULT_TIMEOUT_S = 60;
+const CURSOR_DEFAULT_TIMEOUT_S = 60;
 
 /** Cursor's enterprise (MDM) hooks file on this platform. */
 export function defaultEnterpriseFile(platform: NodeJS.Platform = process.platform): string {
@@ -132,7 +132,7 @@ function cursorSourceSpecs(projectDir: string, home: string, opts: CursorOptions
  * Cursor's `hooks` map, `{EVENT: [ENTRY…]}` with flat entries: each entry is one hook, its
  * `matcher` on the entry itself. What cannot be read is skipped with a warning, one entry at a time.
  */
-export function walkCursorHooks(
+function walkCursorHooks(
   file: string,
   map: unknown,
   base: PropertyKey[],

@@ -4,7 +4,7 @@ import type { DialectSurface } from '../../consent/project-surface.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 
 /** The `command` of every flat entry of a `.cursor/hooks.json` text, from the bare JSON (nothing evaluated). */
-export function cursorHookCommands(text: string): string[] {
+function cursorHookCommands(text: string): string[] {
   let value: unknown;
   try {
     value = JSON.parse(text);

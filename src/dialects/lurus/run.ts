@@ -57,7 +57,7 @@ function invalid(failMode: FailMode, e: Ending, why: string): HookVerdict {
 }
 
 /** [L-ANS-2, L-ANS-3] A command's, an HTTP call's or a function's ending, read as a verdict. */
-export function verdictOf(failMode: FailMode, r: RunResult): HookVerdict {
+function verdictOf(failMode: FailMode, r: RunResult): HookVerdict {
   if (r.kind === 'in-process' && r.reason === 'returned') {
     // The common in-process answer, without building an ending first.
     if (r.value === undefined) return { outcome: 'ok', durationMs: r.durationMs, decision: 'allow' };

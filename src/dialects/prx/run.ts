@@ -14,7 +14,7 @@ import type { Runners } from '../../runners/runners.ts';
 import { bwrapArgv } from '../../sandbox/bwrap.ts';
 
 /** [P-SEC-1] The only PATH a PRX hook sees. */
-export const SAFE_PATH = '/usr/local/bin:/usr/bin:/bin';
+const SAFE_PATH = '/usr/local/bin:/usr/bin:/bin';
 /** [P-PAY-1] Above this many UTF-8 bytes the envelope is not put in ZERO_HOOK_PAYLOAD. */
 const MAX_ENV_PAYLOAD_BYTES = 8192;
 
