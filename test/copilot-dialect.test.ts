@@ -312,6 +312,32 @@ describe('[A-COP-1] matchers: anchored regexes', () => {
     expect(orderLog(s)).toEqual(['pascal-Bash', 'claude-Bash']);
   });
 
+  it('[A-ALL-1] a handler in a Copilot file and in .claude/settings.json runs once; explain names the file that wins', async () => {
+    const s = setup();
+    const audit = `${fixture('order.sh')} audit`;
+    repoHooks(s, 'h', { preToolUse: [cmd(audit)] });
+    writeJson(path.join(s.project, '.claude', 'settings.json'), {
+      hooks: {
+        PreToolUse: [
+          { hooks: [{ type: 'command', command: audit }] },
+          { hooks: [{ type: 'command', command: `${fixture('order.sh')} claude-only` }] },
+        ],
+      },
+    });
+    const engine = await copilotEngine(s);
+    await decide(engine, 'preToolUse', bash('ls'));
+    expect(orderLog(s)).toEqual(['audit', 'claude-only']);
+    const why = engine.explain('preToolUse', { toolName: 'bash' });
+    const claudeCopy = why.find((x) => x.verdict === 'duplicate');
+    expect(claudeCopy?.source).toContain(path.join('.claude', 'settings.json'));
+    expect(claudeCopy?.detail).toContain(path.join('.github', 'hooks', 'h.json'));
+    // Copies within Copilot's own files still run twice, as Copilot CLI runs them.
+    const t = setup();
+    repoHooks(t, 'h', { preToolUse: [cmd(audit), cmd(audit)] });
+    await decide(await copilotEngine(t), 'preToolUse', bash('ls'));
+    expect(orderLog(t)).toEqual(['audit', 'audit']);
+  });
+
   it('[A-COP-1] explain --dialect copilot says which hooks a tool selects', async () => {
     const s = setup();
     repoHooks(s, 'h', { preToolUse: [order('any'), cmd('true', { matcher: 'edit|create' })] });

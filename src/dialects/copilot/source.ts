@@ -18,7 +18,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Admission, ConsentPolicy } from '../../consent/project-admission.ts';
-import type { ProjectRead } from '../../consent/project-surface.ts';
+import { commandLineOf, type ProjectRead } from '../../consent/project-surface.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import type { AgentCommandHook, AgentHook, GateEntry } from '../../registry/hook-definition.ts';
 import { type CompiledMatcher, compileAnchoredMatcher } from '../../registry/matcher.ts';
@@ -238,6 +238,7 @@ export function loadCopilotConfig(opts: LoadCopilotOptions): AgentConfig {
   const sources: AgentSource[] = [];
   const entries: GateEntry[] = [];
   let allOff: string | undefined;
+  const named: NamedHandlers = { copilot: new Map(), claude: new Map() };
   let order = 0;
 
   const out = { sources, issues, warnings, entries };
@@ -275,6 +276,7 @@ export function loadCopilotConfig(opts: LoadCopilotOptions): AgentConfig {
     for (const raw of raws) {
       const hook = copilotHook(raw, spec, { projectDir, shell, baseEnv, warnings, admission }, order);
       if (hook === undefined) continue;
+      if (hook.kind === 'process') hook.dedupeKey = onceAcrossFormats(named, hook, spec.claudeFile === true);
       order++;
       count++;
       entries.push(hook);
@@ -298,6 +300,27 @@ export function loadCopilotConfig(opts: LoadCopilotOptions): AgentConfig {
     consent: admission.consent,
     project,
   });
+}
+
+/** The handlers already read, by event and command line, from Copilot's files and from Claude's. */
+interface NamedHandlers {
+  copilot: Map<string, string>;
+  claude: Map<string, string>;
+}
+
+/**
+ * [A-ALL-1] Copilot CLI reads `.claude/settings.json` besides its own files, so a tool installed
+ * into both would fire twice: a handler that a Copilot file and the Claude file both name (same
+ * event, same command and arguments) takes the key of the first one read, and runs once; `explain`
+ * marks the other a duplicate. Copies within Copilot's own files still run, as Copilot runs them.
+ */
+function onceAcrossFormats(named: NamedHandlers, hook: AgentCommandHook, claudeFile: boolean): string {
+  const line = `${hook.event}\0${commandLineOf(hook.command, hook.exec?.args ?? [])}`;
+  const other = (claudeFile ? named.copilot : named.claude).get(line);
+  if (other !== undefined) return other;
+  const own = claudeFile ? named.claude : named.copilot;
+  if (!own.has(line)) own.set(line, hook.dedupeKey);
+  return hook.dedupeKey;
 }
 
 interface HookContext {
