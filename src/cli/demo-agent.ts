@@ -8,6 +8,7 @@ import { type AgentGateDialect, GATE_DIALECTS } from '../dialects/gate-dialects.
 import { createHookEngine } from '../engine.ts';
 import type { GateDecision } from '../engine-api.ts';
 import { silentLogger } from '../records/logger.ts';
+import { CliError } from './cli-error.ts';
 
 /** The dialects that bring a demo, for `demo --dialect`. */
 export function demoDialects(): AgentGateDialect[] {
@@ -35,7 +36,7 @@ export async function agentDemoCommand(
   out: (line: string) => void,
 ): Promise<number> {
   const found = demoOf(dialect);
-  if (found === undefined) throw new Error(`no demo for ${dialect}`);
+  if (found === undefined) throw new CliError(`no demo for ${dialect}`);
   const { plugin, demo } = found;
   const project = mkdtempSync(path.join(tmpdir(), `hookwerk-${dialect}-demo-`));
   const home = mkdtempSync(path.join(tmpdir(), `hookwerk-${dialect}-demo-home-`));
