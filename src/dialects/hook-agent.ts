@@ -1,0 +1,83 @@
+/**
+ * An agent that calls `hookwerk hook --agent NAME` from its own hook file (issue 21, SPEC §11):
+ * how its input becomes a Claude Code event and input [R-MAP-1], how the policy's decision is
+ * answered in its own protocol [R-HOOK-1, R-HOOK-2], and where `hookwerk install` puts the entries
+ * that call us [R-INST-1]. Each agent's folder holds its own; `hook-agents.ts` is the table.
+ */
+import type { AgentDecision } from '../dispatch/agent-answer.ts';
+
+/** One call of the agent's, as the policy sees it: a Claude Code event and input [R-MAP-1]. */
+export interface ClaudeCall {
+  /** The event as the agent named it (its input's, else `--event`). */
+  readonly agentEvent: string;
+  /** The Claude Code event the policy runs on. */
+  readonly event: string;
+  /** The Claude Code input: `hook_event_name`, `session_id`, `cwd`, `tool_name`, `tool_input`, … */
+  readonly input: Record<string, unknown>;
+  /** The project root the agent names (`CLAUDE_PROJECT_DIR`, `cwd`, `workspace_roots[0]`), if any. */
+  readonly projectDir?: string;
+  /** The agent's session id, for the records [R-HOOK-3]. */
+  readonly sessionId?: string;
+  /** The Claude Code tool name, for the records [R-HOOK-3]. */
+  readonly toolName?: string;
+}
+
+/** What `hookwerk hook` prints and how it exits: the agent's own protocol [R-HOOK-1]. */
+export interface HookReply {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** Why an input could not be read as one of the agent's calls (one line). */
+export interface CallProblem {
+  readonly problem: string;
+}
+
+/** The agent's side of `hookwerk hook` [R-HOOK-1, R-MAP-1]. */
+export interface HookAgentProtocol {
+  /**
+   * The agent's input for one event (parsed JSON object) as a Claude Code call. `named` is
+   * `--event`, for agents whose input names no event (Copilot); `env` is the hook's environment
+   * (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`, …).
+   */
+  toClaude(
+    given: Record<string, unknown>,
+    named: string | undefined,
+    env: NodeJS.ProcessEnv,
+  ): ClaudeCall | CallProblem;
+  /**
+   * The policy's decision in the agent's own protocol. `undefined`: no policy hook had an
+   * opinion, so the agent's own "no objection" [R-HOOK-2] (never an explicit allow).
+   */
+  reply(call: ClaudeCall, decision: AgentDecision | undefined): HookReply;
+}
+
+/** Where `hookwerk install --agent NAME` writes, and what [R-INST-1]. */
+export interface AgentInstall {
+  /** The agent's project hook file (`.claude/settings.json`, …). */
+  projectFile(projectDir: string): string;
+  /** Its user hook file (`~/.claude/settings.json`, Copilot `~/.copilot/hooks/hookwerk.json`, …). */
+  userFile(home: string, env: NodeJS.ProcessEnv): string;
+  /** The agent's events that map to a Claude Code event (R-MAP-1), one entry each, in file order. */
+  readonly events: readonly string[];
+  /** The agent's input names no event: the entry's command carries `--event NAME`. */
+  readonly needsEventFlag: boolean;
+  /** The JSON value appended to the file's `hooks.<event>` array for one event. */
+  entry(event: string, command: string): unknown;
+  /** Top-level fields a file install creates starts with (`{"version": 1}`). */
+  readonly newFile?: Readonly<Record<string, unknown>>;
+  /** The agent runs the project's Claude Code files itself (Cursor, Copilot) [R-INST-1, A-ALL-1]. */
+  readonly runsClaudeFiles: boolean;
+}
+
+/** One agent `hookwerk hook` and `hookwerk install` speak to. */
+export interface HookAgent extends HookAgentProtocol {
+  readonly name: string;
+  readonly label: string;
+  readonly install: AgentInstall;
+}
+
+export function isCallProblem(value: ClaudeCall | CallProblem): value is CallProblem {
+  return 'problem' in value;
+}
