@@ -37,6 +37,7 @@ function buildProgram(setExit: SetExit): Command {
   addServeCommand(program, setExit);
   addWorkerCommand(program, setExit);
   addDemoCommand(program, setExit);
+  addHookCommand(program, setExit);
   return program;
 }
 
@@ -248,6 +249,20 @@ function addDemoCommand(program: Command, setExit: SetExit): void {
     .action(async (opts) => {
       const agent = demoDialects().find((name) => name === opts.dialect);
       setExit(agent !== undefined ? await agentDemoCommand(agent, opts, out) : await demoCommand(opts, out));
+    });
+}
+
+function addHookCommand(program: Command, setExit: SetExit): void {
+  program
+    .command('hook')
+    .description("what an agent's hook file calls: runs the policy, answers in that agent's protocol")
+    .allowUnknownOption()
+    .helpOption(false)
+    .argument('[args...]', '--agent claude|gemini|codex|copilot|cursor [--event EVENT] [--project DIR]')
+    .action(async (args: string[]) => {
+      // `bin/hookwerk.js` comes here only when `hook` is not the first word (`hookwerk -v hook`…).
+      const { hookMain } = await import('./hook.ts');
+      setExit(await hookMain(args));
     });
 }
 

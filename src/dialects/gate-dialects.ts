@@ -9,6 +9,7 @@ import { cursorGate } from './cursor/gate.ts';
 import type { GateDialectPlugin } from './gate-dialect.ts';
 import { geminiGate } from './gemini/gate.ts';
 import { lurusGate } from './lurus/gate.ts';
+import { policyGate } from './policy/gate.ts';
 
 export const GATE_DIALECTS = {
   lurus: lurusGate,
@@ -17,6 +18,7 @@ export const GATE_DIALECTS = {
   copilot: copilotGate,
   cursor: cursorGate,
   codex: codexGate,
+  policy: policyGate,
 } as const satisfies Record<string, GateDialectPlugin>;
 
 /** The gate dialects hookwerk speaks. */

@@ -11,6 +11,7 @@ import { copilotSurface } from './copilot/surface.ts';
 import { cursorSurface } from './cursor/surface.ts';
 import { geminiSurface } from './gemini/surface.ts';
 import { lurusSurface } from './lurus/surface.ts';
+import { policySurface } from './policy/surface.ts';
 
 const DIALECT_SURFACES: readonly DialectSurface[] = [
   lurusSurface,
@@ -19,6 +20,7 @@ const DIALECT_SURFACES: readonly DialectSurface[] = [
   copilotSurface,
   cursorSurface,
   codexSurface,
+  policySurface,
 ];
 
 /** Every project source of every dialect and each plugin folder given, read once. */

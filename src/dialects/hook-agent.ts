@@ -20,6 +20,8 @@ export interface ClaudeCall {
   readonly sessionId?: string;
   /** The Claude Code tool name, for the records [R-HOOK-3]. */
   readonly toolName?: string;
+  /** The tool as the agent named it, to map an `updatedInput` back [R-MAP-1]. */
+  readonly agentTool?: string;
 }
 
 /** What `hookwerk hook` prints and how it exits: the agent's own protocol [R-HOOK-1]. */

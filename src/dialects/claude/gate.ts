@@ -25,7 +25,7 @@ declare module '../gate-dialect.ts' {
   }
 }
 
-const claude: AgentDialectSpec = {
+export const claudeSpec: AgentDialectSpec = {
   name: 'claude',
   label: 'Claude Code',
   sequentialDefinitions: false,
@@ -56,4 +56,4 @@ const claude: AgentDialectSpec = {
   demo: claudeDemo,
 };
 
-export const claudeGate: AgentGatePlugin = agentGate(claude);
+export const claudeGate: AgentGatePlugin = agentGate(claudeSpec);

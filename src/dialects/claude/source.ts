@@ -13,6 +13,7 @@ import { projectKey } from '../../consent/trust-store.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import type {
   AgentCommandHook,
+  AgentDialectName,
   AgentHook,
   AgentHttpHook,
   GateEntry,
@@ -49,7 +50,7 @@ export interface ClaudeOptions {
   env?: 'inherit' | 'allowlist';
 }
 
-interface LoadClaudeOptions {
+export interface LoadClaudeOptions {
   projectDir: string;
   home?: string;
   /** Parent environment of command hooks; default `process.env`. */
@@ -104,12 +105,12 @@ const COMMAND_FIELDS = new Set([
 const HTTP_FIELDS = new Set([...COMMON_FIELDS, 'url', 'headers', 'allowedEnvVars', 'allowLinkLocal']);
 const UNSUPPORTED_TYPES = new Set(['prompt', 'agent', 'mcp_tool']);
 
-interface SourceSpec extends AgentSourceSpec {
+export interface SourceSpec extends AgentSourceSpec {
   pluginRoot?: string;
 }
 
 /** [C-SRC-1] The sources in merge order. */
-function claudeSourceSpecs(projectDir: string, home: string, opts: ClaudeOptions = {}): SourceSpec[] {
+function claudeSourceSpecs(projectDir: string, home: string, opts: ClaudeOptions): SourceSpec[] {
   return [
     {
       scope: 'managed',
@@ -147,25 +148,45 @@ function claudeSourceSpecs(projectDir: string, home: string, opts: ClaudeOptions
 
 /** Reads every Claude Code source; see the file comment. */
 export function loadClaudeConfig(opts: LoadClaudeOptions): AgentConfig {
+  return loadClaudeShaped(opts, 'claude', claudeSourceSpecs).config;
+}
+
+/** A settings file in Claude Code's shape, as loaded: its scope and its (admitted) value. */
+export interface ClaudeShapedSettings {
+  scope: HookScope;
+  file: string;
+  value: object;
+}
+
+/**
+ * Reads Claude-shaped files (Claude Code's own, or hookwerk's policy [R-POL-1]) with every rule of
+ * §5: `specsOf` names the files in merge order. Returns the settings values too (the policy reads
+ * its `include` from them) and the project as read, for a second load to share.
+ */
+export function loadClaudeShaped(
+  opts: LoadClaudeOptions,
+  dialect: AgentDialectName,
+  specsOf: (projectDir: string, home: string, claude: ClaudeOptions) => SourceSpec[],
+): { config: AgentConfig; settings: ClaudeShapedSettings[]; project: ProjectRead } {
   const claude = opts.claude ?? {};
   const plugins = (claude.plugins ?? []).map((p) => projectKey(p));
   const { projectDir, home, project, admission, baseEnv } = startAgentLoad(opts, claude.env, plugins);
-  const specs = claudeSourceSpecs(projectDir, home, { ...claude, plugins });
+  const specs = specsOf(projectDir, home, { ...claude, plugins });
   const parent = opts.env ?? process.env;
   Object.freeze(baseEnv);
   const warnings: ConfigIssue[] = [];
   const issues: ConfigIssue[] = [];
   const sources: AgentSource[] = [];
   const entries: GateEntry[] = [];
-  const settings: Array<{ scope: HookScope; value: object }> = [];
+  const settings: ClaudeShapedSettings[] = [];
   let order = 0;
 
   const out = { sources, issues, warnings, entries };
   for (const spec of specs) {
-    const opened = openAgentSource('claude', spec, admission, out);
+    const opened = openAgentSource(dialect, spec, admission, out);
     if (opened.kind === 'done') continue;
     const { value, raws } = opened;
-    settings.push({ scope: spec.scope, value });
+    settings.push({ scope: spec.scope, file: spec.file, value });
     const ctx: HandlerContext = {
       file: spec.file,
       scope: spec.scope,
@@ -201,8 +222,8 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): AgentConfig {
       entry.disabledReason = disabled.reason;
     }
   }
-  return agentConfig({
-    dialect: 'claude',
+  const config = agentConfig({
+    dialect,
     projectDir,
     home,
     sources,
@@ -212,6 +233,7 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): AgentConfig {
     consent: admission.consent,
     project,
   });
+  return { config, settings, project };
 }
 
 /**

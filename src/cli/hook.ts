@@ -1,0 +1,102 @@
+/**
+ * `hookwerk hook --agent A [--event E] [--project DIR]` [R-HOOK-1]: the command an agent's own
+ * hook file calls. Its own small entry (`bin/hookwerk.js` comes here before loading the rest of
+ * the CLI) so that a call with no policy hook pays for reading stdin and the policy files, not for
+ * the engine [R-HOOK-4]. Whatever goes wrong, stdout carries only the agent's protocol.
+ */
+import { parseArgs } from 'node:util';
+import { HOOK_AGENT_NAMES, isHookAgentName } from '../dialects/hook-agents.ts';
+import type { HookReply } from '../dialects/hook-agent.ts';
+import { coldDecider } from '../hook/cold-decider.ts';
+import { answerHookCall, type HookCallDeps } from '../hook/hook-call.ts';
+
+/** The input object is at most this big on stdin. */
+const MAX_INPUT_BYTES = 8 * 1024 * 1024;
+
+export const HOOK_USAGE = `usage: hookwerk hook --agent ${HOOK_AGENT_NAMES.join('|')} [--event EVENT] [--project DIR]
+  Reads the agent's hook input on stdin, runs the policy (.hookwerk/policy.json, ~/.hookwerk/policy.json)
+  and answers in that agent's own protocol. Written into the agents' hook files by \`hookwerk install\`.`;
+
+interface HookArgs {
+  agent: string;
+  event?: string;
+  project?: string;
+}
+
+/** The flags, or the one-line reason they are wrong; `help` for --help. */
+export function parseHookArgs(args: readonly string[]): HookArgs | { help: true } | { error: string } {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>>;
+  try {
+    parsed = parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: false });
+  } catch (e) {
+    return { error: (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? 'bad arguments' };
+  }
+  const v = parsed.values;
+  if (v.help === true) return { help: true };
+  if (v.agent === undefined) return { error: `--agent is required (${HOOK_AGENT_NAMES.join(', ')})` };
+  return {
+    agent: v.agent,
+    ...(v.event !== undefined ? { event: v.event } : {}),
+    ...(v.project !== undefined ? { project: v.project } : {}),
+  };
+}
+
+const OPTIONS = {
+  agent: { type: 'string' },
+  event: { type: 'string' },
+  project: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+async function readAll(max: number): Promise<string | undefined> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buf.length;
+    if (size > max) return undefined;
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Runs one call in this process; resolves with the reply (never rejects). */
+export async function hookCommand(
+  args: readonly string[],
+  deps: Partial<HookCallDeps> = {},
+): Promise<HookReply> {
+  const parsed = parseHookArgs(args);
+  if ('help' in parsed) return { stdout: '', stderr: `${HOOK_USAGE}\n`, exitCode: 0 };
+  if ('error' in parsed) return { stdout: '', stderr: `hookwerk hook: ${parsed.error}\n${HOOK_USAGE}\n`, exitCode: 1 };
+  if (!isHookAgentName(parsed.agent))
+    return {
+      stdout: '',
+      stderr: `hookwerk hook: unknown agent "${parsed.agent}"; expected one of ${HOOK_AGENT_NAMES.join(', ')}\n`,
+      exitCode: 1,
+    };
+  const stdin = await readAll(MAX_INPUT_BYTES).catch(() => undefined);
+  const text = stdin ?? '';
+  const reply = await answerHookCall(
+    {
+      agent: parsed.agent,
+      stdin: stdin === undefined ? '' : text,
+      ...(parsed.event !== undefined ? { event: parsed.event } : {}),
+      ...(parsed.project !== undefined ? { project: parsed.project } : {}),
+      cwd: process.cwd(),
+      env: process.env,
+    },
+    { decider: deps.decider ?? coldDecider, ...(deps.record !== undefined ? { record: deps.record } : {}) },
+  );
+  if (stdin === undefined)
+    return { ...reply, stderr: `hookwerk: the input on stdin is larger than ${MAX_INPUT_BYTES} bytes\n${reply.stderr}` };
+  return reply;
+}
+
+/** The process entry: prints the reply, exits with its code. */
+export async function hookMain(args: readonly string[]): Promise<number> {
+  const reply = await hookCommand(args);
+  if (reply.stderr !== '') process.stderr.write(reply.stderr);
+  if (reply.stdout !== '') await new Promise<void>((resolve) => process.stdout.write(reply.stdout, () => resolve()));
+  return reply.exitCode;
+}

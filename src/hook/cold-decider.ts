@@ -1,0 +1,42 @@
+/**
+ * [R-HOOK-4] The decider of a lone `hookwerk hook` process: an engine made for the one call (the
+ * engine's modules are imported only now), closed after it. The daemon keeps engines warm instead.
+ */
+import { createHash } from 'node:crypto';
+import type { AgentDecision } from '../dispatch/agent-answer.ts';
+import { silentLogger } from '../records/logger.ts';
+import type { PolicyDecider, PolicyQuestion } from './hook-call.ts';
+
+/** An engine for the policy of one project, as the agent asking sees it. */
+export async function policyEngine(q: Pick<PolicyQuestion, 'projectDir' | 'home' | 'agent' | 'env'>, sessionId: string) {
+  const { createHookEngine } = await import('../engine.ts');
+  return createHookEngine({
+    projectDir: q.projectDir,
+    home: q.home,
+    env: q.env,
+    gateDialect: 'policy',
+    policy: { agent: q.agent },
+    sessionId,
+    watch: false,
+    plugins: false,
+    logger: silentLogger,
+  });
+}
+
+/** [C-IN-1] The session of a call that names none: one per project folder, stable. */
+export function projectSession(projectDir: string): string {
+  return `sess_${createHash('sha256').update(`hookwerk session\0${projectDir}`).digest('hex').slice(0, 12)}`;
+}
+
+export const coldDecider: PolicyDecider = {
+  async decide(q): Promise<AgentDecision> {
+    const engine = await policyEngine(q, q.call.sessionId ?? projectSession(q.projectDir));
+    try {
+      const decision = await engine.decide(q.call.event, q.call.input);
+      if (!('continue' in decision)) throw new Error('the policy answered in another dialect');
+      return decision;
+    } finally {
+      await engine.close();
+    }
+  },
+};

@@ -1,0 +1,106 @@
+/**
+ * One `hookwerk hook --agent A` call [R-HOOK-1..3]: the agent's input read and mapped to a Claude
+ * Code event (R-MAP-1), the policy run (only when a policy hook may run: the engine is loaded
+ * then, not before), every run recorded with the agent, session and tool, and the answer in the
+ * agent's own protocol. Never throws: an internal failure is "no objection" on stdout and one
+ * line on stderr, unless a closed guard names the event, then a deny with the cause [R-HOOK-2].
+ */
+import path from 'node:path';
+import { homeFolder } from '../core/home.ts';
+import type { AgentDecision } from '../dispatch/agent-answer.ts';
+import type { ClaudeCall, HookReply } from '../dialects/hook-agent.ts';
+import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
+import type { RunRecord } from '../records/run-record.ts';
+import { scanPolicy } from './policy-prefilter.ts';
+
+/** A call as the command line (or the daemon's client) hands it over. */
+export interface HookCallRequest {
+  agent: HookAgentName;
+  /** The agent's input, as read from stdin. */
+  stdin: string;
+  /** `--event`: for agents whose input names no event (Copilot). */
+  event?: string;
+  /** `--project`: the project when the input names none. */
+  project?: string;
+  /** The hook process's working folder (the project when nothing else names one). */
+  cwd: string;
+  /** The hook process's environment (the agent's, with its `CLAUDE_PROJECT_DIR`…). */
+  env: NodeJS.ProcessEnv;
+  /** The account's home (default: `homeFolder()` of `env`). */
+  home?: string;
+}
+
+/** What the policy's engine is asked: the project, the agent, the call. */
+export interface PolicyQuestion {
+  projectDir: string;
+  home: string;
+  agent: HookAgentName;
+  env: NodeJS.ProcessEnv;
+  call: ClaudeCall;
+}
+
+/** How a call reaches an engine: made for it (cold) or kept warm (the daemon). */
+export interface PolicyDecider {
+  decide(question: PolicyQuestion): Promise<AgentDecision>;
+}
+
+/** One run as the journal keeps it [R-HOOK-3]. */
+export type AgentRunRecord = RunRecord & { agent: string; toolName?: string };
+
+export interface HookCallDeps {
+  decider: PolicyDecider;
+  /** Where the runs go [R-HOOK-3]; default: nowhere. */
+  record?: (runs: readonly AgentRunRecord[]) => void;
+}
+
+export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): Promise<HookReply> {
+  const agent = HOOK_AGENTS[req.agent];
+  let given: unknown;
+  try {
+    given = req.stdin.trim() === '' ? {} : JSON.parse(req.stdin);
+  } catch {
+    return noObjection(req, `hookwerk: the input on stdin is not JSON; no objection`);
+  }
+  if (typeof given !== 'object' || given === null || Array.isArray(given))
+    return noObjection(req, 'hookwerk: the input on stdin is not a JSON object; no objection');
+  const call = agent.toClaude(Object.fromEntries(Object.entries(given)), req.event, req.env);
+  if ('problem' in call) return noObjection(req, `hookwerk: ${call.problem}; no objection`);
+  let home: string;
+  try {
+    home = req.home ?? homeFolder(undefined, req.env);
+  } catch (e) {
+    return { ...agent.reply(call, undefined), stderr: `hookwerk: ${messageOf(e)}\n` };
+  }
+  const projectDir = path.resolve(req.cwd, call.projectDir ?? req.project ?? req.cwd);
+  const scan = scanPolicy({ projectDir, home, agent: req.agent, event: call.event, tool: call.toolName });
+  if (!scan.mayRun) return agent.reply(call, undefined);
+  try {
+    const decision = await deps.decider.decide({ projectDir, home, agent: req.agent, env: req.env, call });
+    deps.record?.(decision.runs.map((run) => agentRun(run, req.agent, call)));
+    return agent.reply(call, decision);
+  } catch (e) {
+    const why = `hookwerk could not run the policy: ${messageOf(e)}`;
+    if (!scan.closedGuard) return { ...agent.reply(call, undefined), stderr: `${why}; no objection\n` };
+    const deny: AgentDecision = { decision: 'deny', blocked: true, reason: why, continue: true, runs: [] };
+    return { ...agent.reply(call, deny), stderr: `${why}; a failMode "closed" guard denies\n` };
+  }
+}
+
+function agentRun(run: RunRecord, agent: string, call: ClaudeCall): AgentRunRecord {
+  const out: AgentRunRecord = Object.assign({}, run, { agent });
+  if (call.sessionId !== undefined) out.sessionId = call.sessionId;
+  if (call.toolName !== undefined) out.toolName = call.toolName;
+  return out;
+}
+
+/** No objection before the call could even be read: the agent's own, with the reason on stderr. */
+function noObjection(req: HookCallRequest, why: string): HookReply {
+  const agent = HOOK_AGENTS[req.agent];
+  const event = req.event ?? 'unknown';
+  const reply = agent.reply({ agentEvent: event, event, input: {} }, undefined);
+  return { ...reply, stderr: `${why}\n` };
+}
+
+function messageOf(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? 'unknown error';
+}
