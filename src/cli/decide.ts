@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CONSENT_CAUSES, trustHint } from '../consent/run-consent.ts';
+import { skippedGuardLines } from '../consent/skipped-guards.ts';
 import { projectKey } from '../consent/trust-store.ts';
 import { errorMessage } from '../core/errno.ts';
 import { formatIssue } from '../core/issues.ts';
@@ -8,7 +8,6 @@ import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
 import { silentLogger } from '../records/logger.ts';
-import type { RunRecord } from '../records/run-record.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 import { readStdin as readBoundedStdin } from './read-stdin.ts';
 import { closeOnStopSignal, graceOption } from './shutdown.ts';
@@ -85,27 +84,6 @@ export async function decideCommand(
     stopOnSignal();
     await engine.close();
   }
-}
-
-/**
- * [L-TRUST-11] A guard that did not run as approved is never silent: one line per source file
- * and cause, naming the file and the command that reviews the project.
- */
-function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): string[] {
-  const lines = new Map<string, string>();
-  for (const run of runs) {
-    if (run.cause === undefined || !CONSENT_CAUSES.has(run.cause)) continue;
-    const file = run.source.replace(/#.*$/, '');
-    const key = `${file}\0${run.cause}`;
-    if (lines.has(key)) continue;
-    const effect = run.outcome === 'skipped_untrusted' ? 'skipped' : 'denied (failMode "closed")';
-    const why = run.reason ?? run.cause;
-    const line = why.includes('hookwerk trust --project')
-      ? why
-      : `${why.replace(/:? \(?run `hookwerk trust`\)?$/, '')}: ${trustHint(projectDir)}`;
-    lines.set(key, `hookwerk: project hook ${effect}, ${run.cause}: ${file}: ${line}`);
-  }
-  return [...lines.values()];
 }
 
 /**

@@ -5,8 +5,8 @@
  * the engine [R-HOOK-4]. Whatever goes wrong, stdout carries only the agent's protocol.
  */
 import { parseArgs } from 'node:util';
-import { HOOK_AGENT_NAMES, isHookAgentName } from '../dialects/hook-agents.ts';
 import type { HookReply } from '../dialects/hook-agent.ts';
+import { HOOK_AGENT_NAMES, isHookAgentName } from '../dialects/hook-agents.ts';
 import { coldDecider } from '../hook/cold-decider.ts';
 import { answerHookCall, type HookCallDeps } from '../hook/hook-call.ts';
 
@@ -25,7 +25,9 @@ interface HookArgs {
 
 /** The flags, or the one-line reason they are wrong; `help` for --help. */
 export function parseHookArgs(args: readonly string[]): HookArgs | { help: true } | { error: string } {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>>;
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>
+  >;
   try {
     parsed = parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: false });
   } catch (e) {
@@ -68,7 +70,8 @@ export async function hookCommand(
 ): Promise<HookReply> {
   const parsed = parseHookArgs(args);
   if ('help' in parsed) return { stdout: '', stderr: `${HOOK_USAGE}\n`, exitCode: 0 };
-  if ('error' in parsed) return { stdout: '', stderr: `hookwerk hook: ${parsed.error}\n${HOOK_USAGE}\n`, exitCode: 1 };
+  if ('error' in parsed)
+    return { stdout: '', stderr: `hookwerk hook: ${parsed.error}\n${HOOK_USAGE}\n`, exitCode: 1 };
   if (!isHookAgentName(parsed.agent))
     return {
       stdout: '',
@@ -89,7 +92,10 @@ export async function hookCommand(
     { decider: deps.decider ?? coldDecider, ...(deps.record !== undefined ? { record: deps.record } : {}) },
   );
   if (stdin === undefined)
-    return { ...reply, stderr: `hookwerk: the input on stdin is larger than ${MAX_INPUT_BYTES} bytes\n${reply.stderr}` };
+    return {
+      ...reply,
+      stderr: `hookwerk: the input on stdin is larger than ${MAX_INPUT_BYTES} bytes\n${reply.stderr}`,
+    };
   return reply;
 }
 
@@ -97,6 +103,7 @@ export async function hookCommand(
 export async function hookMain(args: readonly string[]): Promise<number> {
   const reply = await hookCommand(args);
   if (reply.stderr !== '') process.stderr.write(reply.stderr);
-  if (reply.stdout !== '') await new Promise<void>((resolve) => process.stdout.write(reply.stdout, () => resolve()));
+  if (reply.stdout !== '')
+    await new Promise<void>((resolve) => process.stdout.write(reply.stdout, () => resolve()));
   return reply.exitCode;
 }

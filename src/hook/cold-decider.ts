@@ -8,7 +8,10 @@ import { silentLogger } from '../records/logger.ts';
 import type { PolicyDecider, PolicyQuestion } from './hook-call.ts';
 
 /** An engine for the policy of one project, as the agent asking sees it. */
-export async function policyEngine(q: Pick<PolicyQuestion, 'projectDir' | 'home' | 'agent' | 'env'>, sessionId: string) {
+export async function policyEngine(
+  q: Pick<PolicyQuestion, 'projectDir' | 'home' | 'agent' | 'env'>,
+  sessionId: string,
+) {
   const { createHookEngine } = await import('../engine.ts');
   return createHookEngine({
     projectDir: q.projectDir,

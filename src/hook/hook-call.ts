@@ -6,10 +6,11 @@
  * line on stderr, unless a closed guard names the event, then a deny with the cause [R-HOOK-2].
  */
 import path from 'node:path';
+import { skippedGuardLines } from '../consent/skipped-guards.ts';
 import { homeFolder } from '../core/home.ts';
-import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { ClaudeCall, HookReply } from '../dialects/hook-agent.ts';
 import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
+import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { scanPolicy } from './policy-prefilter.ts';
 
@@ -77,7 +78,10 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
   try {
     const decision = await deps.decider.decide({ projectDir, home, agent: req.agent, env: req.env, call });
     deps.record?.(decision.runs.map((run) => agentRun(run, req.agent, call)));
-    return agent.reply(call, decision);
+    const reply = agent.reply(call, decision);
+    // [L-TRUST-11] A project guard that did not run as approved is never silent.
+    const skipped = skippedGuardLines(decision.runs, projectDir);
+    return skipped.length === 0 ? reply : { ...reply, stderr: `${reply.stderr}${skipped.join('\n')}\n` };
   } catch (e) {
     const why = `hookwerk could not run the policy: ${messageOf(e)}`;
     if (!scan.closedGuard) return { ...agent.reply(call, undefined), stderr: `${why}; no objection\n` };

@@ -57,7 +57,8 @@ function claudeFiles(projectDir: string, home: string): string[] {
 function scanFile(value: Record<string, unknown>, event: string, tool: string | undefined): PolicyScan {
   const hooks: unknown = value.hooks;
   if (hooks === undefined) return { mayRun: false, closedGuard: false };
-  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) return { mayRun: true, closedGuard: false };
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))
+    return { mayRun: true, closedGuard: false };
   const groups: unknown = Reflect.get(hooks, event);
   if (groups === undefined) return { mayRun: false, closedGuard: false };
   if (!Array.isArray(groups)) return { mayRun: true, closedGuard: false };
@@ -69,7 +70,10 @@ function scanFile(value: Record<string, unknown>, event: string, tool: string | 
       continue;
     }
     const handlers: unknown = Reflect.get(group, 'hooks');
-    if (Array.isArray(handlers) && handlers.some((h) => typeof h === 'object' && h !== null && Reflect.get(h, 'failMode') === 'closed'))
+    if (
+      Array.isArray(handlers) &&
+      handlers.some((h) => typeof h === 'object' && h !== null && Reflect.get(h, 'failMode') === 'closed')
+    )
       closedGuard = true;
     if (Array.isArray(handlers) && handlers.length === 0) continue;
     if (matcherExcludes(Reflect.get(group, 'matcher'), event, tool)) continue;
@@ -111,6 +115,7 @@ export function scanPolicy(opts: {
   };
   take(policyFile(opts.home));
   take(policyFile(opts.projectDir));
-  if (include && opts.agent !== 'claude') for (const file of claudeFiles(opts.projectDir, opts.home)) take(file);
+  if (include && opts.agent !== 'claude')
+    for (const file of claudeFiles(opts.projectDir, opts.home)) take(file);
   return out;
 }

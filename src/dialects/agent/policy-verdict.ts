@@ -60,6 +60,10 @@ export function reasonOr(verdict: PolicyVerdict, fallback = 'blocked by a hookwe
 export const SILENT = { stdout: '', stderr: '', exitCode: 0 } as const;
 
 /** A reply that prints `value` as one line of JSON and exits 0. */
-export function jsonReply(value: Record<string, unknown>): { stdout: string; stderr: string; exitCode: number } {
+export function jsonReply(value: Record<string, unknown>): {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+} {
   return { stdout: `${JSON.stringify(value)}\n`, stderr: '', exitCode: 0 };
 }

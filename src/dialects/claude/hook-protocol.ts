@@ -4,8 +4,8 @@
  * there is no opinion [R-HOOK-2].
  */
 import type { AgentDecision } from '../../dispatch/agent-answer.ts';
-import { textOf } from '../agent/tool-map.ts';
 import { jsonReply, policyVerdict, reasonOr, SILENT } from '../agent/policy-verdict.ts';
+import { textOf } from '../agent/tool-map.ts';
 import type { CallProblem, ClaudeCall, HookAgentProtocol, HookReply } from '../hook-agent.ts';
 
 /** The events whose `hookSpecificOutput.additionalContext` reaches the model. */
@@ -40,15 +40,17 @@ export function claudeShapedCall(
 }
 
 /** The decision as a Claude Code hook's stdout JSON (exit 0), or nothing for no opinion. */
-export function claudeAnswerJson(event: string, decision: AgentDecision | undefined): Record<string, unknown> {
+export function claudeAnswerJson(
+  event: string,
+  decision: AgentDecision | undefined,
+): Record<string, unknown> {
   const v = policyVerdict(decision);
   const out: Record<string, unknown> = {};
   const specific: Record<string, unknown> = {};
   if (event === 'PreToolUse') {
     if (v.permission !== undefined) {
       specific.permissionDecision = v.permission;
-      if (v.permission !== 'allow' || v.reason !== undefined)
-        specific.permissionDecisionReason = reasonOr(v);
+      if (v.permission !== 'allow' || v.reason !== undefined) specific.permissionDecisionReason = reasonOr(v);
     }
     if (v.updatedInput !== undefined) specific.updatedInput = v.updatedInput;
   } else if (event === 'PermissionRequest') {

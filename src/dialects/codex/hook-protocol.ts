@@ -27,7 +27,13 @@ function patchAsClaude(input: Record<string, unknown>): { tool: string; input: R
 }
 
 /** Codex's events whose `hookSpecificOutput.additionalContext` it reads. */
-const CONTEXT_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart']);
+const CONTEXT_EVENTS = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'SessionStart',
+  'SubagentStart',
+]);
 /** Where `decision: "block"` + `reason` blocks. */
 const BLOCK_EVENTS = new Set(['PostToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop']);
 

@@ -29,7 +29,11 @@ export const COPILOT_CLAUDE_EVENTS: EventMap = {
 
 export const copilotTools = toolMapper([
   { agent: 'bash', claude: 'Bash' },
-  { agent: 'edit', claude: 'Edit', fields: { path: 'file_path', old_str: 'old_string', new_str: 'new_string' } },
+  {
+    agent: 'edit',
+    claude: 'Edit',
+    fields: { path: 'file_path', old_str: 'old_string', new_str: 'new_string' },
+  },
   { agent: 'create', claude: 'Write', fields: { path: 'file_path', file_text: 'content' } },
   { agent: 'view', claude: 'Read', fields: { path: 'file_path' } },
   { agent: 'glob', claude: 'Glob' },
@@ -65,7 +69,8 @@ export const copilotHookProtocol: HookAgentProtocol = {
       if (k === 'toolName') input.tool_name = tool !== undefined ? copilotTools.claudeName(tool) : v;
       else if (k === 'toolArgs' || k === 'toolInput') {
         const args = toolArgsObject(v);
-        input.tool_input = args !== undefined && tool !== undefined ? copilotTools.toClaude(tool, args) : (args ?? v);
+        input.tool_input =
+          args !== undefined && tool !== undefined ? copilotTools.toClaude(tool, args) : (args ?? v);
       } else input[Object.hasOwn(FIELDS, k) ? (FIELDS[k] ?? k) : k] = v;
     }
     const sessionId = textOf(input.session_id);
@@ -94,7 +99,9 @@ export const copilotHookProtocol: HookAgentProtocol = {
       }
       if (v.updatedInput !== undefined && v.permission !== 'deny')
         out.modifiedArgs =
-          call.agentTool !== undefined ? copilotTools.fromClaude(call.agentTool, v.updatedInput) : v.updatedInput;
+          call.agentTool !== undefined
+            ? copilotTools.fromClaude(call.agentTool, v.updatedInput)
+            : v.updatedInput;
     } else if (event === 'permissionRequest') {
       const answer = v.permissionRequest;
       if (answer !== undefined) {
@@ -113,7 +120,8 @@ export const copilotHookProtocol: HookAgentProtocol = {
       out.decision = 'block';
       out.reason = reasonOr(v);
     }
-    if (v.additionalContext !== undefined && CONTEXT_EVENTS.has(event)) out.additionalContext = v.additionalContext;
+    if (v.additionalContext !== undefined && CONTEXT_EVENTS.has(event))
+      out.additionalContext = v.additionalContext;
     return jsonReply(out);
   },
 };

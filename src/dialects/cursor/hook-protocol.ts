@@ -9,8 +9,8 @@ import type { EventMap } from '../agent/event-map.ts';
 import { claudeEventOf } from '../agent/event-map.ts';
 import { jsonReply, policyVerdict, reasonOr } from '../agent/policy-verdict.ts';
 import { objectOf, textOf, toolMapper } from '../agent/tool-map.ts';
-import type { HookAgentProtocol } from '../hook-agent.ts';
 import { toolArgsObject } from '../copilot/payload.ts';
+import type { HookAgentProtocol } from '../hook-agent.ts';
 
 export const CURSOR_CLAUDE_EVENTS: EventMap = {
   sessionStart: 'SessionStart',
@@ -65,7 +65,11 @@ function toolOf(
     case 'beforeShellExecution':
     case 'afterShellExecution': {
       const command = textOf(given.command) ?? '';
-      return { agentTool: 'Shell', name: 'Bash', input: { command, ...(textOf(given.cwd) ? { cwd: given.cwd } : {}) } };
+      return {
+        agentTool: 'Shell',
+        name: 'Bash',
+        input: { command, ...(textOf(given.cwd) ? { cwd: given.cwd } : {}) },
+      };
     }
     case 'beforeReadFile':
       return { agentTool: 'Read', name: 'Read', input: { file_path: given.file_path } };
@@ -81,7 +85,11 @@ function toolOf(
       if (tool === undefined) return {};
       const input = objectOf(given.tool_input) ?? toolArgsObject(given.tool_input) ?? {};
       if (tool.startsWith('MCP:')) return { agentTool: tool, name: mcpName(tool.slice(4), given), input };
-      return { agentTool: tool, name: cursorTools.claudeName(tool), input: cursorTools.toClaude(tool, input) };
+      return {
+        agentTool: tool,
+        name: cursorTools.claudeName(tool),
+        input: cursorTools.toClaude(tool, input),
+      };
     }
   }
 }
@@ -89,7 +97,8 @@ function toolOf(
 export const cursorHookProtocol: HookAgentProtocol = {
   toClaude(given, named, env) {
     const agentEvent = textOf(given.hook_event_name) ?? named;
-    if (agentEvent === undefined) return { problem: 'the input names no hook_event_name and no --event was given' };
+    if (agentEvent === undefined)
+      return { problem: 'the input names no hook_event_name and no --event was given' };
     const event = claudeEventOf(CURSOR_CLAUDE_EVENTS, agentEvent) ?? agentEvent;
     const roots = Array.isArray(given.workspace_roots) ? given.workspace_roots : [];
     const projectDir = textOf(roots[0]) ?? textOf(env.CURSOR_PROJECT_DIR) ?? textOf(env.CLAUDE_PROJECT_DIR);
@@ -142,7 +151,8 @@ export const cursorHookProtocol: HookAgentProtocol = {
     } else if ((event === 'stop' || event === 'subagentStop') && v.permission === 'deny') {
       out.followup_message = reasonOr(v);
     }
-    if (v.additionalContext !== undefined && CONTEXT_EVENTS.has(event)) out.additional_context = v.additionalContext;
+    if (v.additionalContext !== undefined && CONTEXT_EVENTS.has(event))
+      out.additional_context = v.additionalContext;
     if (event === 'sessionStart' && v.env !== undefined) out.env = { ...v.env };
     return jsonReply(out);
   },

@@ -41,7 +41,8 @@ const CONTEXT_EVENTS = new Set(['BeforeAgent', 'AfterTool', 'SessionStart']);
 export const geminiHookProtocol: HookAgentProtocol = {
   toClaude(given, named, env) {
     const agentEvent = textOf(given.hook_event_name) ?? named;
-    if (agentEvent === undefined) return { problem: 'the input names no hook_event_name and no --event was given' };
+    if (agentEvent === undefined)
+      return { problem: 'the input names no hook_event_name and no --event was given' };
     const event = claudeEventOf(GEMINI_CLAUDE_EVENTS, agentEvent) ?? agentEvent;
     const input: Record<string, unknown> = { ...given, hook_event_name: event };
     const tool = textOf(given.tool_name);
@@ -51,9 +52,11 @@ export const geminiHookProtocol: HookAgentProtocol = {
       if (toolInput !== undefined) input.tool_input = geminiTools.toClaude(tool, toolInput);
     }
     if (event === 'Stop') {
-      if (typeof input.stop_hook_active !== 'boolean') input.stop_hook_active = given.stop_hook_active === true;
+      if (typeof input.stop_hook_active !== 'boolean')
+        input.stop_hook_active = given.stop_hook_active === true;
       const said = textOf(given.prompt_response);
-      if (said !== undefined && input.last_assistant_message === undefined) input.last_assistant_message = said;
+      if (said !== undefined && input.last_assistant_message === undefined)
+        input.last_assistant_message = said;
     }
     const projectDir = textOf(env.GEMINI_PROJECT_DIR) ?? textOf(env.CLAUDE_PROJECT_DIR) ?? textOf(given.cwd);
     const sessionId = textOf(given.session_id);
@@ -80,7 +83,9 @@ export const geminiHookProtocol: HookAgentProtocol = {
     }
     if (call.agentEvent === 'BeforeTool' && v.updatedInput !== undefined && v.permission !== 'deny')
       specific.tool_input =
-        call.agentTool !== undefined ? geminiTools.fromClaude(call.agentTool, v.updatedInput) : v.updatedInput;
+        call.agentTool !== undefined
+          ? geminiTools.fromClaude(call.agentTool, v.updatedInput)
+          : v.updatedInput;
     if (v.additionalContext !== undefined && CONTEXT_EVENTS.has(call.agentEvent))
       specific.additionalContext = v.additionalContext;
     if (v.stop !== undefined) {
@@ -88,7 +93,8 @@ export const geminiHookProtocol: HookAgentProtocol = {
       if (v.stop.reason !== undefined) out.stopReason = v.stop.reason;
     }
     if (v.systemMessage !== undefined) out.systemMessage = v.systemMessage;
-    if (Object.keys(specific).length > 0) out.hookSpecificOutput = { hookEventName: call.agentEvent, ...specific };
+    if (Object.keys(specific).length > 0)
+      out.hookSpecificOutput = { hookEventName: call.agentEvent, ...specific };
     return Object.keys(out).length === 0 ? { ...SILENT } : jsonReply(out);
   },
 };

@@ -8,14 +8,14 @@
  */
 import type { AgentConfig } from '../../sources/agent-config.ts';
 import { agentConfig } from '../../sources/agent-config.ts';
-import type { GateLoadBase } from '../gate-dialect.ts';
 import {
   type ClaudeOptions,
   type ClaudeShapedSettings,
-  type SourceSpec,
   loadClaudeConfig,
   loadClaudeShaped,
+  type SourceSpec,
 } from '../claude/source.ts';
+import type { GateLoadBase } from '../gate-dialect.ts';
 import { policyFile } from './files.ts';
 
 export interface PolicyOptions {

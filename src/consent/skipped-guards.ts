@@ -1,0 +1,23 @@
+import type { RunRecord } from '../records/run-record.ts';
+import { CONSENT_CAUSES, trustHint } from './run-consent.ts';
+
+/**
+ * [L-TRUST-11] A guard that did not run as approved is never silent: one line per source file
+ * and cause, naming the file and the command that reviews the project.
+ */
+export function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): string[] {
+  const lines = new Map<string, string>();
+  for (const run of runs) {
+    if (run.cause === undefined || !CONSENT_CAUSES.has(run.cause)) continue;
+    const file = run.source.replace(/#.*$/, '');
+    const key = `${file}\0${run.cause}`;
+    if (lines.has(key)) continue;
+    const effect = run.outcome === 'skipped_untrusted' ? 'skipped' : 'denied (failMode "closed")';
+    const why = run.reason ?? run.cause;
+    const line = why.includes('hookwerk trust --project')
+      ? why
+      : `${why.replace(/:? \(?run `hookwerk trust`\)?$/, '')}: ${trustHint(projectDir)}`;
+    lines.set(key, `hookwerk: project hook ${effect}, ${run.cause}: ${file}: ${line}`);
+  }
+  return [...lines.values()];
+}
