@@ -27,6 +27,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['dialects'],
   ['nats'],
   ['(root)'],
+  // `hookwerk hook`, its daemon and `hookwerk install`: shells over the engine for the agents.
+  ['hook', 'install'],
   ['server'],
   ['cli'],
 ];

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { skippedGuardLines } from '../consent/skipped-guards.ts';
 import { projectKey } from '../consent/trust-store.ts';
 import { errorMessage } from '../core/errno.ts';
 import { formatIssue } from '../core/issues.ts';
@@ -8,6 +7,7 @@ import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
 import { silentLogger } from '../records/logger.ts';
+import { skippedGuardLines } from '../records/skipped-guards.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 import { readStdin as readBoundedStdin } from './read-stdin.ts';
 import { closeOnStopSignal, graceOption } from './shutdown.ts';

@@ -6,12 +6,12 @@
  * line on stderr, unless a closed guard names the event, then a deny with the cause [R-HOOK-2].
  */
 import path from 'node:path';
-import { skippedGuardLines } from '../consent/skipped-guards.ts';
 import { homeFolder } from '../core/home.ts';
 import type { ClaudeCall, HookReply } from '../dialects/hook-agent.ts';
 import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { RunRecord } from '../records/run-record.ts';
+import { skippedGuardLines } from '../records/skipped-guards.ts';
 import { scanPolicy } from './policy-prefilter.ts';
 
 /** A call as the command line (or the daemon's client) hands it over. */

@@ -1,5 +1,5 @@
-import type { RunRecord } from '../records/run-record.ts';
-import { CONSENT_CAUSES, trustHint } from './run-consent.ts';
+import { CONSENT_CAUSES, trustHint } from '../consent/run-consent.ts';
+import type { RunRecord } from './run-record.ts';
 
 /**
  * [L-TRUST-11] A guard that did not run as approved is never silent: one line per source file
