@@ -5,6 +5,7 @@
  * agent's own protocol. Never throws: an internal failure is "no objection" on stdout and one
  * line on stderr, unless a closed guard names the event, then a deny with the cause [R-HOOK-2].
  */
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { homeFolder } from '../core/home.ts';
 import type { ClaudeCall, HookReply } from '../dialects/hook-agent.ts';
@@ -78,6 +79,7 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
   try {
     const decision = await deps.decider.decide({ projectDir, home, agent: req.agent, env: req.env, call });
     deps.record?.(decision.runs.map((run) => agentRun(run, req.agent, call)));
+    passEnvBack(decision, req.env);
     const reply = agent.reply(call, decision);
     // [L-TRUST-11] A project guard that did not run as approved is never silent.
     const skipped = skippedGuardLines(decision.runs, projectDir);
@@ -87,6 +89,21 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
     if (!scan.closedGuard) return { ...agent.reply(call, undefined), stderr: `${why}; no objection\n` };
     const deny: AgentDecision = { decision: 'deny', blocked: true, reason: why, continue: true, runs: [] };
     return { ...agent.reply(call, deny), stderr: `${why}; a failMode "closed" guard denies\n` };
+  }
+}
+
+/**
+ * [C-RUN-3] What the policy's SessionStart hooks wrote to their `CLAUDE_ENV_FILE` goes on to the
+ * agent's own one (Claude Code's), which it sources before each Bash command.
+ */
+function passEnvBack(decision: AgentDecision, env: NodeJS.ProcessEnv): void {
+  const file = env.CLAUDE_ENV_FILE;
+  if (decision.env === undefined || file === undefined || !path.isAbsolute(file)) return;
+  const lines = Object.entries(decision.env).map(([k, v]) => `export ${k}='${v.replaceAll("'", "'\\''")}'\n`);
+  try {
+    if (lines.length > 0) appendFileSync(file, lines.join(''));
+  } catch {
+    // The agent's file is its own business: the decision stands without it.
   }
 }
 
