@@ -240,8 +240,10 @@ async function agentSuite(agent, tool, root, baseEnv, timeoutMs) {
   }
 
   const notes = warningsOf(agent, main.run);
+  if (main.internet.length > 0)
+    notes.push(`tried to reach ${[...new Set(main.internet)].join(', ')} (refused by the mock's proxy)`);
   notes.push(...(await trustNotes(agent, tool, root, baseEnv, timeoutMs)));
-  const result = { steps, notes, hookCalls: calls, agentNotes: main.run.notes };
+  const result = { steps, notes, hookCalls: calls, agentNotes: main.run.notes, internet: main.internet };
   writeFileSync(path.join(root, 'result.json'), JSON.stringify(result, null, 1));
   return { steps, notes };
 }
@@ -433,6 +435,8 @@ async function agentRun(agent, tool, base, baseEnv, timeoutMs, o) {
     run,
     guard,
     requests: run.requests.filter((r) => r.kind === 'main'),
+    // What the agent tried to reach beyond the mock (refused by its proxy), for the report.
+    internet: run.requests.filter((r) => r.kind === 'internet').map((r) => r.url),
   };
 }
 
