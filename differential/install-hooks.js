@@ -88,7 +88,8 @@ export async function hookwerkCommands(env) {
     env,
     timeoutMs: 60_000,
   }).then((r) => {
-    const has = (name) => new RegExp(`^\\s+${name}\\b`, 'm').test(r.stdout);
+    // A command line is indented two spaces; wrapped descriptions far more.
+    const has = (name) => new RegExp(`^ {2}${name} `, 'm').test(r.stdout);
     return { install: has('install'), uninstall: has('uninstall'), runs: has('runs') };
   });
   return commandsOnce;
