@@ -20,7 +20,9 @@ import {
 import path from 'node:path';
 import { isErrno } from '../core/errno.ts';
 import { InvalidOptionError } from '../core/errors.ts';
-import { type JournalEntry, journalEntrySchema, truncateEntry } from './journal-entry.ts';
+import type { JournalEntry } from './journal-entry.ts';
+import { journalEntrySchema } from './journal-entry-schema.ts';
+import { truncateEntry } from './truncate-entry.ts';
 
 /** SPEC [R-HOOK-3]: "oldest dropped past 64 MiB". */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
