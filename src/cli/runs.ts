@@ -1,4 +1,5 @@
 import { homeFolder } from '../core/home.ts';
+import { HOOK_AGENT_NAMES } from '../dialects/hook-agents.ts';
 import type { JournalEntry } from '../records/journal-entry.ts';
 import { type JournalQuery, journalDir, RunJournal } from '../records/run-journal.ts';
 import { parseSince, SINCE_FORMAT } from '../records/since-time.ts';
@@ -13,7 +14,7 @@ interface RunsCliOptions {
 }
 
 /** The agents that write the journal [R-HOOK-1, AD-MCP-1]; another name is no error, only never seen. */
-const AGENTS = ['claude', 'gemini', 'codex', 'copilot', 'cursor', 'mcp'];
+const AGENTS: readonly string[] = [...HOOK_AGENT_NAMES, 'mcp'];
 const DEFAULT_LIMIT = 100;
 
 /** Widest a column gets in the table; longer values end in `…` (`--json` has them whole). */
