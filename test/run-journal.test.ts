@@ -225,6 +225,25 @@ describe('[R-HOOK-3] RunJournal', () => {
     expect(() => new RunJournal('/x', { maxBytes: 10, segmentBytes: 20 })).toThrow(/maxBytes/);
   });
 
+  it('[R-HOOK-3] [R-HOOK-4] appending loads no zod: a hook call that records pays for no schema', () => {
+    // Every module journal-append.ts reaches by a static import, from the sources.
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^\s*(?:import|export)\s(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
+        const target = m[1]!;
+        if (target.startsWith('.')) visit(path.join(path.dirname(file), target));
+        else packages.add(target);
+      }
+    };
+    visit(path.join(REPO, 'src', 'records', 'journal-append.ts'));
+    expect(seen.size).toBeGreaterThan(3);
+    expect([...packages].filter((p) => !p.startsWith('node:'))).toEqual([]);
+  });
+
   it('[R-HOOK-3] several processes appending at once: every line whole, none lost, each writer in order', async () => {
     const dir = journalDir(tempDir('hw-journal-'));
     const script = path.join(tempDir('hw-journal-writer-'), 'writer.mjs');

@@ -1,7 +1,8 @@
 import { homeFolder } from '../core/home.ts';
 import { HOOK_AGENT_NAMES } from '../dialects/hook-agents.ts';
 import type { JournalEntry } from '../records/journal-entry.ts';
-import { type JournalQuery, journalDir, RunJournal } from '../records/run-journal.ts';
+import { journalDir } from '../records/journal-segments.ts';
+import { type JournalQuery, RunJournal } from '../records/run-journal.ts';
 import { parseSince, SINCE_FORMAT } from '../records/since-time.ts';
 import { CliError } from './cli-error.ts';
 import { wholeNumberOption } from './int-option.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { homeFolder, NoHomeError } from '../core/home.ts';
-import { journalDir, RunJournal } from '../records/run-journal.ts';
+import { journalDir } from '../records/journal-segments.ts';
+import { RunJournal } from '../records/run-journal.ts';
 import { parseSince, SINCE_FORMAT } from '../records/since-time.ts';
 import { type FieldIssue, parseBody, summarize } from './bodies.ts';
 import { runsResponseJson } from './runs-response.ts';
