@@ -28,6 +28,8 @@ export function agentRunsView(api: Api): AgentRunsView {
   const agents = new Set<string>();
   const open = new Set<string>();
   let loads = 0;
+  /** What the table shows now (see `load`). */
+  let shown = '';
 
   const select = h('select', {
     attrs: { name: 'agent', id: 'agent-runs-agent' },
@@ -48,7 +50,7 @@ export function agentRunsView(api: Api): AgentRunsView {
   const body = h('tbody');
 
   const row = (e: JournalEntry): HTMLTableRowElement[] => {
-    const key = [e.at, e.agent, e.hook, e.event, e.sessionId ?? '', e.durationMs].join('\u0000');
+    const key = keyOf(e);
     const expanded = open.has(key);
     const toggle = () => {
       if (open.has(key)) open.delete(key);
@@ -169,8 +171,14 @@ export function agentRunsView(api: Api): AgentRunsView {
       const skipped = answer.value.skipped ?? 0;
       delete status.dataset.kind;
       status.textContent = skipped > 0 ? `${skipped} unreadable journal lines skipped.` : '';
+      // The journal only grows at its newest end: the same count and ends mean nothing new, and
+      // the table (focus, a selection) stays as it is.
+      const runs = answer.value.runs;
+      const seen = [agent, runs.length, keyOf(runs[0]), keyOf(runs.at(-1))].join('\u0001');
+      if (seen === shown) return;
+      shown = seen;
       // Journal order is write order; the table is by the time each run started, newest first.
-      entries = answer.value.runs
+      entries = runs
         .map((e, i) => ({ e, i, t: Date.parse(e.at) }))
         .sort((a, b) => (b.t || 0) - (a.t || 0) || a.i - b.i)
         .map(({ e }) => e);
@@ -184,6 +192,12 @@ export function agentRunsView(api: Api): AgentRunsView {
   }, REFRESH_MS);
   render();
   return view;
+}
+
+/** A run's identity: journal lines carry no id, these fields tell two runs apart. */
+function keyOf(e: JournalEntry | undefined): string {
+  if (e === undefined) return '';
+  return [e.at, e.agent, e.hook, e.event, e.sessionId ?? '', e.durationMs].join('\u0000');
 }
 
 /** The time, with the date in front when it is not today (the journal reaches back days). */
