@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { isErrno } from '../core/errno.ts';
 import type { JournalEntry } from './journal-entry.ts';
-import { listSegments, segmentFile } from './journal-segments.ts';
+import { JOURNAL_MAX_BYTES, JOURNAL_SEGMENT_BYTES, listSegments, segmentFile } from './journal-segments.ts';
 import { truncateEntry } from './truncate-entry.ts';
 
 /** Rotation races lost in a row before a writer appends to whatever is newest (never loops). */
@@ -30,12 +30,18 @@ export interface JournalBounds {
   segmentBytes: number;
 }
 
+const DEFAULT_BOUNDS: JournalBounds = { maxBytes: JOURNAL_MAX_BYTES, segmentBytes: JOURNAL_SEGMENT_BYTES };
+
 /**
- * Adds `entries` to the journal in `dir` in one write (whole lines, never interleaved with
- * another process's), to the current segment, or to a new one when it is full (then the oldest
- * past the bound are deleted). Synchronous; throws on I/O errors.
+ * Adds `entries` to the journal in `dir` (`journalDir(home)`) in one write (whole lines, never
+ * interleaved with another process's), to the current segment, or to a new one when it is full
+ * (then the oldest past the bound are deleted). Synchronous; throws on I/O errors.
  */
-export function appendJournal(dir: string, entries: readonly JournalEntry[], bounds: JournalBounds): void {
+export function appendJournal(
+  dir: string,
+  entries: readonly JournalEntry[],
+  bounds: JournalBounds = DEFAULT_BOUNDS,
+): void {
   if (entries.length === 0) return;
   let text = '';
   for (const entry of entries) text += `${JSON.stringify(truncateEntry(entry))}\n`;
