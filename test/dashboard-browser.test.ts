@@ -2,6 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../src/records/journal-entry.ts';
+import { journalDir } from '../src/records/journal-segments.ts';
+import { RunJournal } from '../src/records/run-journal.ts';
 import { cleanEnv } from './cli-runner.ts';
 import { tempDir, waitFor } from './helpers.ts';
 import { request, type Served, startServe } from './serve-process.ts';
@@ -29,6 +32,8 @@ afterAll(async () => {
 interface Dashboard {
   served: Served;
   workspace: string;
+  /** serve's HOME: its journal holds the agents' runs [R-HOOK-3]. */
+  home: string;
   token: string;
   page: Page;
   /** POST to the API with the token, as an agent would. */
@@ -112,6 +117,7 @@ async function openDashboard(viewport = { width: 1280, height: 800 }): Promise<D
   const dash: Dashboard = {
     served,
     workspace,
+    home,
     token,
     page,
     api: (method, route, body) => request(served.port, method, route, token, body),
@@ -290,6 +296,68 @@ describe('[UI-1] [UI-3] the dashboard in Chromium', { timeout: 60_000 }, () => {
     const miss = panel.locator('.explain-list li[data-verdict="matcher"]');
     await miss.waitFor(SEEN);
     expect(await miss.textContent()).toContain('does not match "Read"');
+  });
+
+  it('[R-HOOK-3] shows the agents’ runs from the journal beside its own, newest first, filterable by agent', async () => {
+    const d = await openDashboard();
+    const journal = new RunJournal(journalDir(d.home));
+    const run = (agent: string, toolName: string, minutesAgo: number, over: Partial<JournalEntry> = {}) => ({
+      hook: `policy-${toolName}`,
+      source: '/home/.hookwerk/policy.json#/hooks/PreToolUse/0/hooks/0',
+      event: 'PreToolUse',
+      dialect: 'claude',
+      outcome: 'ok' as const,
+      durationMs: 3.5,
+      at: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+      sessionId: `${agent}-session`,
+      agent,
+      toolName,
+      ...over,
+    });
+    // Written out of time order (a long hook is recorded after a later short one): shown by time.
+    journal.append([
+      run('claude', 'Bash', 5),
+      run('codex', 'apply_patch', 1, { outcome: 'deny', decision: 'deny', reason: 'no patches to .env' }),
+      run('gemini', 'Write', 3),
+      run('claude', 'Read', 2),
+    ]);
+    await signIn(d);
+    const panel = d.page.locator('#agents');
+    const rows = panel.locator('tr.agent-run');
+    const count = panel.locator('.count');
+    await count.filter({ hasText: /^4 runs$/ }).waitFor(SEEN);
+    const column = (name: string) => rows.evaluateAll((trs, n) => trs.map((tr) => tr.getAttribute(n)), name);
+    expect(await column('data-agent')).toEqual(['codex', 'claude', 'gemini', 'claude']);
+    const times = await column('data-at');
+    expect(times).toEqual([...times].sort().reverse());
+    expect(await rows.first().getAttribute('class')).toContain('outcome-deny');
+    const agentSelect = panel.getByLabel('Agent', { exact: true });
+    expect(await agentSelect.locator('option').evaluateAll((os) => os.map((o) => o.textContent))).toEqual([
+      'all',
+      'claude',
+      'codex',
+      'gemini',
+    ]);
+
+    await agentSelect.selectOption('claude');
+    await count.filter({ hasText: '2 runs of claude' }).waitFor(SEEN);
+    expect(await column('data-agent')).toEqual(['claude', 'claude']);
+    expect(await panel.locator('tr.agent-run .a-tool').allTextContents()).toEqual(['Read', 'Bash']);
+    await rows.first().click();
+    const details = panel.locator('tr.details');
+    await details.waitFor(SEEN);
+    expect(await details.locator('dt:text-is("session") + dd').textContent()).toBe('claude-session');
+
+    // A run an agent records later is there on the next load; the other agents stay filtered out.
+    journal.append([run('claude', 'Edit', 0), run('cursor', 'Shell', 0)]);
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    await count.filter({ hasText: '3 runs of claude' }).waitFor(SEEN);
+    expect(await panel.locator('tr.agent-run .a-tool').first().textContent()).toBe('Edit');
+    await agentSelect.selectOption('');
+    await count.filter({ hasText: /^6 runs$/ }).waitFor(SEEN);
+    expect(await agentSelect.locator('option').count()).toBe(5);
+    // serve's own runs are apart: none happened here.
+    expect(await d.page.locator('#runs tr.run').count()).toBe(0);
   });
 
   it('fits a phone screen (390×844) and a 1280×800 one without sideways scrolling', async () => {

@@ -38,6 +38,7 @@ function buildProgram(setExit: SetExit): Command {
   addWorkerCommand(program, setExit);
   addDemoCommand(program, setExit);
   addHookCommand(program, setExit);
+  addRunsCommand(program, setExit);
   return program;
 }
 
@@ -263,6 +264,20 @@ function addHookCommand(program: Command, setExit: SetExit): void {
       // `bin/hookwerk.js` comes here only when `hook` is not the first word (`hookwerk -v hook`…).
       const { hookMain } = await import('./hook.ts');
       setExit(await hookMain(args));
+    });
+}
+
+function addRunsCommand(program: Command, setExit: SetExit): void {
+  program
+    .command('runs')
+    .description("list the agents' hook runs from the journal (~/.hookwerk/records/), newest first")
+    .option('--agent <name>', 'only this agent: claude, gemini, codex, copilot, cursor, mcp')
+    .option('--since <time>', 'only runs since an ISO time or a span back from now (10m, 2h, 1d)')
+    .option('--limit <n>', 'the newest N at most (default 100)')
+    .option('--json', 'one JSON record per line instead of the table')
+    .action(async (opts) => {
+      const { runsCommand } = await import('./runs.ts');
+      setExit(runsCommand(opts, out, err));
     });
 }
 

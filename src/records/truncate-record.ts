@@ -40,7 +40,7 @@ export function truncateRecord(record: RunRecord, maxBytes = MAX_RECORD_FIELD_BY
 }
 
 /** The longest prefix of `text` within `maxBytes` of UTF-8, as a new string. */
-function cut(text: string, maxBytes: number): string {
+export function cut(text: string, maxBytes: number): string {
   const buf = new Uint8Array(maxBytes);
   // encodeInto writes whole characters only; decoding makes a fresh string (a slice() of the
   // original could keep the whole original alive).

@@ -6,6 +6,7 @@ import { errorMessage } from '../core/errno.ts';
 import { HookInputError, InvalidOptionError } from '../core/errors.ts';
 import type { HookEngine } from '../engine-api.ts';
 import { type Logger, stderrLogger } from '../records/logger.ts';
+import { agentRunsAnswer } from './agent-runs.ts';
 import { tokenChecker } from './auth.ts';
 import {
   decideBodySchema,
@@ -40,6 +41,8 @@ interface AppOptions {
   now?: () => Date;
   /** (issue 13) Folder of the built dashboard; default `dist/ui` of this package. */
   uiDir?: string;
+  /** [R-HOOK-3] Home folder whose journal `/api/agent-runs` reads; default the account's (HOME). */
+  home?: string;
 }
 
 /** The Hono app (use `app.fetch` / `app.request()`), plus what a server needs to shut down. */
@@ -88,6 +91,12 @@ export function createApp(opts: AppOptions): HookwerkApp {
   hookRoutes(app, store);
   sidecarRoutes(app, engine);
   streamRoutes(app, engine, streams);
+  // [R-HOOK-3] The agents' runs from the journal, beside the engine's own (`/api/runs`).
+  app.get('/api/agent-runs', (c) => {
+    const answer = agentRunsAnswer(c.req.query(), opts.home);
+    if (answer.status === 200) return c.body(answer.json, 200, { 'content-type': 'application/json' });
+    return c.json(answer.body, answer.status);
+  });
 
   return Object.assign(app, {
     store,

@@ -1,4 +1,5 @@
 import './style.css';
+import { agentRunsView } from './agent-runs-view.ts';
 import { Api } from './api.ts';
 import { h, replace } from './dom.ts';
 import { explainView } from './explain-view.ts';
@@ -59,7 +60,12 @@ function showDashboard(token: string): void {
           ? 'connecting…'
           : `reconnecting in ${Math.round(s.inMs / 1000)} s (${s.why})`;
   });
-  stopCurrent = stopFeed;
+  const agentRuns = agentRunsView(api);
+  void agentRuns.load();
+  stopCurrent = () => {
+    stopFeed();
+    agentRuns.stop();
+  };
   const hooks = hooksView(api);
   void hooks.load();
   const nav = h(
@@ -67,6 +73,7 @@ function showDashboard(token: string): void {
     { attrs: { 'aria-label': 'sections' } },
     ...[
       ['#runs', 'Runs'],
+      ['#agents', 'Agents'],
       ['#gate', 'Gate'],
       ['#latency', 'Latency'],
       ['#explain', 'Explain'],
@@ -88,6 +95,7 @@ function showDashboard(token: string): void {
       { class: 'dashboard' },
       runsView(store),
       h('div', { class: 'side' }, gateView(store), latencyView(store), explainView(api)),
+      agentRuns.element,
       hooks.element,
     ),
   );

@@ -1,12 +1,13 @@
 import * as z from 'zod/mini';
 import { LURUS_EVENTS, type LurusEventName } from '../../src/events/lurus-events.ts';
 import type { PrxEventName } from '../../src/events/prx-events.ts';
+import type { JournalEntry } from '../../src/records/journal-entry.ts';
 import { RUN_OUTCOMES, type RunOutcome, type RunRecord } from '../../src/records/run-record.ts';
 
 // Every answer of the API is checked before the page uses it (house rule: no casts of outside
 // JSON). The types come from the server's own sources, so a drift fails `npm run typecheck`.
 
-export type { RunOutcome, RunRecord };
+export type { JournalEntry, RunOutcome, RunRecord };
 export { LURUS_EVENTS, RUN_OUTCOMES };
 
 export const PRX_EVENTS = [
@@ -53,6 +54,19 @@ export const runRecordSchema = z.object({
 
 export const runsAnswerSchema = z.object({
   runs: z.array(runRecordSchema),
+  omitted: z.optional(z.number()),
+});
+
+/** [R-HOOK-3] A run of an agent's hook, from the journal (`/api/agent-runs`). */
+export const journalEntrySchema = z.extend(runRecordSchema, {
+  agent: z.string(),
+  toolName: z.optional(z.string()),
+}) satisfies z.ZodMiniType<JournalEntry>;
+
+export const agentRunsAnswerSchema = z.object({
+  runs: z.array(journalEntrySchema),
+  skipped: z.optional(z.number()),
+  droppedSegments: z.optional(z.number()),
   omitted: z.optional(z.number()),
 });
 
