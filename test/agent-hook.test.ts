@@ -291,6 +291,42 @@ describe('[R-HOOK-2] an internal failure of hookwerk', () => {
   });
 });
 
+describe('[R-HOOK-3] one audit trail', () => {
+  it('every run of hookwerk hook is in the journal with agent, session and tool; hookwerk runs lists it', async () => {
+    const home = tempDir('hw-ah-home-');
+    writeJson(path.join(home, '.hookwerk', 'policy.json'), POLICY);
+    const cursor = await runCli(['hook', '--agent', 'cursor'], {
+      home,
+      stdin: {
+        text: JSON.stringify({
+          hook_event_name: 'preToolUse',
+          conversation_id: 'conv-7',
+          tool_name: 'Shell',
+          tool_input: { command: 'rm -rf build' },
+          workspace_roots: [home],
+        }),
+      },
+    });
+    expect(JSON.parse(cursor.stdout)).toMatchObject({ permission: 'deny' });
+    const runs = await runCli(['runs', '--agent', 'cursor', '--json'], { home });
+    expect(runs.code).toBe(0);
+    const lines = runs.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        agent: 'cursor',
+        sessionId: 'conv-7',
+        toolName: 'Bash',
+        outcome: 'deny',
+        event: 'PreToolUse',
+      }),
+    );
+    expect((await runCli(['runs', '--agent', 'codex', '--json'], { home })).stdout).toBe('');
+  });
+});
+
 describe('[C-RUN-3] SessionStart environment', () => {
   it("what the policy's SessionStart hooks write to CLAUDE_ENV_FILE goes on to Claude Code's own file", async () => {
     const home = tempDir('hw-ah-home-');

@@ -11,6 +11,8 @@ import { homeFolder } from '../core/home.ts';
 import type { ClaudeCall, HookReply } from '../dialects/hook-agent.ts';
 import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
+import { appendJournal } from '../records/journal-append.ts';
+import { journalDir } from '../records/journal-segments.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { skippedGuardLines } from '../records/skipped-guards.ts';
 import { scanPolicy } from './policy-prefilter.ts';
@@ -51,9 +53,15 @@ export type AgentRunRecord = RunRecord & { agent: string; toolName?: string };
 
 export interface HookCallDeps {
   decider: PolicyDecider;
-  /** Where the runs go [R-HOOK-3]; default: nowhere. */
-  record?: (runs: readonly AgentRunRecord[]) => void;
+  /**
+   * Where the runs go [R-HOOK-3]; default: the journal under `<home>/.hookwerk/records/`. A
+   * failure to record is one line on stderr, never a changed answer.
+   */
+  record?: (runs: readonly AgentRunRecord[], home: string) => void;
 }
+
+const journalRuns = (runs: readonly AgentRunRecord[], home: string): void =>
+  appendJournal(journalDir(home), runs);
 
 export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): Promise<HookReply> {
   const agent = HOOK_AGENTS[req.agent];
@@ -78,18 +86,41 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
   if (!scan.mayRun) return agent.reply(call, undefined);
   try {
     const decision = await deps.decider.decide({ projectDir, home, agent: req.agent, env: req.env, call });
-    deps.record?.(decision.runs.map((run) => agentRun(run, req.agent, call)));
+    const unrecorded = recordRuns(deps.record ?? journalRuns, decision, req.agent, call, home);
     passEnvBack(decision, req.env);
-    const reply = agent.reply(call, decision);
+    const reply = withStderr(agent.reply(call, decision), unrecorded);
     // [L-TRUST-11] A project guard that did not run as approved is never silent.
-    const skipped = skippedGuardLines(decision.runs, projectDir);
-    return skipped.length === 0 ? reply : { ...reply, stderr: `${reply.stderr}${skipped.join('\n')}\n` };
+    return withStderr(reply, skippedGuardLines(decision.runs, projectDir));
   } catch (e) {
     const why = `hookwerk could not run the policy: ${messageOf(e)}`;
     if (!scan.closedGuard) return { ...agent.reply(call, undefined), stderr: `${why}; no objection\n` };
     const deny: AgentDecision = { decision: 'deny', blocked: true, reason: why, continue: true, runs: [] };
     return { ...agent.reply(call, deny), stderr: `${why}; a failMode "closed" guard denies\n` };
   }
+}
+
+/** The runs into the journal; the line to say on stderr when that failed. */
+function recordRuns(
+  record: NonNullable<HookCallDeps['record']>,
+  decision: AgentDecision,
+  agent: HookAgentName,
+  call: ClaudeCall,
+  home: string,
+): string[] {
+  if (decision.runs.length === 0) return [];
+  try {
+    record(
+      decision.runs.map((run) => agentRun(run, agent, call)),
+      home,
+    );
+    return [];
+  } catch (e) {
+    return [`hookwerk: the runs were not recorded: ${messageOf(e)}`];
+  }
+}
+
+function withStderr(reply: HookReply, lines: readonly string[]): HookReply {
+  return lines.length === 0 ? reply : { ...reply, stderr: `${reply.stderr}${lines.join('\n')}\n` };
 }
 
 /**
