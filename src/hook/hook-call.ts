@@ -11,8 +11,6 @@ import { homeFolder } from '../core/home.ts';
 import type { ClaudeCall, HookReply } from '../dialects/hook-agent.ts';
 import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
-import { appendJournal } from '../records/journal-append.ts';
-import { journalDir } from '../records/journal-segments.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { skippedGuardLines } from '../records/skipped-guards.ts';
 import { scanPolicy } from './policy-prefilter.ts';
@@ -57,11 +55,17 @@ export interface HookCallDeps {
    * Where the runs go [R-HOOK-3]; default: the journal under `<home>/.hookwerk/records/`. A
    * failure to record is one line on stderr, never a changed answer.
    */
-  record?: (runs: readonly AgentRunRecord[], home: string) => void;
+  record?: (runs: readonly AgentRunRecord[], home: string) => void | Promise<void>;
 }
 
-const journalRuns = (runs: readonly AgentRunRecord[], home: string): void =>
+/** Loaded on use: a call without runs (the common one) never loads the journal [R-HOOK-4]. */
+async function journalRuns(runs: readonly AgentRunRecord[], home: string): Promise<void> {
+  const [{ appendJournal }, { journalDir }] = await Promise.all([
+    import('../records/journal-append.ts'),
+    import('../records/journal-segments.ts'),
+  ]);
   appendJournal(journalDir(home), runs);
+}
 
 export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): Promise<HookReply> {
   const agent = HOOK_AGENTS[req.agent];
@@ -86,7 +90,7 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
   if (!scan.mayRun) return agent.reply(call, undefined);
   try {
     const decision = await deps.decider.decide({ projectDir, home, agent: req.agent, env: req.env, call });
-    const unrecorded = recordRuns(deps.record ?? journalRuns, decision, req.agent, call, home);
+    const unrecorded = await recordRuns(deps.record ?? journalRuns, decision, req.agent, call, home);
     passEnvBack(decision, req.env);
     const reply = withStderr(agent.reply(call, decision), unrecorded);
     // [L-TRUST-11] A project guard that did not run as approved is never silent.
@@ -100,16 +104,16 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
 }
 
 /** The runs into the journal; the line to say on stderr when that failed. */
-function recordRuns(
+async function recordRuns(
   record: NonNullable<HookCallDeps['record']>,
   decision: AgentDecision,
   agent: HookAgentName,
   call: ClaudeCall,
   home: string,
-): string[] {
+): Promise<string[]> {
   if (decision.runs.length === 0) return [];
   try {
-    record(
+    await record(
       decision.runs.map((run) => agentRun(run, agent, call)),
       home,
     );
