@@ -38,6 +38,7 @@ function buildProgram(setExit: SetExit): Command {
   addWorkerCommand(program, setExit);
   addDemoCommand(program, setExit);
   addHookCommand(program, setExit);
+  addInstallCommand(program, setExit);
   return program;
 }
 
@@ -264,6 +265,27 @@ function addHookCommand(program: Command, setExit: SetExit): void {
       const { hookMain } = await import('./hook.ts');
       setExit(await hookMain(args));
     });
+}
+
+function addInstallCommand(program: Command, setExit: SetExit): void {
+  const verbs = {
+    install: "add hookwerk's hook entries to an agent's own hook file (they run the policy)",
+    uninstall: 'remove exactly what install added',
+  } as const;
+  for (const [verb, description] of Object.entries(verbs)) {
+    program
+      .command(verb)
+      .description(description)
+      .requiredOption('--agent <agent>', 'claude, gemini, codex, copilot or cursor')
+      .option('--project <dir>', 'the project whose hook file is meant (default: the current folder)')
+      .option('--user', "the agent's hook file in your home folder instead")
+      .option('--dry-run', 'print the change, write nothing')
+      .action(async (opts) => {
+        // Loaded on use: no other command pays for it.
+        const { installCommand } = await import('./install.ts');
+        setExit(installCommand(verb === 'install' ? 'install' : 'uninstall', opts, out, err));
+      });
+  }
 }
 
 function dialectOption() {
