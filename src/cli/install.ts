@@ -59,7 +59,8 @@ function printInstall(r: InstallResult, out: Print, err: Print): void {
     if (r.updated.length > 0) out(`  command line updated: ${r.updated.join(', ')}`);
     if (r.unchanged.length > 0) out(`  already there: ${r.unchanged.join(', ')}`);
   }
-  out(`  each runs: ${r.command}`);
+  const perEvent = isInstallAgent(r.agent) && AGENT_INSTALLS[r.agent].install.needsEventFlag;
+  out(`  each runs: ${r.command}${perEvent ? ' --event <its event>' : ''}`);
   for (const w of r.warnings) err(`hookwerk: warning: ${w}`);
   for (const n of r.notes) out(`note: ${n}`);
   if (r.dryRun) out('dry run: nothing was written');

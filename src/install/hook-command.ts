@@ -7,9 +7,6 @@ import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Seconds an agent waits for the hook command: far above its normal run, below any agent's default. */
-export const HOOK_TIMEOUT_S = 30;
-
 /** The package root: two folders up from `src/install/` and `dist/install/`. */
 export function packageRoot(): string {
   return fileURLToPath(new URL('../../', import.meta.url));

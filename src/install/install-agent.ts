@@ -42,7 +42,7 @@ export interface InstallResult {
   readonly updated: string[];
   /** Events that had our entry already, as it is. */
   readonly unchanged: string[];
-  /** The command line of the first event's entry. */
+  /** The entries' command line (for agents that need it, each adds `--event <its event>`). */
   readonly command: string;
   /** Why the entries might not run as meant (hooks that run twice, switches that turn them off). */
   readonly warnings: string[];
@@ -98,7 +98,7 @@ export function installAgent(opts: InstallOptions): InstallResult {
     events,
     updated,
     unchanged,
-    command: commandOf(install.events[0] ?? ''),
+    command: (opts.command ?? hookCommandLine)(name, undefined),
     warnings: [...warningsFor(target, read), ...notes.warnings],
     notes: notes.notes,
     diff: changed ? unifiedDiff(file, read.original ?? null, after) : '',

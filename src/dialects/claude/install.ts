@@ -4,8 +4,8 @@
  * shape with its timeout in seconds [C-SRC-1, C-RUN-1].
  */
 import path from 'node:path';
-import { HOOK_TIMEOUT_S } from '../../install/hook-command.ts';
 import type { AgentInstall } from '../hook-agent.ts';
+import { HOOK_TIMEOUT_S } from '../hook-timeout.ts';
 
 /** Claude Code's group shape, `{hooks: [{type: "command", command, timeout}]}` (Codex and Gemini CLI read it too). */
 export function claudeGroup(handler: Readonly<Record<string, unknown>>): unknown {

@@ -5,9 +5,9 @@
  * event is one Codex 0.171 fires (`codex/events.ts`), so no key is one Codex would warn about.
  */
 import path from 'node:path';
-import { HOOK_TIMEOUT_S } from '../../install/hook-command.ts';
 import { claudeGroup } from '../claude/install.ts';
 import type { AgentInstall } from '../hook-agent.ts';
+import { HOOK_TIMEOUT_S } from '../hook-timeout.ts';
 
 /** `$CODEX_HOME` (resolved) when set, else `<home>/.codex`: Codex's user layer. */
 export function codexHomeDir(home: string, env: NodeJS.ProcessEnv): string {

@@ -5,8 +5,8 @@
  * command says which one it is (`--event preToolUse`). No matcher: every tool.
  */
 import path from 'node:path';
-import { HOOK_TIMEOUT_S } from '../../install/hook-command.ts';
 import type { AgentInstall } from '../hook-agent.ts';
+import { HOOK_TIMEOUT_S } from '../hook-timeout.ts';
 
 /** `$COPILOT_HOME` (resolved) when set, else `<home>/.copilot`. */
 function copilotHomeDir(home: string, env: NodeJS.ProcessEnv): string {

@@ -5,8 +5,8 @@
  * events. No `failClosed`: whether a failure blocks is the hook command's answer to give.
  */
 import path from 'node:path';
-import { HOOK_TIMEOUT_S } from '../../install/hook-command.ts';
 import type { AgentInstall } from '../hook-agent.ts';
+import { HOOK_TIMEOUT_S } from '../hook-timeout.ts';
 
 export const cursorInstall: AgentInstall = {
   projectFile: (projectDir) => path.join(projectDir, '.cursor', 'hooks.json'),

@@ -5,9 +5,9 @@
  * `/hooks`) and `hooksConfig.disabled: ["hookwerk"]` turns all of them off at once.
  */
 import path from 'node:path';
-import { HOOK_TIMEOUT_S } from '../../install/hook-command.ts';
 import { claudeGroup } from '../claude/install.ts';
 import type { AgentInstall } from '../hook-agent.ts';
+import { HOOK_TIMEOUT_S } from '../hook-timeout.ts';
 
 export const geminiInstall: AgentInstall = {
   projectFile: (projectDir) => path.join(projectDir, '.gemini', 'settings.json'),
