@@ -574,7 +574,7 @@ describe('[R-INST-1] what the user must still do, and switches that keep the hoo
     expect(installAgent(opts(w, 'copilot', 'project')).warnings.join('\n')).toMatch(/disableAllHooks/);
   });
 
-  it('warns that an agent reading plain JSON gets a file with comments (not Gemini CLI, which reads them)', () => {
+  it('warns that an agent reading plain JSON gets a file with comments (not Gemini CLI, which reads them; trailing commas it does not)', () => {
     const w = world();
     for (const agent of AGENTS) {
       put(fileOf(w, agent, 'project'), WITH_COMMENTS[agent]);
@@ -583,6 +583,10 @@ describe('[R-INST-1] what the user must still do, and switches that keep the hoo
       );
       expect(warned, agent).toBe(agent !== 'gemini');
     }
+    put(fileOf(w, 'gemini', 'user'), '{\n  "general": {"vimMode": true,},\n}\n');
+    expect(installAgent(opts(w, 'gemini', 'user')).warnings.join('\n')).toMatch(
+      /has trailing commas \(kept\): Gemini CLI expects JSON with comments at most/,
+    );
   });
 });
 

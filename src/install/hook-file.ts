@@ -31,8 +31,8 @@ export interface HookFileText {
   /** A byte-order mark the file starts with, put back in front of the result. */
   readonly bom: string;
   readonly style: TextStyle;
-  /** Plain JSON (no comments, no trailing commas): what most agents can read. */
-  readonly plainJson: boolean;
+  /** Plain JSON; JSON with comments (which Gemini CLI reads); or trailing commas too (no agent reads those). */
+  readonly syntax: 'json' | 'comments' | 'trailing-commas';
   /** No file, or one holding only white space: install writes it as a new file. */
   readonly blank: boolean;
 }
@@ -60,7 +60,7 @@ export function readHookFile(file: string, events: readonly string[]): HookFileT
     text,
     bom,
     style: detectStyle(text, parsed.root),
-    plainJson: isPlainJson(text),
+    syntax: syntaxOf(text),
     blank: false,
   };
 }
@@ -73,7 +73,7 @@ function blank(file: string, original: string | undefined, bom: string): HookFil
     text: `{}${eol}`,
     bom,
     style: { indent: '  ', eol, compact: false },
-    plainJson: true,
+    syntax: 'json',
     blank: true,
   };
 }
@@ -133,12 +133,14 @@ function duplicateKey(file: string, object: Node, at: string[]): void {
   }
 }
 
-function isPlainJson(text: string): boolean {
+function syntaxOf(text: string): HookFileText['syntax'] {
   try {
     JSON.parse(text);
-    return true;
+    return 'json';
   } catch {
-    return false;
+    const errors: ParseError[] = [];
+    parseTree(text, errors, { allowTrailingComma: false, disallowComments: false });
+    return errors.length === 0 ? 'comments' : 'trailing-commas';
   }
 }
 

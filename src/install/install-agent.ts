@@ -179,10 +179,11 @@ function warningsFor(target: InstallTarget, read: HookFileText): string[] {
         `${policy} says "include": ["claude"], and ${target.label} runs the Claude Code hook files itself: those hooks would run twice (A-ALL-1); take "claude" out of include`,
       );
   }
-  // Gemini CLI reads its settings as JSON with comments; the others as JSON.
-  if (!read.plainJson && target.name !== 'gemini')
+  // Gemini CLI strips comments before JSON.parse (strip-json-comments); the others read JSON.
+  const unread = target.name === 'gemini' ? read.syntax === 'trailing-commas' : read.syntax !== 'json';
+  if (unread)
     out.push(
-      `${target.file} has comments or trailing commas (kept): ${target.label} expects plain JSON and hookwerk's own loader skips such a file`,
+      `${target.file} has ${target.name === 'gemini' ? 'trailing commas' : 'comments or trailing commas'} (kept): ${target.label} expects ${target.name === 'gemini' ? 'JSON with comments at most' : 'plain JSON'}, and hookwerk's own loader skips such a file`,
     );
   return out;
 }
