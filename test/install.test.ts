@@ -339,6 +339,14 @@ describe.each(AGENTS)('[R-INST-1] install --agent %s', (agent) => {
       });
       const value = json(file);
       expect(value).toEqual({ ...JSON.parse(plain(agent)), addedByUser: true });
+
+      // An edit by hand, in place: every other byte comes back as it was.
+      put(file, WITH_COMMENTS[agent]);
+      installAgent(opts(w, agent, scope));
+      const reviewed = (text: string) => text.replace("the team's guard", "the team's guard, reviewed");
+      writeFileSync(file, reviewed(read(file)));
+      expect(uninstallAgent(opts(w, agent, scope))).toMatchObject({ changed: true, restored: false });
+      expect(read(file)).toBe(reviewed(WITH_COMMENTS[agent]));
     });
 
     it('uninstall without a record (a hand edit made it stale): removes ours from the text, every byte of theirs stays', () => {
