@@ -2,9 +2,11 @@
  * `hookwerk install` / `uninstall` as a user runs them [R-INST-1]: a few end-to-end cases through
  * the built CLI (the library cases are in install.test.ts). HOME is a temp folder.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isPlainObject } from '../src/core/plain-object.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
 
@@ -42,6 +44,57 @@ describe('[R-INST-1] hookwerk install / uninstall (CLI)', () => {
     expect(u.code, u.stderr).toBe(0);
     expect(u.stdout).toContain(`Remove ${file} (install created it; nothing else is in it)`);
     expect(existsSync(path.dirname(file))).toBe(false);
+  });
+
+  it("the command install wrote runs from the agent's shell: hookwerk hook answers no objection [R-HOOK-2]", async () => {
+    const { home, project } = world();
+    for (const agent of ['claude', 'copilot']) {
+      const r = await runCli(['install', '--agent', agent, '--project', project], { home });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const claude: unknown = JSON.parse(readFileSync(path.join(project, '.claude', 'settings.json'), 'utf8'));
+    const copilot: unknown = JSON.parse(
+      readFileSync(path.join(project, '.github', 'hooks', 'hookwerk.json'), 'utf8'),
+    );
+    expect(claude).toHaveProperty(['hooks', 'PreToolUse', 0, 'hooks', 0, 'command']);
+    expect(copilot).toHaveProperty(['hooks', 'preToolUse', 0, 'bash']);
+    const run = (shell: string, command: string, input: object) =>
+      spawnSync(shell, ['-c', command], {
+        input: JSON.stringify(input),
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: home, CLAUDE_PROJECT_DIR: project },
+      });
+    const command = (value: unknown, at: (string | number)[]) =>
+      String(
+        at.reduce<unknown>(
+          (v, k) =>
+            typeof k === 'number'
+              ? Array.isArray(v)
+                ? v[k]
+                : undefined
+              : isPlainObject(v)
+                ? v[k]
+                : undefined,
+          value,
+        ),
+      );
+    // Claude Code runs it with /bin/sh -c; Copilot CLI with bash.
+    const a = run('/bin/sh', command(claude, ['hooks', 'PreToolUse', 0, 'hooks', 0, 'command']), {
+      hook_event_name: 'PreToolUse',
+      session_id: 's1',
+      cwd: project,
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+    });
+    expect({ code: a.status, stdout: a.stdout }, a.stderr).toEqual({ code: 0, stdout: '' });
+    const b = run('bash', command(copilot, ['hooks', 'preToolUse', 0, 'bash']), {
+      sessionId: 's1',
+      timestamp: 1,
+      cwd: project,
+      toolName: 'bash',
+      toolArgs: { command: 'ls' },
+    });
+    expect({ code: b.status, stdout: b.stdout.trim() }, b.stderr).toEqual({ code: 0, stdout: '{}' });
   });
 
   it('--dry-run prints the diff and writes nothing; --user writes the home file', async () => {
@@ -93,7 +146,7 @@ describe('[R-INST-1] hookwerk install / uninstall (CLI)', () => {
     const r = await runCli(['install', '--agent', 'copilot', '--project', project], { home });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
-      /^hookwerk: warning: .*policy\.json says "include": \["claude"\], and Copilot CLI runs the Claude Code hook files itself: those hooks would run twice/,
+      /^hookwerk: warning: .*policy\.json says "include": \["claude"\], and GitHub Copilot CLI runs the Claude Code hook files itself: those hooks would run twice/,
     );
     expect(existsSync(path.join(project, '.github', 'hooks', 'hookwerk.json'))).toBe(true);
   });

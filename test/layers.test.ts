@@ -25,8 +25,6 @@ const LAYERS: readonly (readonly string[])[] = [
   ['sources'],
   // One folder per dialect (its sources, events, answers, how it runs a hook), and their table.
   ['dialects'],
-  // `hookwerk install`: the agents' own hook files it writes.
-  ['install'],
   ['nats'],
   ['(root)'],
   // `hookwerk hook`, its daemon and `hookwerk install`: shells over the engine for the agents.

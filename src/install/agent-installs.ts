@@ -20,7 +20,7 @@ export const AGENT_INSTALLS = {
   claude: { name: 'claude', label: 'Claude Code', install: claudeInstall },
   gemini: { name: 'gemini', label: 'Gemini CLI', install: geminiInstall },
   codex: { name: 'codex', label: 'Codex CLI', install: codexInstall },
-  copilot: { name: 'copilot', label: 'Copilot CLI', install: copilotInstall },
+  copilot: { name: 'copilot', label: 'GitHub Copilot CLI', install: copilotInstall },
   cursor: { name: 'cursor', label: 'Cursor', install: cursorInstall },
 } as const satisfies Record<string, InstallAgent>;
 
