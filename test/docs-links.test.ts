@@ -14,13 +14,7 @@ import { headingSlug, isExternal, markdownAnchors, markdownLinks } from './markd
  * the adapters, the library); the README and docs/policy.md link to them already. A link to one of
  * them may lead nowhere until it lands; once it exists it is checked like any other page.
  */
-const LANDING = new Set([
-  'docs/install.md',
-  'docs/agents-hook.md',
-  'docs/mcp.md',
-  'docs/adapters.md',
-  'docs/library.md',
-]);
+const LANDING = new Set(['docs/mcp.md', 'docs/adapters.md', 'docs/library.md']);
 
 const pages = [
   'README.md',

@@ -39,6 +39,7 @@ function buildProgram(setExit: SetExit): Command {
   addDemoCommand(program, setExit);
   addHookCommand(program, setExit);
   addRunsCommand(program, setExit);
+  addInstallCommand(program, setExit);
   return program;
 }
 
@@ -279,6 +280,27 @@ function addRunsCommand(program: Command, setExit: SetExit): void {
       const { runsCommand } = await import('./runs.ts');
       setExit(runsCommand(opts, out, err));
     });
+}
+
+function addInstallCommand(program: Command, setExit: SetExit): void {
+  const verbs = {
+    install: "add hookwerk's hook entries to an agent's own hook file (they run the policy)",
+    uninstall: 'remove exactly what install added',
+  } as const;
+  for (const [verb, description] of Object.entries(verbs)) {
+    program
+      .command(verb)
+      .description(description)
+      .requiredOption('--agent <agent>', 'claude, gemini, codex, copilot or cursor')
+      .option('--project <dir>', 'the project whose hook file is meant (default: the current folder)')
+      .option('--user', "the agent's hook file in your home folder instead")
+      .option('--dry-run', 'print the change, write nothing')
+      .action(async (opts) => {
+        // Loaded on use: no other command pays for it.
+        const { installCommand } = await import('./install.ts');
+        setExit(installCommand(verb === 'install' ? 'install' : 'uninstall', opts, out, err));
+      });
+  }
 }
 
 function dialectOption() {
