@@ -27,6 +27,8 @@ export type HookwerkErrorCode =
   | 'NATS_AUTH'
   /** An HTTP hook's host is, or resolves to, a blocked address (issue 11). */
   | 'BLOCKED_ADDRESS'
+  /** A gate hook refused a tool call an adapter was asked to run [AD-AI-1]. */
+  | 'TOOL_DENIED'
   /** A command line the CLI cannot run (its message is printed as is). */
   | 'CLI'
   /** A broken invariant inside hookwerk: a bug to report. */
