@@ -77,7 +77,8 @@ export function startModelCall(engine: HookEngine, call: ModelCall): (failure?: 
       {
         provider: call.provider,
         model: call.model,
-        duration_ms: performance.now() - started,
+        // Microseconds are enough; the clock's own digits beyond them are noise.
+        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
         success: failure === undefined,
       },
       opts,
