@@ -18,6 +18,8 @@ const example = async (name: string): Promise<string> => {
     [path.join(REPO, 'examples', 'adapters', name, 'main.mjs')],
     {
       cwd: REPO,
+      // The examples make their own temp HOME; this one keeps anything else off the real one.
+      env: { ...process.env, HOME: tempDir('hw-example-home-') },
     },
   );
   return stdout;
