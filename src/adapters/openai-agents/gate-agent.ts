@@ -20,21 +20,22 @@ export interface GateAgentOptions extends Pick<ObservedModelOptions, 'provider' 
   name?: string;
 }
 
-// Gating is once per object: a tool shared by agents (or an agent gated twice) is gated once.
+// Gating is once per object: a tool shared by agents (or an agent gated twice) is gated once,
+// so what its guardrails note must be where every gated agent's lifecycle looks: one ledger.
 const gatedAgents = new WeakSet<object>();
 const gatedTools = new WeakSet<object>();
+const ledger = new CallLedger();
 
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's own default for an agent of any context and output.
 type AnyAgent = Agent<any, any>;
 
 /** Gates the agent in place (its tools, its model, its handoffs' agents) and returns it. */
 export function gateAgent<A extends AnyAgent>(agent: A, engine: HookEngine, opts: GateAgentOptions = {}): A {
-  const ledger = new CallLedger();
   const pending: AnyAgent[] = [agent];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (gatedAgents.has(next)) continue;
     gatedAgents.add(next);
-    gateOne(next, engine, opts, ledger);
+    gateOne(next, engine, opts);
     if (opts.handoffs !== false) for (const h of next.handoffs) pending.push(handoffAgent(h));
   }
   return agent;
@@ -45,7 +46,7 @@ function handoffAgent(h: AnyAgent | Handoff<any, any>): AnyAgent {
   return 'onInvokeHandoff' in h ? h.agent : h;
 }
 
-function gateOne(agent: AnyAgent, engine: HookEngine, opts: GateAgentOptions, ledger: CallLedger): void {
+function gateOne(agent: AnyAgent, engine: HookEngine, opts: GateAgentOptions): void {
   const guardOpts = {
     ...(opts.sessionId !== undefined ? { sessionId: opts.sessionId } : {}),
     ...(opts.name !== undefined ? { name: opts.name } : {}),
@@ -58,7 +59,7 @@ function gateOne(agent: AnyAgent, engine: HookEngine, opts: GateAgentOptions, le
     // Last: the host's own guardrails judge the call first, so an allow here means it runs.
     tool.inputGuardrails = [...(tool.inputGuardrails ?? []), before];
     tool.outputGuardrails = [...(tool.outputGuardrails ?? []), after];
-    runRewrites(tool, ledger);
+    runRewrites(tool);
   }
   // A model named by a string is resolved by the run's provider: see observedModelProvider.
   if (typeof agent.model !== 'string') {
@@ -69,18 +70,18 @@ function gateOne(agent: AnyAgent, engine: HookEngine, opts: GateAgentOptions, le
     });
   }
   agent.on('agent_tool_start', (_ctx, tool, { toolCall }) => {
-    const call = lifecycleCall(tool, toolCall, ledger, opts.sessionId);
+    const call = lifecycleCall(tool, toolCall, opts.sessionId);
     if (call !== undefined) emitToolStart(engine, call);
   });
   agent.on('agent_tool_end', (_ctx, tool, result, { toolCall }) => {
-    const call = lifecycleCall(tool, toolCall, ledger, opts.sessionId);
+    const call = lifecycleCall(tool, toolCall, opts.sessionId);
     if (call !== undefined) emitToolEnd(engine, call, true, result);
     if ('callId' in toolCall) ledger.end(toolCall.callId);
   });
 }
 
 /** The tool's `invoke` runs with the arguments a hook gave, when one did. */
-function runRewrites(tool: FunctionTool<unknown>, ledger: CallLedger): void {
+function runRewrites(tool: FunctionTool<unknown>): void {
   const invoke = tool.invoke;
   tool.invoke = (runContext, input, details) =>
     invoke.call(tool, runContext, ledger.rewritten(details?.toolCall?.callId) ?? input, details);
@@ -90,7 +91,6 @@ function runRewrites(tool: FunctionTool<unknown>, ledger: CallLedger): void {
 function lifecycleCall(
   tool: Tool<unknown>,
   toolCall: { type: string } & Record<string, unknown>,
-  ledger: CallLedger,
   sessionId: string | undefined,
 ): { tool: string; input: unknown; callId?: string; sessionId?: string } | undefined {
   const callId = typeof toolCall.callId === 'string' ? toolCall.callId : undefined;

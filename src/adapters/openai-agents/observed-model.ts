@@ -77,7 +77,7 @@ export function observedModel<M extends Model>(
       if (prop === 'getResponse') return getResponse;
       if (prop === 'getStreamedResponse') return getStreamedResponse;
       const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      return typeof value === 'function' && prop !== 'constructor' ? value.bind(target) : value;
     },
   });
   observed.add(proxy);

@@ -83,9 +83,10 @@ export function inputGuardrail<TContext>(
       const verdict = await askBeforeTool(engine, call);
       const info = { decision: verdict.decision.decision, reason: verdict.decision.reason };
       if (!verdict.run) {
-        ledger?.refuse(callId);
+        // A tripwire ends the run before the tool's lifecycle events: nothing to remember then.
         if (verdict.stop)
           return { behavior: { type: 'throwException' }, outputInfo: { ...info, stop: verdict.reason } };
+        ledger?.refuse(callId);
         return reject(verdict.reason, info);
       }
       if (verdict.rewritten) {
