@@ -220,6 +220,26 @@ describe('[AD-OAI-1] gateAgent: every tool, the run lifecycle, the model, the ha
     expect(ofEvent(events, 'llm_response').map((e) => e.payload.success)).toEqual([true, true, true, true]);
   });
 
+  it('a call the host own guardrail refuses first is not asked and has no tool events', async () => {
+    const g = await guardedProject();
+    const events = observeEvents(g.engine);
+    const { ran, shell } = shellTool();
+    shell.inputGuardrails = [
+      {
+        type: 'tool_input',
+        name: 'host',
+        run: async () => ({ behavior: { type: 'rejectContent', message: 'host says no' } }),
+      },
+    ];
+    const model = new FakeModel([{ call: { name: 'shell', args: args('ls') } }, { say: 'ok' }]);
+    await runner().run(gateAgent(new Agent({ name: 'ops', model, tools: [shell] }), g.engine), 'go');
+    await g.engine.drain();
+    expect(ran).toEqual([]);
+    expect(lastToolOutput(model.requests[1])).toBe('host says no');
+    expect(g.preInputs()).toEqual([]);
+    expect(events.filter((e) => e.event.startsWith('tool_call'))).toEqual([]);
+  });
+
   it('continue: false ends the run (the SDK throwException tripwire); the tool never ran', async () => {
     const g = await guardedProject();
     const { ran, shell } = shellTool();

@@ -1,12 +1,21 @@
 /**
  * What the gate decided about each call of a gated agent's tools, by call id, for the parts of
- * the SDK's run that come after the guardrail: the arguments a hook rewrote (the tool's `invoke`
- * runs with them, PostToolUse is told them) and the calls it refused (their lifecycle events are
- * not observe events: the tool never started). Entries live from the guardrail to the call's end.
+ * the SDK's run that come after the guardrail: the calls it let through (only those start, so only
+ * those are observe events; a host's own guardrail that refused first never lets ours see it) and
+ * the arguments a hook rewrote (the tool's `invoke` runs with them, PostToolUse is told them).
+ * Entries live from the guardrail to the call's end.
  */
 export class CallLedger {
+  readonly #allowed = new Set<string>();
   readonly #rewrites = new Map<string, string>();
-  readonly #refused = new Set<string>();
+
+  allow(callId: string): void {
+    this.#allowed.add(callId);
+  }
+
+  allowed(callId: string): boolean {
+    return this.#allowed.has(callId);
+  }
 
   rewrite(callId: string, argumentsJson: string): void {
     this.#rewrites.set(callId, argumentsJson);
@@ -17,17 +26,9 @@ export class CallLedger {
     return callId === undefined ? undefined : this.#rewrites.get(callId);
   }
 
-  refuse(callId: string): void {
-    this.#refused.add(callId);
-  }
-
-  refused(callId: string): boolean {
-    return this.#refused.has(callId);
-  }
-
   /** The call is over: forget it. */
   end(callId: string): void {
+    this.#allowed.delete(callId);
     this.#rewrites.delete(callId);
-    this.#refused.delete(callId);
   }
 }

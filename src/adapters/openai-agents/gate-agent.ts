@@ -87,14 +87,14 @@ function runRewrites(tool: FunctionTool<unknown>): void {
     invoke.call(tool, runContext, ledger.rewritten(details?.toolCall?.callId) ?? input, details);
 }
 
-/** The observed call of a lifecycle event; undefined for a call the gate refused (it never started). */
+/** The observed call of a lifecycle event; undefined for a gated tool's call the guardrails did not let through. */
 function lifecycleCall(
   tool: Tool<unknown>,
   toolCall: { type: string } & Record<string, unknown>,
   sessionId: string | undefined,
 ): { tool: string; input: unknown; callId?: string; sessionId?: string } | undefined {
   const callId = typeof toolCall.callId === 'string' ? toolCall.callId : undefined;
-  if (callId !== undefined && ledger.refused(callId)) return undefined;
+  if (gatedTools.has(tool) && (callId === undefined || !ledger.allowed(callId))) return undefined;
   const args = ledger.rewritten(callId) ?? (typeof toolCall.arguments === 'string' ? toolCall.arguments : '');
   const parsed = parseArguments(args);
   return {

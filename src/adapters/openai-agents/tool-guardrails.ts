@@ -76,17 +76,14 @@ export function inputGuardrail<TContext>(
       const { name, callId } = toolCall;
       const parsed = parseArguments(toolCall.arguments);
       if (!parsed.ok) {
-        ledger?.refuse(callId);
         return reject(`the arguments of ${name} are not JSON (${parsed.why}), so no hook could judge them`);
       }
       const call: ToolCall = { tool: name, input: parsed.value, callId, sessionId: opts.sessionId };
       const verdict = await askBeforeTool(engine, call);
       const info = { decision: verdict.decision.decision, reason: verdict.decision.reason };
       if (!verdict.run) {
-        // A tripwire ends the run before the tool's lifecycle events: nothing to remember then.
         if (verdict.stop)
           return { behavior: { type: 'throwException' }, outputInfo: { ...info, stop: verdict.reason } };
-        ledger?.refuse(callId);
         return reject(verdict.reason, info);
       }
       if (verdict.rewritten) {
@@ -98,6 +95,7 @@ export function inputGuardrail<TContext>(
         }
         ledger.rewrite(callId, JSON.stringify(verdict.input));
       }
+      ledger?.allow(callId);
       return allow(info);
     },
   };
