@@ -27,6 +27,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['dialects'],
   ['nats'],
   ['(root)'],
+  // The agent runtimes' adapters (`hookwerk/ai-sdk`, …): subpaths over the engine; the entry never imports them.
+  ['adapters'],
   // `hookwerk hook`, its daemon and `hookwerk install`: shells over the engine for the agents.
   ['hook', 'install'],
   ['server'],

@@ -29,6 +29,8 @@ export type HookwerkErrorCode =
   | 'BLOCKED_ADDRESS'
   /** An agent's hook file `install` / `uninstall` will not change (unreadable, not JSON, misshapen). */
   | 'HOOK_FILE'
+  /** A gate hook refused a tool call an adapter was asked to run [AD-AI-1]. */
+  | 'TOOL_DENIED'
   /** A command line the CLI cannot run (its message is printed as is). */
   | 'CLI'
   /** A broken invariant inside hookwerk: a bug to report. */
