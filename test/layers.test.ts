@@ -27,8 +27,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['dialects'],
   ['nats'],
   ['(root)'],
-  // `hookwerk hook`, its daemon and `hookwerk install`: shells over the engine for the agents.
-  ['hook', 'install'],
+  // `hookwerk hook`, its daemon and `hookwerk install`: shells over the engine for the agents;
+  // the MCP gate and proxy (`hookwerk/mcp`).
+  ['hook', 'install', 'mcp'],
   ['server'],
   ['cli'],
 ];
