@@ -6,16 +6,20 @@
  * reached it.
  */
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../src/core/errors.ts';
 import type { HookEngine } from '../src/engine-api.ts';
 import { createMcpGate, type McpGateOptions, type McpRunRecord, mcpToolName } from '../src/mcp/index.ts';
+import { REPO } from './cli-runner.ts';
 import { openEngine } from './engine-harness.ts';
 import { tempDir, writeScript } from './helpers.ts';
 import { directNotes, notesProject, serverLog } from './mcp-harness.ts';
 
+const run = promisify(execFile);
 const trusted = () => ({ trusted: true, reason: 'test' });
 
 /** A claude-dialect engine on `project` (consent given: the trust store is not what these test). */
@@ -320,3 +324,55 @@ function resultText(result: Record<string, unknown>): string {
   if (!Array.isArray(content)) return '';
   return content.map((b: { text?: string }) => b.text ?? '').join('\n');
 }
+
+describe('[AD-MCP-1, AD-ALL-1] the subpath export hookwerk/mcp', () => {
+  it('resolves through package.json exports (code and types) and runs; the strict compile is package-types.test.ts', async () => {
+    const consumer = tempDir('hw-mcp-consumer-');
+    mkdirSync(path.join(consumer, 'node_modules'));
+    symlinkSync(REPO, path.join(consumer, 'node_modules', 'hookwerk'));
+    writeFileSync(
+      path.join(consumer, 'use.mts'),
+      `import { createHookEngine } from 'hookwerk';
+import { createMcpGate, mcpToolName, type McpGate, type McpRunRecord, type McpToolResult } from 'hookwerk/mcp';
+
+const engine = await createHookEngine({ gateDialect: 'claude', watch: false, trust: () => ({ trusted: true, reason: 'test' }) });
+const records: McpRunRecord[] = [];
+const gate: McpGate = createMcpGate(engine, { name: 'notes', mode: 'enforce', record: (runs) => records.push(...runs) });
+const result: McpToolResult = await gate.call('write_note', { title: 't' }, async (args) => ({
+  content: [{ type: 'text', text: JSON.stringify(args) }],
+}));
+console.log(mcpToolName('notes', 'write_note'), JSON.stringify(result), records.length);
+await engine.close();
+`,
+    );
+    writeFileSync(
+      path.join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          // Only this file is checked here: dist/*.d.ts under skipLibCheck false is package-types.test.ts.
+          skipLibCheck: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          outDir: 'out',
+          types: ['node'],
+          typeRoots: [path.join(REPO, 'node_modules', '@types')],
+        },
+        files: ['use.mts'],
+      }),
+    );
+    const tsc = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+    const compiled = await run(process.execPath, [tsc, '-p', consumer], { cwd: consumer }).then(
+      (r) => r.stdout + r.stderr,
+      (e: { stdout?: string; stderr?: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}`,
+    );
+    expect(compiled).toBe('');
+    const ran = await run(process.execPath, [path.join(consumer, 'out', 'use.mjs')], { cwd: consumer });
+    expect(ran.stdout).toBe(
+      'mcp__notes__write_note {"content":[{"type":"text","text":"{\\"title\\":\\"t\\"}"}]} 1\n',
+    );
+  });
+});

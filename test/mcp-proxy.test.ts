@@ -6,6 +6,7 @@
  * (`--url`), guarded by a project's Claude Code hooks approved with `hookwerk trust --yes`.
  */
 
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -15,7 +16,7 @@ import { mcpProxyCommand, parseMcpProxyArgs } from '../src/cli/mcp-proxy.ts';
 import type { HookEngine } from '../src/engine-api.ts';
 import { createMcpGate, type McpGateMode, type McpRunRecord } from '../src/mcp/index.ts';
 import { McpProxy } from '../src/mcp/mcp-proxy.ts';
-import { runCli } from './cli-runner.ts';
+import { cleanEnv, REPO, runCli } from './cli-runner.ts';
 import { openEngine } from './engine-harness.ts';
 import { notesServer } from './fixtures/mcp/notes-server.mjs';
 import { processAlive, tempDir } from './helpers.ts';
@@ -309,6 +310,36 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
     expect(proxy.stderr).toBe('hookwerk: mcp-proxy: the MCP server exited with code 3\n');
   });
 
+  it('SIGTERM: the proxy stops the server and what it started, and exits 143', async () => {
+    const { project, home } = await approvedProject();
+    const dir = tempDir('hw-mcp-run-');
+    const pids = path.join(dir, 'pids.json');
+    const proxy = new ProxyProcess(
+      ['--project', project, '--', process.execPath, NOTES_SERVER, path.join(dir, 'calls.jsonl'), pids],
+      { home },
+    );
+    const client = await clientOn(proxy);
+    await client.listTools();
+    const { server, child } = pidsSchema.parse(JSON.parse(readFileSync(pids, 'utf8')));
+    proxy.child.kill('SIGTERM');
+    expect(await proxy.exit).toEqual({ code: 143, signal: null });
+    expect([processAlive(server), processAlive(child)]).toEqual([false, false]);
+  });
+
+  it("examples/mcp-proxy/client.js: one call allowed, one denied by the example's hook", async () => {
+    const run = await runNode(
+      [path.join(REPO, 'examples', 'mcp-proxy', 'client.js')],
+      tempDir('hw-mcp-home-'),
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('connected to notes through hookwerk mcp-proxy');
+    expect(run.stdout).toContain('write_note -> noted (1 notes)');
+    expect(run.stdout).toContain(
+      'delete_all -> DENIED: delete_all is not allowed: notes are kept (hook .claude/hooks/no-delete.sh)',
+    );
+  });
+
   it('bad command lines are CliErrors naming the flag; from the CLI: one line on stderr, exit 1, nothing on stdout', async () => {
     const cases: [string[], RegExp][] = [
       [[], /give the MCP server to start after --, or --url URL/],
@@ -352,3 +383,23 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
     expect(missing.stderr).toMatch(/^hookwerk: mcp-proxy: cannot start .*no-such-server: spawn .* ENOENT\n$/);
   });
 });
+
+/** `node ARGS…` with HOME at `home`; its output once it exits. */
+function runNode(
+  args: string[],
+  home: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env: { ...cleanEnv(), HOME: home }, cwd: REPO });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
