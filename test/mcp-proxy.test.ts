@@ -10,7 +10,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CallToolResultSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateMessageRequestSchema,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { mcpProxyCommand, parseMcpProxyArgs } from '../src/cli/mcp-proxy.ts';
 import type { HookEngine } from '../src/engine-api.ts';
@@ -33,16 +37,21 @@ import {
 } from './mcp-harness.ts';
 
 /** Client → McpProxy → notes server, all in this process. */
-async function inMemoryProxy(engine: HookEngine, opts: { name?: string; mode?: McpGateMode } = {}) {
+async function inMemoryProxy(
+  engine: HookEngine,
+  opts: { name?: string; mode?: McpGateMode; server?: (side: InMemoryTransport) => Promise<void> } = {},
+) {
   const file = path.join(tempDir('hw-mcp-log-'), 'calls.jsonl');
   const [clientSide, proxyDown] = InMemoryTransport.createLinkedPair();
   const [proxyUp, serverSide] = InMemoryTransport.createLinkedPair();
-  await notesServer(file).connect(serverSide);
   // What each side sent, as it went on the wire.
   const fromClient: JSONRPCMessage[] = [];
   const toClient: JSONRPCMessage[] = [];
+  const toServer: JSONRPCMessage[] = [];
   spySends(clientSide, fromClient);
   spySends(proxyDown, toClient);
+  spySends(proxyUp, toServer);
+  await (opts.server ?? ((side) => notesServer(file).connect(side)))(serverSide);
   const records: McpRunRecord[] = [];
   const lines: string[] = [];
   const mode = opts.mode ?? 'enforce';
@@ -57,7 +66,7 @@ async function inMemoryProxy(engine: HookEngine, opts: { name?: string; mode?: M
   await proxy.start();
   const client = await clientOn(clientSide);
   closeAfter(() => proxy.close());
-  return { client, proxy, records, lines, fromClient, toClient, log: () => serverLog(file) };
+  return { client, proxy, records, lines, fromClient, toClient, toServer, log: () => serverLog(file) };
 }
 
 function spySends(transport: InMemoryTransport, into: JSONRPCMessage[]): void {
@@ -151,6 +160,86 @@ describe('[AD-MCP-1] McpProxy: every message passes unchanged, tools/call throug
     expect(id).toBeDefined();
     expect(fromClient.some((m) => 'method' in m && m.method === 'notifications/cancelled')).toBe(true);
     expect(toClient.filter((m) => 'id' in m && m.id === id)).toEqual([]);
+  });
+
+  it('a call cancelled after it reached the server: the cancel goes on to it, PostToolUseFailure says is_interrupt', async () => {
+    const engine = await claudeEngine(tempDir('hw-mcp-empty-'));
+    const failure = new Promise<unknown>((resolve) => {
+      engine.use('PostToolUseFailure', {}, (input) => {
+        resolve({ error: input.error, is_interrupt: input.is_interrupt });
+        return undefined;
+      });
+    });
+    const { client, toClient, toServer } = await inMemoryProxy(engine);
+    // ask_model waits for the client's model: the call is at the server until the test lets go.
+    let answer: () => void = () => {};
+    let asked: () => void = () => {};
+    const sampling = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    client.setRequestHandler(CreateMessageRequestSchema, async () => {
+      asked();
+      await new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      return { role: 'assistant', content: { type: 'text', text: 'late' }, model: 'test-model' };
+    });
+    const stop = new AbortController();
+    const call = client.callTool({ name: 'ask_model', arguments: {} }, CallToolResultSchema, {
+      signal: stop.signal,
+    });
+    await sampling;
+    stop.abort('changed my mind');
+    await expect(call).rejects.toThrow();
+    expect(toServer.filter((m) => 'method' in m && m.method === 'notifications/cancelled')).toHaveLength(1);
+    expect(await failure).toEqual({ error: 'the client cancelled the call', is_interrupt: true });
+    answer();
+    await client.listTools();
+    const id = toServer.find((m) => 'method' in m && m.method === 'tools/call');
+    expect(
+      toClient.filter((m) => !('method' in m) && id !== undefined && 'id' in id && m.id === id.id),
+    ).toEqual([]);
+  });
+
+  it('a JSON-RPC error answer to a call reaches the client exactly as the server sent it', async () => {
+    const engine = await claudeEngine(tempDir('hw-mcp-empty-'));
+    const failures: unknown[] = [];
+    engine.use('PostToolUseFailure', {}, (input) => {
+      failures.push(input.error);
+      return undefined;
+    });
+    // A server of the bare protocol: it answers initialize, and every tools/call with an error.
+    const bare = async (side: InMemoryTransport) => {
+      side.onmessage = (m) => {
+        if (!('method' in m) || !('id' in m)) return;
+        const answer: JSONRPCMessage =
+          m.method === 'initialize'
+            ? {
+                jsonrpc: '2.0',
+                id: m.id,
+                result: {
+                  protocolVersion: '2025-06-18',
+                  capabilities: { tools: {} },
+                  serverInfo: { name: 'bare', version: '0' },
+                },
+              }
+            : {
+                jsonrpc: '2.0',
+                id: m.id,
+                error: { code: -32042, message: 'go to the URL first', data: { url: 'https://x' } },
+              };
+        void side.send(answer);
+      };
+      await side.start();
+    };
+    const { client, toClient } = await inMemoryProxy(engine, { server: bare });
+    await expect(client.callTool({ name: 'anything', arguments: {} })).rejects.toThrow(/go to the URL first/);
+    expect(toClient.at(-1)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32042, message: 'go to the URL first', data: { url: 'https://x' } },
+    });
+    expect(failures).toEqual(['go to the URL first']);
   });
 
   it("the server's name comes from its initialize answer; --name replaces it in the hooks' tool names", async () => {
