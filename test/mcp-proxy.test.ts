@@ -20,6 +20,9 @@ import { mcpProxyCommand, parseMcpProxyArgs } from '../src/cli/mcp-proxy.ts';
 import type { HookEngine } from '../src/engine-api.ts';
 import { createMcpGate, type McpGateMode, type McpRunRecord } from '../src/mcp/index.ts';
 import { McpProxy } from '../src/mcp/mcp-proxy.ts';
+import type { JournalEntry } from '../src/records/journal-entry.ts';
+import { journalDir } from '../src/records/journal-segments.ts';
+import { RunJournal } from '../src/records/run-journal.ts';
 import { cleanEnv, REPO, runCli } from './cli-runner.ts';
 import { openEngine } from './engine-harness.ts';
 import { notesServer } from './fixtures/mcp/notes-server.mjs';
@@ -324,6 +327,18 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
     expect(errors).toEqual([]);
     expect(proxy.stdoutLines().length).toBeGreaterThanOrEqual(5);
     expect(proxy.stderr).toBe('');
+    // [R-HOOK-3] Every call in the journal, as the agent "mcp": the gate's verdicts and the hooks' runs.
+    const journal = journalOf(home);
+    expect(journal.filter((e) => e.hook === 'mcp-gate').map((e) => [e.toolName, e.decision])).toEqual([
+      ['mcp__notes__write_note', 'allow'],
+      ['mcp__notes__delete_all', 'deny'],
+    ]);
+    expect(journal.every((e) => e.agent === 'mcp' && e.sessionId?.startsWith('mcp_'))).toBe(true);
+    expect(journal.find((e) => e.event === 'PostToolUse')).toMatchObject({
+      toolName: 'mcp__notes__write_note',
+      decision: 'deny',
+      source: expect.stringMatching(/settings\.json#\/hooks\/PostToolUse\/0\/hooks\/0$/),
+    });
   });
 
   it('--mode audit: the denied call runs and the would-be deny is said on stderr', async () => {
@@ -343,6 +358,13 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
     expect(proxy.stderr).toBe(
       'hookwerk mcp-proxy: audit: hooks would deny mcp__notes__delete_all: no deleting: notes are kept\n',
     );
+    expect(journalOf(home).find((e) => e.hook === 'mcp-gate')).toMatchObject({
+      toolName: 'mcp__notes__delete_all',
+      outcome: 'ok',
+      decision: 'allow',
+      cause: 'audit_would_deny',
+      reason: 'no deleting: notes are kept',
+    });
   });
 
   it('an unapproved project: its hooks do not run, and stderr says so once, at start', async () => {
@@ -491,4 +513,9 @@ function runNode(
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** The journal of `home`, the MCP proxy's entries, newest first [R-HOOK-3]. */
+function journalOf(home: string): JournalEntry[] {
+  return new RunJournal(journalDir(home)).read({ agent: 'mcp' }).entries;
 }

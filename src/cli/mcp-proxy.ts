@@ -12,6 +12,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { errorMessage } from '../core/errno.ts';
+import { homeFolder } from '../core/home.ts';
 import { formatIssue } from '../core/issues.ts';
 import { createHookEngine } from '../engine.ts';
 import type { HookEngine } from '../engine-api.ts';
@@ -19,6 +20,8 @@ import { createMcpGate, type McpGateMode } from '../mcp/mcp-gate.ts';
 import { McpProxy } from '../mcp/mcp-proxy.ts';
 import { isMcpGateDialect, type McpGateDialect } from '../mcp/tool-events.ts';
 import { UpstreamProcess } from '../mcp/upstream-process.ts';
+import { appendJournal } from '../records/journal-append.ts';
+import { journalDir } from '../records/journal-segments.ts';
 import type { Logger } from '../records/logger.ts';
 import { CliError, resolveWorkspace } from './cli-error.ts';
 
@@ -136,9 +139,18 @@ export async function mcpProxyCommand(
   }
   const say = (line: string) => io.err(`hookwerk mcp-proxy: ${line}`);
   const projectDir = resolveWorkspace(parsed.project);
+  let home: string;
+  try {
+    home = homeFolder(undefined, io.env);
+  } catch (e) {
+    throw new CliError(`mcp-proxy: ${errorMessage(e)}`);
+  }
+  // [R-HOOK-3] Every call's runs, as the agent "mcp"; a failed write is a line on stderr (the gate's).
+  const journal = journalDir(home);
   const logger: Logger = { info() {}, warn: say, error: say };
   const engine = await createHookEngine({
     projectDir,
+    home,
     gateDialect: parsed.dialect,
     env: io.env,
     watch: false,
@@ -158,7 +170,13 @@ export async function mcpProxyCommand(
   const proxy = new McpProxy({
     client: new StdioServerTransport(io.stdin, io.stdout),
     upstream,
-    gate: (name) => createMcpGate(engine, { name, mode: parsed.mode, notify: say }),
+    gate: (name) =>
+      createMcpGate(engine, {
+        name,
+        mode: parsed.mode,
+        notify: say,
+        record: (runs) => appendJournal(journal, runs),
+      }),
     ...(parsed.name !== undefined ? { name: parsed.name } : {}),
     mode: parsed.mode,
     log: say,
