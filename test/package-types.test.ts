@@ -21,6 +21,7 @@ beforeAll(() => {
 it('[issue 19] a strict consumer compiles against dist/*.d.ts without skipLibCheck', async () => {
   const dir = tempDir('hw-consumer-');
   const entry = JSON.stringify(path.join(REPO, 'dist', 'index.js'));
+  const mcpEntry = JSON.stringify(path.join(REPO, 'dist', 'mcp', 'index.js'));
   writeFileSync(
     path.join(dir, 'use.mts'),
     `import {
@@ -35,6 +36,7 @@ it('[issue 19] a strict consumer compiles against dist/*.d.ts without skipLibChe
   type RegistryEntry,
   type RunRecord,
 } from ${entry};
+import { createMcpGate, type McpGate, type McpRunRecord } from ${mcpEntry};
 
 const options: HookEngineOptions = { watch: false };
 const engine: HookEngine = await createHookEngine(options);
@@ -42,11 +44,12 @@ const decision: GateDecision = await engine.decide('PreToolUse', { toolName: 'Ba
 const runs: RunRecord[] = decision.runs;
 const hooks: readonly RegistryEntry[] = engine.hooks('PreToolUse');
 const status: NatsStatus | undefined = engine.nats;
+const mcp: McpGate = createMcpGate(engine, { name: 'notes', record: (r: readonly McpRunRecord[]) => r.length });
 try {
   engine.emit('no_such_event', {});
 } catch (err) {
   const code: HookwerkErrorCode | undefined = isHookwerkError(err) ? err.code : undefined;
-  if (err instanceof HookwerkError) console.log(code, runs.length, hooks.length, status);
+  if (err instanceof HookwerkError) console.log(code, runs.length, hooks.length, status, mcp.name);
 }
 await engine.close();
 `,

@@ -40,6 +40,7 @@ function buildProgram(setExit: SetExit): Command {
   addHookCommand(program, setExit);
   addRunsCommand(program, setExit);
   addInstallCommand(program, setExit);
+  addMcpProxyCommand(program, setExit);
   return program;
 }
 
@@ -301,6 +302,23 @@ function addInstallCommand(program: Command, setExit: SetExit): void {
         setExit(installCommand(verb === 'install' ? 'install' : 'uninstall', opts, out, err));
       });
   }
+}
+
+function addMcpProxyCommand(program: Command, setExit: SetExit): void {
+  program
+    .command('mcp-proxy')
+    .description("an MCP server in front of another that gates its tool calls with the project's hooks")
+    .allowUnknownOption()
+    .helpOption(false)
+    .argument(
+      '[args...]',
+      '[--name NAME] [--project DIR] [--dialect claude|lurus] [--mode enforce|audit] (-- COMMAND [ARGS...] | --url URL)',
+    )
+    .action(async (args: string[]) => {
+      // Loaded on use: the MCP SDK stays out of every other command's start-up.
+      const { mcpProxyCommand } = await import('./mcp-proxy.ts');
+      setExit(await mcpProxyCommand(args));
+    });
 }
 
 function dialectOption() {
