@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { frame } from '../src/server/sse.ts';
 import { parseEnv } from '../ui/src/env-lines.ts';
-import { gateItems } from '../ui/src/gate-view.ts';
+import { gateItems } from '../ui/src/gate-records.ts';
 import { latencyByHook, percentile } from '../ui/src/latency.ts';
 import { RunsStore } from '../ui/src/runs-store.ts';
 import type { RunRecord } from '../ui/src/schemas.ts';

@@ -1,6 +1,6 @@
 import type { Api } from './api.ts';
 import { h, replace } from './dom.ts';
-import { verdictOf } from './gate-view.ts';
+import { verdictOf } from './gate-records.ts';
 import { decideAnswerSchema } from './schemas.ts';
 
 export interface DecideForm {

@@ -1,7 +1,7 @@
 import type { Api } from './api.ts';
 import { decideForm } from './decide-form.ts';
 import { batched, h, ms, replace, timeOf } from './dom.ts';
-import { verdictOf } from './gate-view.ts';
+import { verdictOf } from './gate-records.ts';
 import type { RunsStore } from './runs-store.ts';
 import { type GateAnswer, gateAnswerSchema, type RunRecord } from './schemas.ts';
 
