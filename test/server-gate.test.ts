@@ -331,10 +331,22 @@ describe('(issue 23) GET /api/gate: every gate source by dialect, each hook with
         ],
       },
     });
+    // And a dialect's file appears that the approval found absent: all of it waits.
+    const codexFile = path.join(project, '.codex', 'hooks.json');
+    const codexGuard = `printf '%s\\n' codex-guard`;
+    writeJson(codexFile, {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: codexGuard }] }] },
+    });
     const g: GateListing = (await h.call('GET', '/api/gate')).json;
     expect(g.project.approved).toBe(true);
     expect(g.project.reason).toMatch(/^approved /);
-    expect(g.project.pending).toEqual([settings]);
+    expect(g.project.pending).toEqual([settings, codexFile].sort());
+    const codex = dialect(g, 'codex');
+    expect(codex.sources.find((s) => s.file === codexFile)).toMatchObject({
+      exists: false,
+      newerVersionPending: true,
+    });
+    expect(hook(codex, codexGuard)).toMatchObject({ consent: 'pending', newer: true, scope: 'project' });
     const claude = dialect(g, 'claude');
     expect(claude.label).toBe('Claude Code');
     expect(claude.sources.find((s) => s.file === settings)).toMatchObject({
@@ -357,7 +369,7 @@ describe('(issue 23) GET /api/gate: every gate source by dialect, each hook with
     });
     // Lurus is always listed; dialects with no file anywhere are not.
     expect(dialect(g, 'lurus')).toMatchObject({ default: true, hooks: [] });
-    expect(g.dialects.map((d) => d.dialect)).not.toContain('codex');
+    expect(g.dialects.map((d) => d.dialect)).not.toContain('policy');
     expect(g.known).toEqual(['lurus', 'claude', 'gemini', 'copilot', 'cursor', 'codex', 'policy']);
 
     // The listing is what the engine runs: the approved version decides.

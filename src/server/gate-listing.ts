@@ -77,7 +77,10 @@ export interface GateListing {
   defaultDialect: GateDialect;
   /** Every dialect of the gate table, whether its sources exist or not. */
   known: GateDialect[];
-  /** The dialects whose sources exist in the project or home, and always Lurus and the default. */
+  /**
+   * The dialects whose sources exist in the project or home (or wait as a newer version), and
+   * always Lurus and the default.
+   */
   dialects: GateDialectView[];
 }
 
@@ -104,7 +107,9 @@ export function gateListing(opts: GateListingOptions): GateListing {
     const config = plugin.load({ ...base, consent: opts.consent }, opts.options);
     for (const file of config.consent.pending) pending.add(file);
     const listed = dialect === 'lurus' || dialect === opts.defaultDialect;
-    if (!listed && !config.sources.some((s) => s.exists)) continue;
+    // A file created after an approval that found none has "absent" as its approved version: it
+    // is not loaded (exists false), yet it is there and waits for consent.
+    if (!listed && !config.sources.some((s) => s.exists || s.newerVersionPending === true)) continue;
     const sources = config.sources.map(sourceView);
     const hooks = config.entries.map((entry) => hookView(entry, config, summary.reason, checks));
     // Hooks only a newer version has: read from the current text, as `validate` does, never run.

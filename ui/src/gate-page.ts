@@ -70,7 +70,8 @@ export function gatePage(api: Api, store: RunsStore): GatePage {
             return hookItem(hook, recent);
           }),
         );
-        if (d.hooks.length === 0)
+        const anySource = d.sources.some(shownSource);
+        if (d.hooks.length === 0 && anySource)
           hooks.append(h('li', { class: 'empty muted' }, 'No hooks in these sources.'));
         return h(
           'section',
@@ -86,7 +87,7 @@ export function gatePage(api: Api, store: RunsStore): GatePage {
             'ul',
             { class: 'gate-sources', attrs: { 'aria-label': `${d.label} sources` } },
             ...d.sources
-              .filter((s) => s.exists)
+              .filter(shownSource)
               .map((s) =>
                 h(
                   'li',
@@ -100,9 +101,7 @@ export function gatePage(api: Api, store: RunsStore): GatePage {
                 ),
               ),
           ),
-          d.sources.some((s) => s.exists)
-            ? null
-            : h('p', { class: 'muted' }, 'No source file of this dialect exists.'),
+          anySource ? null : h('p', { class: 'muted' }, 'No source file of this dialect exists.'),
           ...d.issues.map((issue) => h('p', { class: 'error' }, issue)),
           hooks,
         );
@@ -153,6 +152,11 @@ export function gatePage(api: Api, store: RunsStore): GatePage {
     if (document.visibilityState === 'visible') void page.load();
   }, REFRESH_MS);
   return page;
+}
+
+/** A source that is there: loaded, or on disk as a newer version waiting for consent. */
+function shownSource(s: Dialect['sources'][number]): boolean {
+  return s.exists || s.newerVersionPending;
 }
 
 function trustLines(p: GateAnswer['project']): HTMLElement[] {
