@@ -486,15 +486,35 @@ describe('[UI-1] [UI-3] the dashboard in Chromium', { timeout: 60_000 }, () => {
       { width: 390, height: 844 },
       { width: 1280, height: 800 },
     ]) {
-      const d = await openDashboard(viewport);
+      // A user-level Claude Code guard (no consent needed) whose command line has no room to break.
+      const d = await openDashboard(viewport, async ({ home }) => {
+        const answer = JSON.stringify({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: 'no',
+          },
+        });
+        const guard = {
+          matcher: 'Bash',
+          hooks: [{ type: 'command', command: `printf '%s\\n' '${answer}'` }],
+        };
+        writeJson(path.join(home, '.claude', 'settings.json'), { hooks: { PreToolUse: [guard] } });
+      });
       await signIn(d);
       await emit(d, 'tool_call', TOOL_CALL);
       await d.page.locator('tr.run[data-hook="fails"]').waitFor(SEEN);
       await d.page.locator('tr.hook[data-hook-id="fails"]').waitFor(SEEN);
+      // A decide from the Gate page's form: its answer names the hook by its long command line.
+      const form = d.page.getByRole('form', { name: 'try a decide' });
+      await form.getByLabel('Dialect').selectOption('claude');
+      await form.getByLabel(/^Input/).fill('{"tool_name":"Bash","tool_input":{"command":"ls"}}');
+      await form.getByRole('button', { name: 'Decide' }).click();
+      await form.locator('.decide-runs li').waitFor(SEEN);
       const width = await d.page.evaluate('document.documentElement.scrollWidth');
       expect(width, `page width at ${viewport.width}`).toBeLessThanOrEqual(viewport.width);
       // Everything a user acts on is on screen once scrolled to.
-      for (const name of ['edit fails', 'delete fails', 'enabled fails']) {
+      for (const name of ['edit fails', 'delete fails', 'enabled fails', 'Decide']) {
         const target = d.page.getByRole(name.startsWith('enabled') ? 'checkbox' : 'button', { name });
         await target.scrollIntoViewIfNeeded();
         const box = await target.boundingBox();
