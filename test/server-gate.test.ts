@@ -27,6 +27,7 @@ beforeAll(() => {
 });
 
 interface Harness {
+  url: string;
   project: string;
   home: string;
   engine: HookEngine;
@@ -54,6 +55,7 @@ async function start(project: string, home: string, gateDialect?: GateDialect): 
   const served = await serveApp(engine, app);
   running.push(served.stop);
   return {
+    url: served.url,
     project,
     home,
     engine,
@@ -298,7 +300,15 @@ describe('(issue 23) GET /api/gate: every gate source by dialect, each hook with
     writeJson(path.join(home, '.claude', 'settings.json'), {
       hooks: { PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: userGuard }] }] },
     });
+    const lurusGuard = `printf '%s\\n' '{"decision":"allow"}'`;
+    writeJson(path.join(project, '.lurus', 'hooks.json'), {
+      PreToolUse: [{ matcher: '^Bash$', hooks: [{ type: 'command', command: lurusGuard }] }],
+    });
+    // A user setting turns the project's Gemini hook off: it stays listed, with the reason.
+    writeJson(path.join(home, '.gemini', 'settings.json'), { hooks: { disabled: ['gemini-guard'] } });
     const h = await start(project, home);
+    const anonymous = await fetch(`${h.url}/api/gate`);
+    expect(anonymous.status).toBe(401);
 
     // Never approved: every project hook waits, nothing of it was evaluated.
     const before: GateListing = (await h.call('GET', '/api/gate')).json;
@@ -312,6 +322,10 @@ describe('(issue 23) GET /api/gate: every gate source by dialect, each hook with
     expect(claudeGuard).toMatchObject({ consent: 'pending', event: 'PreToolUse', enabled: false });
     expect(claudeGuard?.kind).toBeUndefined();
     expect(unapproved.sources.find((s) => s.scope === 'project')?.state).toBe('unapproved');
+    expect(hook(dialect(before, 'lurus'), lurusGuard)).toMatchObject({
+      consent: 'pending',
+      scope: 'project',
+    });
     expect(hook(unapproved, userGuard)).toMatchObject({
       consent: 'not needed',
       scope: 'user',
@@ -363,12 +377,16 @@ describe('(issue 23) GET /api/gate: every gate source by dialect, each hook with
     expect(approvedGuard?.consentDetail).toMatch(/the approved version runs/);
     expect(hook(claude, added)).toMatchObject({ consent: 'pending', newer: true, matcher: 'Write' });
     expect(hook(claude, userGuard).consent).toBe('not needed');
+    expect(hook(dialect(g, 'lurus'), lurusGuard)).toMatchObject({ consent: 'approved', matcher: '^Bash$' });
+    const disabled = hook(dialect(g, 'gemini'), 'gemini-guard');
+    expect(disabled.enabled).toBe(false);
+    expect(disabled.disabledReason).toMatch(/disabled/);
     expect(hook(dialect(g, 'gemini'), 'gemini-guard')).toMatchObject({
       consent: 'approved',
       matcher: 'run_shell_command',
     });
     // Lurus is always listed; dialects with no file anywhere are not.
-    expect(dialect(g, 'lurus')).toMatchObject({ default: true, hooks: [] });
+    expect(dialect(g, 'lurus')).toMatchObject({ default: true });
     expect(g.dialects.map((d) => d.dialect)).not.toContain('policy');
     expect(g.known).toEqual(['lurus', 'claude', 'gemini', 'copilot', 'cursor', 'codex', 'policy']);
 
