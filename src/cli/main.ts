@@ -174,7 +174,8 @@ function addServeCommand(program: Command, setExit: SetExit): void {
     .command('serve')
     .description('run the HTTP management API: hooks CRUD, events, decide, runs, event stream, metrics')
     .option('--workspace <dir>', 'folder holding hooks.json', '.')
-    .option('--project <dir>', 'Lurus project folder (for /api/decide)', '.')
+    .option('--project <dir>', 'project folder whose gate sources /api/decide runs', '.')
+    .addOption(dialectOption())
     .option('--host <host>', 'address to bind (only loopback unless you say otherwise)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: any free port)', '7070')
     .option(

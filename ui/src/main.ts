@@ -3,6 +3,7 @@ import { agentRunsView } from './agent-runs-view.ts';
 import { Api } from './api.ts';
 import { h, replace } from './dom.ts';
 import { explainView } from './explain-view.ts';
+import { gatePage } from './gate-page.ts';
 import { gateView } from './gate-view.ts';
 import { hooksView } from './hooks-view.ts';
 import { latencyView } from './latency-view.ts';
@@ -62,9 +63,12 @@ function showDashboard(token: string): void {
   });
   const agentRuns = agentRunsView(api);
   void agentRuns.load();
+  const gate = gatePage(api, store);
+  void gate.load();
   stopCurrent = () => {
     stopFeed();
     agentRuns.stop();
+    gate.stop();
   };
   const hooks = hooksView(api);
   void hooks.load();
@@ -95,6 +99,7 @@ function showDashboard(token: string): void {
       { class: 'dashboard' },
       runsView(store),
       h('div', { class: 'side' }, gateView(store), latencyView(store), explainView(api)),
+      gate.element,
       agentRuns.element,
       hooks.element,
     ),
