@@ -40,6 +40,7 @@ function buildProgram(setExit: SetExit): Command {
   addHookCommand(program, setExit);
   addRunsCommand(program, setExit);
   addInstallCommand(program, setExit);
+  addDaemonCommand(program, setExit);
   return program;
 }
 
@@ -301,6 +302,24 @@ function addInstallCommand(program: Command, setExit: SetExit): void {
         setExit(installCommand(verb === 'install' ? 'install' : 'uninstall', opts, out, err));
       });
   }
+}
+
+function addDaemonCommand(program: Command, setExit: SetExit): void {
+  program
+    .command('daemon')
+    .description(
+      'keep the policy engines warm for `hookwerk hook` on a Unix socket (foreground; prints ready)',
+    )
+    .option('--socket <path>', 'the socket (default: $HOOKWERK_DAEMON_SOCKET, else ~/.hookwerk/daemon.sock)')
+    .option(
+      '--shutdown-grace-ms <ms>',
+      'on SIGINT/SIGTERM: how long running calls may finish before they are dropped (default 5000)',
+    )
+    .action(async (opts) => {
+      // Loaded on use: the socket server stays out of every other command's start-up.
+      const { daemonCommand } = await import('./daemon.ts');
+      setExit(await daemonCommand(opts, out, err));
+    });
 }
 
 function dialectOption() {
