@@ -256,8 +256,8 @@ describe('[R-HOOK-4] the warm path answers exactly as the cold path', () => {
     huge.writeUInt32LE(0, 8);
     huge.writeUInt32LE(0xffff_ffff, 12);
     expect(await rawExchange(s.socket, huge)).toEqual({ bytes: 0 });
-    const whole = encodeRequest({ args: ARGS, cwd: s.project, env: {}, stdin: Buffer.from(read(s)) });
-    const noCwd = encodeRequest({ args: ARGS, cwd: 'relative', env: {}, stdin: Buffer.alloc(0) });
+    const whole = encoded({ args: ARGS, cwd: s.project, env: {}, stdin: Buffer.from(read(s)) });
+    const noCwd = encoded({ args: ARGS, cwd: 'relative', env: {}, stdin: Buffer.alloc(0) });
     expect(await rawExchange(s.socket, noCwd)).toEqual({ bytes: 0 });
     expect(await rawExchange(s.socket, whole.subarray(0, 20), { keepOpen: true })).toEqual({ bytes: 0 });
     expect(d.malformed).toEqual([
@@ -304,7 +304,7 @@ describe('[R-HOOK-4] the wire protocol', () => {
       env: { HOME: '/h', EMPTY: '', 'WITH=': 'x=y' },
       stdin: Buffer.from('{"toolName":"bash"}\n'),
     };
-    const bytes = encodeRequest(request);
+    const bytes = encoded(request);
     for (const size of [1, 3, 7, bytes.length]) {
       const state = feed(requestReader(), bytes, size);
       // A name cannot hold `=`: `WITH=` = `x=y` reads back as `WITH` = `=x=y`.
@@ -313,13 +313,15 @@ describe('[R-HOOK-4] the wire protocol', () => {
         value: { ...request, env: { HOME: '/h', EMPTY: '', WITH: '=x=y' } },
       });
     }
-    expect(feed(requestReader(), encodeRequest({ ...request, stdin: undefined }), 5)).toMatchObject({
+    expect(feed(requestReader(), encoded({ ...request, stdin: undefined }), 5)).toMatchObject({
       kind: 'done',
       value: { stdin: undefined },
     });
     const reply = { exitCode: 2, stdout: Buffer.from('{}\n'), stderr: Buffer.from('blocked\n') };
     for (const size of [1, 5, 100])
       expect(feed(replyReader(), encodeReply(reply), size)).toEqual({ kind: 'done', value: reply });
+    // A request the daemon would refuse is not even sent (the Node client decides itself).
+    expect(encodeRequest({ ...request, env: { BIG: 'x'.repeat(1024 * 1024) } })).toBeUndefined();
     // A reply cut short (the daemon died mid-write) never reads as one.
     const whole = encodeReply(reply);
     expect(feed(replyReader(), whole.subarray(0, whole.length - 1), 4)).toEqual({ kind: 'more' });
@@ -462,6 +464,12 @@ describe('[R-HOOK-4] hookwerk daemon, the command', () => {
     expect(await next.stop('SIGTERM')).toBe(0);
   });
 });
+
+function encoded(request: Parameters<typeof encodeRequest>[0]): Buffer {
+  const bytes = encodeRequest(request);
+  if (bytes === undefined) throw new Error('the request is over the bounds');
+  return bytes;
+}
 
 /** Leaves a socket file nothing listens on (as a killed daemon does). */
 async function staleSocket(file: string): Promise<void> {

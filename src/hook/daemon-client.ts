@@ -9,6 +9,9 @@ import type { HookReply } from '../dialects/hook-agent.ts';
 import { encodeRequest, replyReader, type WireRequest } from './daemon-wire.ts';
 
 export function askDaemon(socket: string, request: WireRequest): Promise<HookReply | undefined> {
+  const bytes = encodeRequest(request);
+  // Over the daemon's bounds (a huge environment): this process decides.
+  if (bytes === undefined) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     const reader = replyReader();
     let settled = false;
@@ -31,6 +34,6 @@ export function askDaemon(socket: string, request: WireRequest): Promise<HookRep
           stderr: state.value.stderr.toString('utf8'),
         });
     });
-    conn.end(encodeRequest(request));
+    conn.end(bytes);
   });
 }

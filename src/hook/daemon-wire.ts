@@ -57,16 +57,27 @@ function nulList(items: readonly string[]): Buffer {
   return Buffer.from(items.map((s) => `${s}\0`).join(''), 'utf8');
 }
 
-export function encodeRequest(req: WireRequest): Buffer {
-  const env = Object.entries(req.env).map(([k, v]) => `${k}=${v}`);
+/** The request, or `undefined` when a field is over its bound (the daemon would refuse it). */
+export function encodeRequest(req: WireRequest): Buffer | undefined {
+  const args = nulList(req.args);
+  const cwd = Buffer.from(req.cwd, 'utf8');
+  const env = nulList(Object.entries(req.env).map(([k, v]) => `${k}=${v}`));
+  const stdin = req.stdin ?? Buffer.alloc(0);
+  if (
+    args.length > LIMITS.args ||
+    cwd.length > LIMITS.cwd ||
+    env.length > LIMITS.env ||
+    stdin.length > LIMITS.stdin
+  )
+    return undefined;
   return Buffer.concat([
     Buffer.from(REQUEST_MAGIC, 'latin1'),
     u32(WIRE_VERSION),
     u32(req.stdin === undefined ? FLAG_STDIN_TOO_LARGE : 0),
-    ...field(nulList(req.args)),
-    ...field(Buffer.from(req.cwd, 'utf8')),
-    ...field(nulList(env)),
-    ...field(req.stdin ?? Buffer.alloc(0)),
+    ...field(args),
+    ...field(cwd),
+    ...field(env),
+    ...field(stdin),
   ]);
 }
 
@@ -110,7 +121,10 @@ class FieldReader {
   }
 }
 
-type Step = { kind: 'fixed'; size: number } | { kind: 'field'; max: number };
+/** A fixed part (checked as soon as it is complete), or a field of at most `max` bytes. */
+type Step =
+  | { kind: 'fixed'; size: number; check(bytes: Buffer): string | undefined }
+  | { kind: 'field'; max: number };
 
 /** What a reader says after each chunk. */
 export type ReadState<T> = { kind: 'more' } | { kind: 'done'; value: T } | { kind: 'error'; why: string };
@@ -137,7 +151,8 @@ class WireReader<T> {
     let at = 0;
     while (at < chunk.length && this.#state.kind === 'more') at += this.#advance(chunk, at);
     // One message per connection: anything after its end is a malformed peer.
-    if (at < chunk.length) this.#state = { kind: 'error', why: 'bytes after the end of the message' };
+    if (at < chunk.length && this.#state.kind === 'done')
+      this.#state = { kind: 'error', why: 'bytes after the end of the message' };
     return this.#state;
   }
 
@@ -167,8 +182,15 @@ class WireReader<T> {
 
   #next(): void {
     if (this.#current === undefined) return;
-    this.#parts.push(this.#current.bytes);
+    const bytes = this.#current.bytes;
     this.#current = undefined;
+    const step = this.#steps[this.#step];
+    const bad = step?.kind === 'fixed' ? step.check(bytes) : undefined;
+    if (bad !== undefined) {
+      this.#state = { kind: 'error', why: bad };
+      return;
+    }
+    this.#parts.push(bytes);
     this.#step++;
     if (this.#step < this.#steps.length) return;
     const value = this.#finish(this.#parts);
@@ -181,6 +203,14 @@ function headerProblem(header: Buffer, magic: string): string | undefined {
   const version = header.readUInt32LE(4);
   if (version !== WIRE_VERSION) return `wire version ${version}, this side speaks ${WIRE_VERSION}`;
   return undefined;
+}
+
+function requestHeaderProblem(header: Buffer): string | undefined {
+  const flags = header.readUInt32LE(8);
+  return (
+    headerProblem(header, REQUEST_MAGIC) ??
+    ((flags & ~FLAG_STDIN_TOO_LARGE) !== 0 ? `unknown flags ${flags}` : undefined)
+  );
 }
 
 /** Strings each followed by a NUL (an empty field: none); `undefined` when the last lacks its NUL. */
@@ -207,7 +237,7 @@ function readEnv(bytes: Buffer): Record<string, string> | string {
 export function requestReader(): WireReader<WireRequest> {
   return new WireReader<WireRequest>(
     [
-      { kind: 'fixed', size: 12 },
+      { kind: 'fixed', size: 12, check: requestHeaderProblem },
       { kind: 'field', max: LIMITS.args },
       { kind: 'field', max: LIMITS.cwd },
       { kind: 'field', max: LIMITS.env },
@@ -222,10 +252,7 @@ export function requestReader(): WireReader<WireRequest> {
         stdin === undefined
       )
         return 'incomplete request';
-      const bad = headerProblem(header, REQUEST_MAGIC);
-      if (bad !== undefined) return bad;
       const flags = header.readUInt32LE(8);
-      if ((flags & ~FLAG_STDIN_TOO_LARGE) !== 0) return `unknown flags ${flags}`;
       const argv = splitNul(args);
       if (argv === undefined) return 'args do not end with a NUL';
       const dir = cwd.toString('utf8');
@@ -242,14 +269,12 @@ export function requestReader(): WireReader<WireRequest> {
 export function replyReader(): WireReader<WireReply> {
   return new WireReader<WireReply>(
     [
-      { kind: 'fixed', size: 12 },
+      { kind: 'fixed', size: 12, check: (header) => headerProblem(header, REPLY_MAGIC) },
       { kind: 'field', max: MAX_REPLY_FIELD },
       { kind: 'field', max: MAX_REPLY_FIELD },
     ],
     ([header, stdout, stderr]) => {
       if (header === undefined || stdout === undefined || stderr === undefined) return 'incomplete reply';
-      const bad = headerProblem(header, REPLY_MAGIC);
-      if (bad !== undefined) return bad;
       return { exitCode: header.readInt32LE(8), stdout, stderr };
     },
   );
