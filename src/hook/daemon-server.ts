@@ -156,14 +156,16 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
     conn.on('end', () => {
       if (sending.has(conn)) drop('the client closed before its request was complete');
     });
+    let started = false;
     const onData = (chunk: Buffer) => {
       received += chunk.length;
       const state = reader.push(chunk);
-      if (state.kind === 'more') return;
+      // Bytes after a whole request, even once its call runs: a confused client gets no reply.
       if (state.kind === 'error') return drop(state.why);
+      if (state.kind === 'more' || started) return;
+      started = true;
       clearTimeout(timer);
       sending.delete(conn);
-      conn.off('data', onData);
       const done = run(conn, state.value);
       const call = { conn, done };
       calls.add(call);
@@ -183,13 +185,14 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
       return;
     }
     if (conn.destroyed) return;
-    conn.end(
-      encodeReply({
-        exitCode: reply.exitCode,
-        stdout: Buffer.from(reply.stdout, 'utf8'),
-        stderr: Buffer.from(reply.stderr, 'utf8'),
-      }),
-    );
+    const bytes = encodeReply({
+      exitCode: reply.exitCode,
+      stdout: Buffer.from(reply.stdout, 'utf8'),
+      stderr: Buffer.from(reply.stderr, 'utf8'),
+    });
+    // Closed once the reply is with the kernel (the client still reads it): a client that never
+    // closes its side holds no place among the connections.
+    conn.end(bytes, () => conn.destroy());
   };
 
   await bind(server, socket);
