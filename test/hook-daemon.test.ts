@@ -271,6 +271,38 @@ describe('[R-HOOK-4] the warm path answers exactly as the cold path', () => {
     expect(await runClient(CLIENTS[0] ?? 'node', input, envOf(s), s.project)).toEqual(await cold(s, input));
   });
 
+  it('stopping: the socket goes at once, a running call finishes within the grace; past it, the client decides itself', async () => {
+    const s = setup();
+    const client = CLIENTS[0] ?? 'node';
+    const input = bash(s, 'wait-for-go');
+    const started = path.join(s.dir, 'started');
+    const go = path.join(s.dir, 'go');
+    const runsLogged = () => readFileSync(path.join(s.dir, 'inputs.log'), 'utf8').trim().split('\n').length;
+
+    const d = await serve(s);
+    const answered = runClient(client, input, envOf(s), s.project);
+    await waitFor(() => existsSync(started), 'the guard to run in the daemon');
+    const stopping = d.server.stop(60_000);
+    expect(existsSync(s.socket)).toBe(false);
+    writeFileSync(go, '');
+    expect(await answered).toEqual(await cold(s, input));
+    await stopping;
+    // The guard ran twice: once in the daemon, once for the reference; the client did not fall back.
+    expect(runsLogged()).toBe(2);
+
+    rmSync(go);
+    rmSync(started);
+    const e = await serve(s);
+    const cut = runClient(client, input, envOf(s), s.project);
+    await waitFor(() => existsSync(started), 'the guard to run in the daemon');
+    rmSync(started);
+    await e.server.stop(0);
+    // Cut off unanswered: the client runs the guard itself (it starts again), then answers.
+    await waitFor(() => existsSync(started), 'the client to run the guard itself');
+    writeFileSync(go, '');
+    expect(await cut).toEqual(await cold(s, input));
+  });
+
   it('past its connection bound the daemon refuses (accepts and closes): the client decides itself', async () => {
     const s = setup();
     const d = await serve(s, { maxConnections: 1 });
