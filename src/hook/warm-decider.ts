@@ -61,7 +61,8 @@ export class WarmDecider implements PolicyDecider {
   readonly #idleMs: number;
   readonly #timer: IdleTimer;
   readonly #make: (q: PolicyQuestion, sessionId: string) => Promise<HookEngine>;
-  readonly #closing = new Set<Promise<void>>();
+  /** Every engine not closed yet: in the table, or retired and still deciding. */
+  readonly #open = new Set<Warm>();
   #closed = false;
 
   constructor(opts: WarmDeciderOptions = {}) {
@@ -100,11 +101,18 @@ export class WarmDecider implements PolicyDecider {
     }
   }
 
-  /** Closes every engine once its decides have finished; later decides are refused. */
+  /**
+   * Closes every engine now; later decides are refused. A decide still running is cut short
+   * (its hooks get the engine's shutdown grace): the daemon has already dropped its connection.
+   */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const warm of [...this.#engines.values()]) this.#retire(warm);
-    while (this.#closing.size > 0) await Promise.all([...this.#closing]);
+    const all = [...this.#open];
+    for (const warm of all) {
+      this.#retire(warm);
+      this.#closeEngine(warm);
+    }
+    await Promise.all(all.map((warm) => warm.closing));
   }
 
   /** The table's engine for `q` (made now if there is none), as the most recently used. */
@@ -134,6 +142,7 @@ export class WarmDecider implements PolicyDecider {
     // A failed start is reported to the calls that wait for it; nobody else awaits it.
     warm.engine.catch(() => {});
     this.#engines.set(key, warm);
+    this.#open.add(warm);
     for (const old of this.#engines.values()) {
       if (this.#engines.size <= this.#max) break;
       this.#retire(old);
@@ -161,19 +170,21 @@ export class WarmDecider implements PolicyDecider {
   #settle(warm: Warm): void {
     if (warm.busy > 0) return;
     if (warm.retired) {
-      if (warm.closing !== undefined) return;
-      const closing = warm.engine.then(
-        (engine) => engine.close(),
-        () => {},
-      );
-      warm.closing = closing;
-      this.#closing.add(closing);
-      void closing.finally(() => this.#closing.delete(closing));
+      this.#closeEngine(warm);
       return;
     }
     warm.idle = this.#timer(() => {
       if (warm.busy === 0) this.#retire(warm);
     }, this.#idleMs);
+  }
+
+  #closeEngine(warm: Warm): void {
+    if (warm.closing !== undefined) return;
+    warm.closing = warm.engine.then(
+      (engine) => engine.close(),
+      () => {},
+    );
+    void warm.closing.finally(() => this.#open.delete(warm));
   }
 }
 
