@@ -7,9 +7,19 @@
 import { parseArgs } from 'node:util';
 import type { HookReply } from '../dialects/hook-agent.ts';
 import { HOOK_AGENT_NAMES, type HookAgentName, isHookAgentName } from '../dialects/hook-agents.ts';
-import { coldDecider } from '../hook/cold-decider.ts';
 import { COLD_ENV, usableSocket } from '../hook/daemon-socket.ts';
-import { answerHookCall, type HookCallDeps } from '../hook/hook-call.ts';
+import { answerHookCall, type HookCallDeps, type PolicyDecider } from '../hook/hook-call.ts';
+
+/**
+ * [R-HOOK-4] The cold decider, loaded only once a policy hook may run: it (and the engine behind
+ * it) pulls in node:crypto, some 8 ms of a call that has no hook to run.
+ */
+const coldDecider: PolicyDecider = {
+  async decide(q) {
+    const cold = await import('../hook/cold-decider.ts');
+    return cold.coldDecider.decide(q);
+  },
+};
 
 /** The input object is at most this big on stdin. */
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
