@@ -5,13 +5,16 @@
 //               daemon, vs a bare `node` script that reads stdin and exits; interleaved call by call
 //   warm        the same call through the warm path: `hookwerk daemon` running, the C client
 //               (dist/native/hookwerk-hook; the Node client where it was not built); absolute
-//   one hook    a PreToolUse call whose policy runs one command hook (a guard script that reads the
-//               input and blocks destructive commands) through the warm path, vs that hook's command
-//               run alone the way the agent runs a command hook (`/bin/sh -c COMMAND`, as Claude Code
-//               does and bench/decide.js measures; spawn, same stdin, wait); interleaved call by call
+//   one hook    a PreToolUse call whose policy runs one command hook through the warm path, vs that
+//               hook's command run alone the way the agent runs a command hook (`/bin/sh -c COMMAND`,
+//               as Claude Code does and bench/decide.js measures; spawn, same stdin, wait);
+//               interleaved call by call. The hook: the guard of Claude Code's hooks guide (bash,
+//               `jq` reads the command, `grep` looks for `rm -rf`; where jq is missing, the sh guard
+//               below instead), and in an extra row the smallest sh guard (one `cat`, one `case`),
+//               where the client's own spawn is a larger share of the hook's run
 //
 // Ratios are medians of per-round ratios: both sides of a round see the same drift of the machine.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,8 +25,25 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'hookwerk.js');
 const CLIENT = path.join(ROOT, 'dist', 'native', 'hookwerk-hook');
 
-/** A guard as people write them for Claude Code: read the input, refuse what is destructive. */
-const GUARD = `#!/bin/sh
+/** The guard of Claude Code's hooks guide ("block-rm.sh"): jq reads the command, grep judges it. */
+const JQ_GUARD = `#!/bin/bash
+COMMAND=$(jq -r '.tool_input.command')
+
+if echo "$COMMAND" | grep -q 'rm -rf'; then
+  jq -n '{
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: "Destructive command blocked by hook"
+    }
+  }'
+else
+  exit 0
+fi
+`;
+
+/** The smallest guard that reads its input: one cat, one case. */
+const SH_GUARD = `#!/bin/sh
 # Blocks destructive shell commands; anything else goes on (exit 0, no output).
 input=$(cat)
 case "$input" in
@@ -35,26 +55,42 @@ esac
 exit 0
 `;
 
-/** A home whose policy has one PreToolUse Bash guard, and a project folder. */
+const hasJq = spawnSync('jq', ['--version'], { stdio: 'ignore' }).status === 0 && existsSync('/bin/bash');
+
+/** Homes whose policy has one PreToolUse Bash guard (the guide's, and the smallest), and a project. */
 function setup() {
   const dir = mkdtempSync(path.join(tmpdir(), 'hookwerk-bench-hook-'));
   const project = path.join(dir, 'project');
   mkdirSync(project);
-  const guard = path.join(dir, 'guard.sh');
-  writeFileSync(guard, GUARD);
-  chmodSync(guard, 0o755);
+  const script = (name, text) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, text);
+    chmodSync(file, 0o755);
+    return file;
+  };
+  const shGuard = script('guard.sh', SH_GUARD);
+  const guideGuard = hasJq ? script('block-rm.sh', JQ_GUARD) : shGuard;
   const bare = path.join(dir, 'bare.js');
   writeFileSync(bare, "process.stdin.on('data', () => {}).on('end', () => {});\n");
-  const policy = {
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] },
-  };
-  const home = (name) => {
+  const home = (name, guard) => {
     const h = path.join(dir, name);
     mkdirSync(path.join(h, '.hookwerk'), { recursive: true });
+    const policy = {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] },
+    };
     writeFileSync(path.join(h, '.hookwerk', 'policy.json'), JSON.stringify(policy));
     return h;
   };
-  return { dir, project, guard, bare, coldHome: home('cold-home'), warmHome: home('warm-home') };
+  return {
+    dir,
+    project,
+    bare,
+    shGuard,
+    guideGuard,
+    coldHome: home('cold-home', guideGuard),
+    warmHome: home('warm-home', guideGuard),
+    shHome: home('sh-home', shGuard),
+  };
 }
 
 /** Spawns `cmd args` with `input` on stdin and waits for it; resolves with its stdout and exit code. */
@@ -201,32 +237,44 @@ export async function run() {
         verdict: verdict(m <= 10_000),
       });
     }
-    {
+    const oneHook = async (env, guard, what, extra) => {
       const warm = () =>
-        runOnce(client, clientArgs, hookInput, warmEnv, s.project).then((r) =>
-          expectReply('one hook', r, quiet),
-        );
+        runOnce(client, clientArgs, hookInput, env, s.project).then((r) => expectReply('one hook', r, quiet));
       const alone = () =>
-        runOnce('/bin/sh', ['-c', s.guard], hookInput, warmEnv, s.project).then((r) =>
+        runOnce('/bin/sh', ['-c', guard], hookInput, env, s.project).then((r) =>
           expectReply('guard alone', r, quiet),
         );
       // The guard must really run through the policy: a destructive command is blocked.
       const rm = hookInput.replace('ls -la', 'rm -rf /');
-      expectReply('one hook, deny', await runOnce(client, clientArgs, rm, warmEnv, s.project), (r) =>
+      expectReply('one hook, deny', await runOnce(client, clientArgs, rm, env, s.project), (r) =>
         r.out.includes('"permissionDecision":"deny"'),
       );
       const r = await interleaved(warm, alone, { n: 25, rounds: 15, warmup: 20 });
-      progress(`hook/one-hook: per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
+      progress(`hook/one-hook (${what}): per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
       const paired = median(r.ratios);
       rows.push({
-        benchmark: `one command hook through the warm path (policy: one PreToolUse guard script reading stdin; ${via}; 15 rounds × 25, interleaved)`,
+        benchmark: `one command hook through the warm path (policy: one PreToolUse ${what}; ${via}; 15 rounds × 25, interleaved)`,
         hookwerk: fmtUs(r.a),
         baseline: `${fmtUs(r.b)} (the hook's command run alone as the agent runs it: spawn of sh -c, stdin, wait; ratio of the medians ${fmtRatio(r.a / r.b)})`,
         ratio: fmtRatio(paired),
-        target: '≤ 1.2× (paired per round)',
+        target: extra ? '≤ 1.2× (extra row)' : '≤ 1.2× (paired per round)',
         verdict: verdict(paired <= 1.2),
       });
-    }
+    };
+    await oneHook(
+      warmEnv,
+      s.guideGuard,
+      hasJq
+        ? "guard: the hooks guide's block-rm.sh (bash, jq, grep)"
+        : 'guard: sh, one cat and one case (jq is not installed)',
+      false,
+    );
+    // The smallest hook: the client's spawn is then the larger share of the whole.
+    const shEnv = {
+      ...envOf(s.shHome),
+      HOOKWERK_DAEMON_SOCKET: path.join(s.warmHome, '.hookwerk', 'daemon.sock'),
+    };
+    if (hasJq) await oneHook(shEnv, s.shGuard, 'guard: sh, one cat and one case', true);
   } finally {
     if (daemon !== undefined) await stopDaemon(daemon);
     rmSync(s.dir, { recursive: true, force: true });
