@@ -24,6 +24,8 @@ import {
 } from '../src/hook/daemon-wire.ts';
 import type { PolicyQuestion } from '../src/hook/hook-call.ts';
 import { WarmDecider } from '../src/hook/warm-decider.ts';
+import { journalDir } from '../src/records/journal-segments.ts';
+import { RunJournal } from '../src/records/run-journal.ts';
 import { startCli } from './cli-process.ts';
 import { BIN, cleanEnv, REPO, runCli, STACK } from './cli-runner.ts';
 import { tempDir, waitFor, writeScript } from './helpers.ts';
@@ -203,6 +205,22 @@ describe('[R-HOOK-4] the warm path answers exactly as the cold path', () => {
       expect(await runClient(client, input, envOf(s, stale), s.project)).toEqual(await cold(s, input));
     });
   }
+
+  it('a warm call’s runs go to the journal as a cold call’s do, with agent, session and tool [R-HOOK-3]', async () => {
+    const s = setup();
+    const d = await serve(s);
+    const reply = await runClient(CLIENTS[0] ?? 'node', bash(s, 'rm -rf /tmp/x'), envOf(s), s.project);
+    expect(reply.stdout).toContain('"permissionDecision":"deny"');
+    expect(d.calls).toBe(1);
+    const runs = new RunJournal(journalDir(s.home)).read({}).entries;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({
+      agent: 'claude',
+      sessionId: 'sess-test',
+      toolName: 'Bash',
+      event: 'PreToolUse',
+    });
+  });
 
   it('a call that names no session gets the project’s, one that names one keeps its own, on one shared engine', async () => {
     const s = setup();

@@ -26,7 +26,7 @@ interface DaemonHooks {
   env?: NodeJS.ProcessEnv;
   /** Resolves when the daemon should stop (default: the first SIGINT or SIGTERM). */
   stopSignal?: Promise<string>;
-  /** Where the runs of every call go [R-HOOK-3] (the journal, once wired). */
+  /** Where the runs of every call go [R-HOOK-3]; default: the journal, as for a cold call. */
   record?: HookCallDeps['record'];
 }
 
