@@ -6,9 +6,20 @@
  */
 import { parseArgs } from 'node:util';
 import type { HookReply } from '../dialects/hook-agent.ts';
-import { HOOK_AGENT_NAMES, isHookAgentName } from '../dialects/hook-agents.ts';
-import { coldDecider } from '../hook/cold-decider.ts';
-import { answerHookCall, type HookCallDeps } from '../hook/hook-call.ts';
+import { HOOK_AGENT_NAMES, type HookAgentName, isHookAgentName } from '../dialects/hook-agents.ts';
+import { COLD_ENV, usableSocket } from '../hook/daemon-socket.ts';
+import { answerHookCall, type HookCallDeps, type PolicyDecider } from '../hook/hook-call.ts';
+
+/**
+ * [R-HOOK-4] The cold decider, loaded only once a policy hook may run: it (and the engine behind
+ * it) pulls in node:crypto, some 8 ms of a call that has no hook to run.
+ */
+const coldDecider: PolicyDecider = {
+  async decide(q) {
+    const cold = await import('../hook/cold-decider.ts');
+    return cold.coldDecider.decide(q);
+  },
+};
 
 /** The input object is at most this big on stdin. */
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
@@ -50,8 +61,8 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-async function readAll(max: number): Promise<string | undefined> {
-  if (process.stdin.isTTY) return '';
+async function readAll(max: number): Promise<Buffer | undefined> {
+  if (process.stdin.isTTY) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin) {
@@ -60,38 +71,84 @@ async function readAll(max: number): Promise<string | undefined> {
     if (size > max) return undefined;
     chunks.push(buf);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** One call's input: stdin (`undefined`: over the limit), the working folder, the environment. */
+export interface HookInput {
+  stdin: Buffer | undefined;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
 }
 
 /** Runs one call in this process; resolves with the reply (never rejects). */
 export async function hookCommand(
   args: readonly string[],
   deps: Partial<HookCallDeps> = {},
+  opts: { daemon?: boolean } = {},
 ): Promise<HookReply> {
-  const parsed = parseHookArgs(args);
-  if ('help' in parsed) return { stdout: '', stderr: `${HOOK_USAGE}\n`, exitCode: 0 };
-  if ('error' in parsed)
-    return { stdout: '', stderr: `hookwerk hook: ${parsed.error}\n${HOOK_USAGE}\n`, exitCode: 1 };
-  if (!isHookAgentName(parsed.agent))
-    return {
-      stdout: '',
-      stderr: `hookwerk hook: unknown agent "${parsed.agent}"; expected one of ${HOOK_AGENT_NAMES.join(', ')}\n`,
-      exitCode: 1,
-    };
+  const checked = checkArgs(args);
+  if ('reply' in checked) return checked.reply;
   const stdin = await readAll(MAX_INPUT_BYTES).catch(() => undefined);
-  const text = stdin ?? '';
+  const input = { stdin, cwd: process.cwd(), env: process.env };
+  if (opts.daemon === true && stdin !== undefined) {
+    // [R-HOOK-4] A running daemon answers warm; no socket costs this one stat.
+    const socket = usableSocket(process.env);
+    if (socket !== undefined) {
+      const { askDaemon } = await import('../hook/daemon-client.ts');
+      const reply = await askDaemon(socket, {
+        args: [...args],
+        cwd: input.cwd,
+        env: envRecord(input.env),
+        stdin,
+      });
+      if (reply !== undefined) return reply;
+    }
+  }
+  return answerHookArgs(args, input, deps);
+}
+
+/** The flags of a call, or the reply for bad ones (or --help), given before stdin is read. */
+function checkArgs(
+  args: readonly string[],
+): { reply: HookReply } | { call: HookArgs & { agent: HookAgentName } } {
+  const parsed = parseHookArgs(args);
+  if ('help' in parsed) return { reply: { stdout: '', stderr: `${HOOK_USAGE}\n`, exitCode: 0 } };
+  if ('error' in parsed)
+    return { reply: { stdout: '', stderr: `hookwerk hook: ${parsed.error}\n${HOOK_USAGE}\n`, exitCode: 1 } };
+  const agent = parsed.agent;
+  if (!isHookAgentName(agent))
+    return {
+      reply: {
+        stdout: '',
+        stderr: `hookwerk hook: unknown agent "${agent}"; expected one of ${HOOK_AGENT_NAMES.join(', ')}\n`,
+        exitCode: 1,
+      },
+    };
+  return { call: { ...parsed, agent } };
+}
+
+/** One call with its input already read: what this process and the daemon both run. */
+export async function answerHookArgs(
+  args: readonly string[],
+  input: HookInput,
+  deps: Partial<HookCallDeps> = {},
+): Promise<HookReply> {
+  const checked = checkArgs(args);
+  if ('reply' in checked) return checked.reply;
+  const { agent, event, project } = checked.call;
   const reply = await answerHookCall(
     {
-      agent: parsed.agent,
-      stdin: stdin === undefined ? '' : text,
-      ...(parsed.event !== undefined ? { event: parsed.event } : {}),
-      ...(parsed.project !== undefined ? { project: parsed.project } : {}),
-      cwd: process.cwd(),
-      env: process.env,
+      agent,
+      stdin: input.stdin === undefined ? '' : input.stdin.toString('utf8'),
+      ...(event !== undefined ? { event } : {}),
+      ...(project !== undefined ? { project } : {}),
+      cwd: input.cwd,
+      env: input.env,
     },
     { decider: deps.decider ?? coldDecider, ...(deps.record !== undefined ? { record: deps.record } : {}) },
   );
-  if (stdin === undefined)
+  if (input.stdin === undefined)
     return {
       ...reply,
       stderr: `hookwerk: the input on stdin is larger than ${MAX_INPUT_BYTES} bytes\n${reply.stderr}`,
@@ -99,9 +156,18 @@ export async function hookCommand(
   return reply;
 }
 
+function envRecord(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
+  return out;
+}
+
 /** The process entry: prints the reply, exits with its code. */
 export async function hookMain(args: readonly string[]): Promise<number> {
-  const reply = await hookCommand(args);
+  // The C client's fallback: decide here, and leave the environment as the agent gave it.
+  const cold = process.env[COLD_ENV] !== undefined;
+  delete process.env[COLD_ENV];
+  const reply = await hookCommand(args, {}, { daemon: !cold });
   if (reply.stderr !== '') process.stderr.write(reply.stderr);
   if (reply.stdout !== '')
     await new Promise<void>((resolve) => process.stdout.write(reply.stdout, () => resolve()));

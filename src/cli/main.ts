@@ -41,6 +41,7 @@ function buildProgram(setExit: SetExit): Command {
   addRunsCommand(program, setExit);
   addInstallCommand(program, setExit);
   addMcpProxyCommand(program, setExit);
+  addDaemonCommand(program, setExit);
   return program;
 }
 
@@ -319,6 +320,24 @@ function addMcpProxyCommand(program: Command, setExit: SetExit): void {
       // Loaded on use: the MCP SDK stays out of every other command's start-up.
       const { mcpProxyCommand } = await import('./mcp-proxy.ts');
       setExit(await mcpProxyCommand(args));
+    });
+}
+
+function addDaemonCommand(program: Command, setExit: SetExit): void {
+  program
+    .command('daemon')
+    .description(
+      'keep the policy engines warm for `hookwerk hook` on a Unix socket (foreground; prints ready)',
+    )
+    .option('--socket <path>', 'the socket (default: $HOOKWERK_DAEMON_SOCKET, else ~/.hookwerk/daemon.sock)')
+    .option(
+      '--shutdown-grace-ms <ms>',
+      'on SIGINT/SIGTERM: how long running calls may finish before they are dropped (default 5000)',
+    )
+    .action(async (opts) => {
+      // Loaded on use: the socket server stays out of every other command's start-up.
+      const { daemonCommand } = await import('./daemon.ts');
+      setExit(await daemonCommand(opts, out, err));
     });
 }
 

@@ -365,6 +365,12 @@ class CgroupRun implements RunContainer {
   /** Lets go of the folder (`empty`: it holds no process); whether it is done with it. */
   readonly #letGo: (empty: boolean) => boolean;
   #released = false;
+  /**
+   * `cgroup.kill` was written: the folder is never pooled again. Some kernels (6.18 here) kill
+   * every process later started in such a cgroup with CLONE_INTO_CGROUP (its kill count is
+   * compared with the parent's), which is how the C launcher starts runs.
+   */
+  #killed = false;
 
   constructor(kind: ContainmentKind, dir: string, letGo: (empty: boolean) => boolean) {
     this.#kind = kind;
@@ -376,6 +382,7 @@ class CgroupRun implements RunContainer {
   signal(pgid: number | undefined, signal: 'SIGTERM' | 'SIGKILL'): void {
     if (pgid !== undefined) signalGroup(pgid, signal);
     if (signal === 'SIGKILL' && this.#kind === 'cgroup2') {
+      this.#killed = true;
       write(path.join(this.#dir, 'cgroup.kill'), '1');
       return;
     }
@@ -401,7 +408,8 @@ class CgroupRun implements RunContainer {
   /** Back to the pool once empty; a cgroup still holding a process (stuck in D state) is removed at close. */
   release(known?: boolean): void {
     if (this.#released) return;
-    this.#released = this.#letGo(known ?? this.#cgroupEmpty());
+    // A killed cgroup is removed, never pooled (a removal that fails is retried at close).
+    this.#released = this.#killed ? removeCgroup(this.#dir) : this.#letGo(known ?? this.#cgroupEmpty());
   }
 
   #freeze(on: boolean): void {

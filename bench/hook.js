@@ -1,0 +1,283 @@
+// 10. `hookwerk hook`, the command agents call on every tool call [R-HOOK-4], whole processes
+//     spawned from this (the agent's) process, stdin written, exit waited for:
+//
+//   cold        `node bin/hookwerk.js hook --agent claude` for an event no policy hook names, no
+//               daemon, vs a bare `node` script that reads stdin and exits; interleaved call by call
+//   warm        the same call through the warm path: `hookwerk daemon` running, the C client
+//               (dist/native/hookwerk-hook; the Node client where it was not built); absolute
+//   one hook    a PreToolUse call whose policy runs one command hook through the warm path, vs that
+//               hook's command run alone the way the agent runs a command hook (`/bin/sh -c COMMAND`,
+//               as Claude Code does and bench/decide.js measures; spawn, same stdin, wait);
+//               interleaved call by call. The hook: the guard of Claude Code's hooks guide (bash,
+//               `jq` reads the command, `grep` looks for `rm -rf`; where jq is missing, the sh guard
+//               below instead), and in an extra row the smallest sh guard (one `cat`, one `case`),
+//               where the client's own spawn is a larger share of the hook's run
+//
+// Ratios are medians of per-round ratios: both sides of a round see the same drift of the machine.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fmtRatio, fmtUs, median, nowUs, progress, verdict } from './lib.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = path.join(ROOT, 'bin', 'hookwerk.js');
+const CLIENT = path.join(ROOT, 'dist', 'native', 'hookwerk-hook');
+
+/** The guard of Claude Code's hooks guide ("block-rm.sh"): jq reads the command, grep judges it. */
+const JQ_GUARD = `#!/bin/bash
+COMMAND=$(jq -r '.tool_input.command')
+
+if echo "$COMMAND" | grep -q 'rm -rf'; then
+  jq -n '{
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: "Destructive command blocked by hook"
+    }
+  }'
+else
+  exit 0
+fi
+`;
+
+/** The smallest guard that reads its input: one cat, one case. */
+const SH_GUARD = `#!/bin/sh
+# Blocks destructive shell commands; anything else goes on (exit 0, no output).
+input=$(cat)
+case "$input" in
+  *'rm -rf /'*|*'git push --force'*|*'mkfs.'*|*'dd if='*)
+    echo "blocked by policy: destructive command" >&2
+    exit 2
+    ;;
+esac
+exit 0
+`;
+
+const hasJq = spawnSync('jq', ['--version'], { stdio: 'ignore' }).status === 0 && existsSync('/bin/bash');
+
+/** Homes whose policy has one PreToolUse Bash guard (the guide's, and the smallest), and a project. */
+function setup() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hookwerk-bench-hook-'));
+  const project = path.join(dir, 'project');
+  mkdirSync(project);
+  const script = (name, text) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, text);
+    chmodSync(file, 0o755);
+    return file;
+  };
+  const shGuard = script('guard.sh', SH_GUARD);
+  const guideGuard = hasJq ? script('block-rm.sh', JQ_GUARD) : shGuard;
+  const bare = path.join(dir, 'bare.js');
+  writeFileSync(bare, "process.stdin.on('data', () => {}).on('end', () => {});\n");
+  const home = (name, guard) => {
+    const h = path.join(dir, name);
+    mkdirSync(path.join(h, '.hookwerk'), { recursive: true });
+    const policy = {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] },
+    };
+    writeFileSync(path.join(h, '.hookwerk', 'policy.json'), JSON.stringify(policy));
+    return h;
+  };
+  return {
+    dir,
+    project,
+    bare,
+    shGuard,
+    guideGuard,
+    coldHome: home('cold-home', guideGuard),
+    warmHome: home('warm-home', guideGuard),
+    shHome: home('sh-home', shGuard),
+  };
+}
+
+/** Spawns `cmd args` with `input` on stdin and waits for it; resolves with its stdout and exit code. */
+function runOnce(cmd, args, input, env, cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      err += d;
+    });
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, out, err }));
+    child.stdin.end(input);
+  });
+}
+
+/** Interleaves two sides call by call; the medians of round means, and the per-round ratios. */
+async function interleaved(a, b, { n, rounds, warmup }) {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const means = { a: [], b: [] };
+  for (let r = 0; r < rounds; r++) {
+    const sum = { a: 0, b: 0 };
+    const order = r % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
+    for (let i = 0; i < n; i++) {
+      for (const side of order) {
+        const t0 = nowUs();
+        await (side === 'a' ? a() : b());
+        sum[side] += nowUs() - t0;
+      }
+    }
+    means.a.push(sum.a / n);
+    means.b.push(sum.b / n);
+  }
+  return { a: median(means.a), b: median(means.b), ratios: means.a.map((x, i) => x / means.b[i]) };
+}
+
+/** `hookwerk daemon` for `home`; resolves once it printed `ready`. */
+function startDaemon(env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'daemon'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      err += d;
+    });
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+      if (/^ready$/m.test(out)) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`hookwerk daemon exited ${code}: ${err}`)));
+  });
+}
+
+function stopDaemon(child) {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function expectReply(what, r, check) {
+  if (!check(r)) throw new Error(`${what}: unexpected answer ${JSON.stringify(r)}`);
+  return r;
+}
+
+export async function run() {
+  const s = setup();
+  const rows = [];
+  const noHookInput = `${JSON.stringify({
+    hook_event_name: 'PostToolUse',
+    session_id: 'bench',
+    cwd: s.project,
+    tool_name: 'Bash',
+    tool_input: { command: 'ls -la' },
+    tool_response: { stdout: 'a\nb\n' },
+  })}\n`;
+  const hookInput = `${JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    session_id: 'bench',
+    cwd: s.project,
+    tool_name: 'Bash',
+    tool_input: { command: 'ls -la', description: 'list the files' },
+  })}\n`;
+  const envOf = (home) => ({ ...process.env, HOME: home, HOOKWERK_DAEMON_SOCKET: '' });
+  const quiet = (r) => r.code === 0 && r.out === '';
+  let daemon;
+  try {
+    // 1. Cold, no policy hook for the event, against a bare node script.
+    {
+      const coldEnv = envOf(s.coldHome);
+      const hookwerk = () =>
+        runOnce(process.execPath, [BIN, 'hook', '--agent', 'claude'], noHookInput, coldEnv, s.project).then(
+          (r) => expectReply('cold hook', r, quiet),
+        );
+      const bare = () => runOnce(process.execPath, [s.bare], noHookInput, coldEnv, s.project);
+      const r = await interleaved(hookwerk, bare, { n: 8, rounds: 11, warmup: 3 });
+      progress(`hook/cold: per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
+      const paired = median(r.ratios);
+      rows.push({
+        benchmark:
+          'hookwerk hook, event with no policy hook, cold (no daemon): whole process, stdin → exit (11 rounds × 8, interleaved)',
+        hookwerk: fmtUs(r.a),
+        baseline: `${fmtUs(r.b)} (bare node script reading stdin; ratio of the medians ${fmtRatio(r.a / r.b)})`,
+        ratio: fmtRatio(paired),
+        target: '≤ 1.3× (paired per round)',
+        verdict: verdict(paired <= 1.3),
+      });
+    }
+
+    // 2–3. The warm path: a daemon, and the C client (the Node client where it was not built).
+    const warmEnv = envOf(s.warmHome);
+    daemon = await startDaemon(warmEnv);
+    const native = existsSync(CLIENT);
+    const client = native ? CLIENT : process.execPath;
+    const clientArgs = native ? ['--agent', 'claude'] : [BIN, 'hook', '--agent', 'claude'];
+    const via = native ? 'C client' : 'Node client (no cc: the C client was not built)';
+    {
+      const call = () =>
+        runOnce(client, clientArgs, noHookInput, warmEnv, s.project).then((r) =>
+          expectReply('warm', r, quiet),
+        );
+      for (let i = 0; i < 20; i++) await call();
+      const times = [];
+      for (let i = 0; i < 301; i++) {
+        const t0 = nowUs();
+        await call();
+        times.push(nowUs() - t0);
+      }
+      const m = median(times);
+      rows.push({
+        benchmark: `the same through the warm path: hookwerk daemon + ${via}, whole process (median of 301)`,
+        hookwerk: fmtUs(m),
+        baseline: '—',
+        ratio: '—',
+        target: '≤ 10 ms median',
+        verdict: verdict(m <= 10_000),
+      });
+    }
+    const oneHook = async (env, guard, what, extra) => {
+      const warm = () =>
+        runOnce(client, clientArgs, hookInput, env, s.project).then((r) => expectReply('one hook', r, quiet));
+      const alone = () =>
+        runOnce('/bin/sh', ['-c', guard], hookInput, env, s.project).then((r) =>
+          expectReply('guard alone', r, quiet),
+        );
+      // The guard must really run through the policy: a destructive command is blocked.
+      const rm = hookInput.replace('ls -la', 'rm -rf /');
+      expectReply('one hook, deny', await runOnce(client, clientArgs, rm, env, s.project), (r) =>
+        r.out.includes('"permissionDecision":"deny"'),
+      );
+      const r = await interleaved(warm, alone, { n: 25, rounds: 15, warmup: 20 });
+      progress(`hook/one-hook (${what}): per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
+      const paired = median(r.ratios);
+      rows.push({
+        benchmark: `one command hook through the warm path (policy: one PreToolUse ${what}; ${via}; 15 rounds × 25, interleaved)`,
+        hookwerk: fmtUs(r.a),
+        baseline: `${fmtUs(r.b)} (the hook's command run alone as the agent runs it: spawn of sh -c, stdin, wait; ratio of the medians ${fmtRatio(r.a / r.b)})`,
+        ratio: fmtRatio(paired),
+        target: extra ? '≤ 1.2× (extra row)' : '≤ 1.2× (paired per round)',
+        verdict: verdict(paired <= 1.2),
+      });
+    };
+    await oneHook(
+      warmEnv,
+      s.guideGuard,
+      hasJq
+        ? "guard: the hooks guide's block-rm.sh (bash, jq, grep)"
+        : 'guard: sh, one cat and one case (jq is not installed)',
+      false,
+    );
+    // The smallest hook: the client's spawn is then the larger share of the whole.
+    const shEnv = {
+      ...envOf(s.shHome),
+      HOOKWERK_DAEMON_SOCKET: path.join(s.warmHome, '.hookwerk', 'daemon.sock'),
+    };
+    if (hasJq) await oneHook(shEnv, s.shGuard, 'guard: sh, one cat and one case', true);
+  } finally {
+    if (daemon !== undefined) await stopDaemon(daemon);
+    rmSync(s.dir, { recursive: true, force: true });
+  }
+  return rows;
+}

@@ -1,0 +1,318 @@
+/*
+ * hookwerk-hook: the warm path's client [R-HOOK-4]. Agents call it exactly as they would call
+ * `hookwerk hook` (same arguments): it reads the hook input on stdin, hands the call to a running
+ * `hookwerk daemon` over its Unix socket, and prints the daemon's answer (stdout, stderr, exit
+ * code) as its own. A call costs this process and one round trip, not a Node start.
+ *
+ * Without a usable daemon (no socket, not ours, nothing listening), or when the daemon's reply is
+ * incomplete (it died mid-call), it falls back to deciding in its own process: it execs
+ * `node <package>/bin/hookwerk.js hook <args>` with the stdin it read (through a temp file), so
+ * the answer is the cold path's, never a guess. The node binary and the package path are baked in
+ * at build time (scripts/build-launcher.js), with `node` from PATH and a path relative to this
+ * binary as fallbacks.
+ *
+ * Socket: $HOOKWERK_DAEMON_SOCKET (absolute) when set, else $HOME/.hookwerk/daemon.sock (HOME
+ * unset or empty: the password database's home). Wire protocol: docs/agents-hook.md, "The warm
+ * path" (and src/hook/daemon-wire.ts): every integer a u32 little endian, every field its length
+ * then its bytes.
+ *
+ *   request: "HWKQ" 1 flags | args (each NUL-terminated) | cwd | env (each NUL-terminated) | stdin
+ *   reply:   "HWKR" 1 exit-code | stdout | stderr
+ *
+ * POSIX only; built with -O2 -Wall and no warning.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#ifndef HOOKWERK_NODE
+#define HOOKWERK_NODE "node"
+#endif
+#ifndef HOOKWERK_BIN
+#define HOOKWERK_BIN ""
+#endif
+
+/* The same bounds as the daemon's (src/hook/daemon-wire.ts). */
+#define MAX_STDIN (8u * 1024u * 1024u)
+#define MAX_ARGS (64u * 1024u)
+#define MAX_CWD 4096u
+#define MAX_ENV (1024u * 1024u)
+#define MAX_REPLY_FIELD (64u * 1024u * 1024u)
+#define WIRE_VERSION 1u
+#define FLAG_STDIN_TOO_LARGE 1u
+
+extern char **environ;
+
+struct buf {
+  unsigned char *p;
+  size_t len;
+  size_t cap;
+};
+
+static int buf_reserve(struct buf *b, size_t more) {
+  if (b->cap - b->len >= more) return 0;
+  size_t cap = b->cap == 0 ? 4096 : b->cap;
+  while (cap - b->len < more) {
+    if (cap > SIZE_MAX / 2) return -1;
+    cap *= 2;
+  }
+  unsigned char *p = realloc(b->p, cap);
+  if (p == NULL) return -1;
+  b->p = p;
+  b->cap = cap;
+  return 0;
+}
+
+static int buf_put(struct buf *b, const void *data, size_t n) {
+  if (buf_reserve(b, n) != 0) return -1;
+  if (n > 0) memcpy(b->p + b->len, data, n);
+  b->len += n;
+  return 0;
+}
+
+static int put_u32(struct buf *b, uint32_t v) {
+  unsigned char le[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                         (unsigned char)(v >> 24)};
+  return buf_put(b, le, 4);
+}
+
+static uint32_t get_u32(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * Reads stdin whole, at most MAX_STDIN + 1 bytes (one more tells "too large"). A terminal is no
+ * input, as for the Node command; a read error counts as too large, as there.
+ */
+static int read_stdin(struct buf *in, int *too_large, int *consumed) {
+  *too_large = 0;
+  *consumed = 0;
+  if (isatty(0)) return 0;
+  for (;;) {
+    if (buf_reserve(in, 65536) != 0) return -1;
+    size_t room = in->cap - in->len;
+    if (in->len + room > MAX_STDIN + 1) room = MAX_STDIN + 1 - in->len;
+    ssize_t n = read(0, in->p + in->len, room);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EBADF) return 0; /* no stdin at all */
+    *consumed = 1;
+    if (n < 0) {
+      *too_large = 1;
+      return 0;
+    }
+    if (n == 0) return 0;
+    in->len += (size_t)n;
+    if (in->len > MAX_STDIN) {
+      *too_large = 1;
+      return 0;
+    }
+  }
+}
+
+/* The socket's path, or NULL when there is none to try. */
+static const char *socket_path(char *out, size_t size) {
+  const char *given = getenv("HOOKWERK_DAEMON_SOCKET");
+  if (given != NULL && given[0] != '\0') {
+    if (given[0] != '/' || strlen(given) >= size) return NULL;
+    strcpy(out, given);
+    return out;
+  }
+  const char *home = getenv("HOME");
+  if (home == NULL || home[0] == '\0' || strcmp(home, "/") == 0) {
+    struct passwd *pw = getpwuid(geteuid());
+    home = pw != NULL ? pw->pw_dir : NULL;
+  }
+  /* A relative or root home: the Node command resolves it (and says why it has none). */
+  if (home == NULL || home[0] != '/' || home[1] == '\0') return NULL;
+  int n = snprintf(out, size, "%s/.hookwerk/daemon.sock", home);
+  return n > 0 && (size_t)n < size ? out : NULL;
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return -1;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+static int send_all(int fd, const unsigned char *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return -1;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+/* A list of strings each followed by a NUL, at most `max` bytes. */
+static int put_list(struct buf *b, char *const *items, size_t count, size_t max) {
+  size_t total = 0;
+  for (size_t i = 0; i < count; i++) total += strlen(items[i]) + 1;
+  if (total > max || put_u32(b, (uint32_t)total) != 0) return -1;
+  for (size_t i = 0; i < count; i++)
+    if (buf_put(b, items[i], strlen(items[i]) + 1) != 0) return -1;
+  return 0;
+}
+
+static int build_request(struct buf *req, int argc, char **argv, const struct buf *in, int too_large) {
+  char cwd[MAX_CWD + 1];
+  if (getcwd(cwd, sizeof cwd) == NULL || cwd[0] != '/') return -1;
+  size_t envc = 0;
+  while (environ != NULL && environ[envc] != NULL) envc++;
+  if (buf_put(req, "HWKQ", 4) != 0 || put_u32(req, WIRE_VERSION) != 0 ||
+      put_u32(req, too_large ? FLAG_STDIN_TOO_LARGE : 0) != 0)
+    return -1;
+  if (put_list(req, argv + 1, (size_t)(argc - 1), MAX_ARGS) != 0) return -1;
+  size_t cwd_len = strlen(cwd);
+  if (put_u32(req, (uint32_t)cwd_len) != 0 || buf_put(req, cwd, cwd_len) != 0) return -1;
+  if (put_list(req, environ, envc, MAX_ENV) != 0) return -1;
+  size_t stdin_len = too_large ? 0 : in->len;
+  if (put_u32(req, (uint32_t)stdin_len) != 0 || buf_put(req, in->p, stdin_len) != 0) return -1;
+  return 0;
+}
+
+/* Reads the whole reply (the daemon closes after it); 0 when complete and well formed. */
+static int read_reply(int fd, struct buf *reply, int32_t *code, size_t *out_at, size_t *out_len,
+                      size_t *err_at, size_t *err_len) {
+  const size_t max = 12 + 8 + 2 * (size_t)MAX_REPLY_FIELD;
+  for (;;) {
+    if (buf_reserve(reply, 65536) != 0) return -1;
+    ssize_t n = read(fd, reply->p + reply->len, reply->cap - reply->len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) break;
+    reply->len += (size_t)n;
+    if (reply->len > max) return -1;
+  }
+  const unsigned char *p = reply->p;
+  size_t len = reply->len;
+  if (len < 16 || memcmp(p, "HWKR", 4) != 0 || get_u32(p + 4) != WIRE_VERSION) return -1;
+  *code = (int32_t)get_u32(p + 8);
+  size_t at = 12;
+  uint32_t n1 = get_u32(p + at);
+  if (n1 > MAX_REPLY_FIELD || len - at - 4 < n1) return -1;
+  *out_at = at + 4;
+  *out_len = n1;
+  at += 4 + n1;
+  if (len - at < 4) return -1;
+  uint32_t n2 = get_u32(p + at);
+  if (n2 > MAX_REPLY_FIELD || len - at - 4 != n2) return -1;
+  *err_at = at + 4;
+  *err_len = n2;
+  return 0;
+}
+
+/* One call through the daemon; 0 with the reply printed, -1 when the caller must fall back. */
+static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large, int *exit_code) {
+  char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+  if (socket_path(path, sizeof path) == NULL) return -1;
+  struct stat st;
+  /* Only a socket of this account: one put there by someone else could answer anything. */
+  if (stat(path, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != geteuid()) return -1;
+  struct buf req = {0}, reply = {0};
+  int result = -1;
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+  struct sockaddr_un addr;
+  memset(&addr, 0, sizeof addr);
+  addr.sun_family = AF_UNIX;
+  strcpy(addr.sun_path, path);
+  if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) goto done;
+  if (build_request(&req, argc, argv, in, too_large) != 0) goto done;
+  if (send_all(fd, req.p, req.len) != 0) goto done;
+  (void)shutdown(fd, SHUT_WR);
+  int32_t code;
+  size_t out_at, out_len, err_at, err_len;
+  if (read_reply(fd, &reply, &code, &out_at, &out_len, &err_at, &err_len) != 0) goto done;
+  /* As `hookwerk hook` prints it: stderr, then stdout. A closed pipe is the agent's business. */
+  (void)write_all(2, reply.p + err_at, err_len);
+  (void)write_all(1, reply.p + out_at, out_len);
+  *exit_code = code;
+  result = 0;
+done:
+  close(fd);
+  free(req.p);
+  free(reply.p);
+  return result;
+}
+
+/* Makes what was read of stdin the stdin of the process about to be exec'd. */
+static int replay_stdin(const struct buf *in) {
+  FILE *f = tmpfile();
+  if (f == NULL) return -1;
+  if (in->len > 0 && fwrite(in->p, 1, in->len, f) != in->len) return -1;
+  if (fflush(f) != 0) return -1;
+  int fd = fileno(f);
+  if (lseek(fd, 0, SEEK_SET) != 0) return -1;
+  if (dup2(fd, 0) < 0) return -1;
+  (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+  return 0;
+}
+
+/* <package>/bin/hookwerk.js: the baked path, else the one next to this binary (dist/native/). */
+static const char *cli_path(const char *argv0, char *out, size_t size) {
+  if (HOOKWERK_BIN[0] != '\0' && access(HOOKWERK_BIN, R_OK) == 0) return HOOKWERK_BIN;
+  const char *slash = strrchr(argv0, '/');
+  if (slash == NULL) return HOOKWERK_BIN[0] != '\0' ? HOOKWERK_BIN : NULL;
+  int n = snprintf(out, size, "%.*s/../../bin/hookwerk.js", (int)(slash - argv0), argv0);
+  return n > 0 && (size_t)n < size ? out : NULL;
+}
+
+/* Decides in a process of its own: exec node on the CLI with the same arguments. Never returns. */
+static void fallback(int argc, char **argv, const struct buf *in, int consumed) {
+  if (consumed && replay_stdin(in) != 0) {
+    fprintf(stderr, "hookwerk-hook: cannot keep the input for the fallback: %s\n", strerror(errno));
+    exit(1);
+  }
+  char cli_buf[PATH_MAX];
+  const char *cli = cli_path(argv[0], cli_buf, sizeof cli_buf);
+  if (cli == NULL) {
+    fprintf(stderr, "hookwerk-hook: cannot find bin/hookwerk.js (rebuild hookwerk)\n");
+    exit(1);
+  }
+  /* The Node command then decides itself rather than ask the daemon again; it drops this variable. */
+  setenv("HOOKWERK_HOOK_COLD", "1", 1);
+  char **args = calloc((size_t)argc + 3, sizeof *args);
+  if (args == NULL) exit(1);
+  args[0] = (char *)HOOKWERK_NODE;
+  args[1] = (char *)cli;
+  args[2] = "hook";
+  for (int i = 1; i < argc; i++) args[i + 2] = argv[i];
+  if (strchr(HOOKWERK_NODE, '/') != NULL) execv(HOOKWERK_NODE, args);
+  args[0] = "node";
+  execvp("node", args);
+  fprintf(stderr, "hookwerk-hook: cannot run node: %s\n", strerror(errno));
+  exit(1);
+}
+
+int main(int argc, char **argv) {
+  struct buf in = {0};
+  int too_large = 0, consumed = 0;
+  if (argc < 1) return 1;
+  if (read_stdin(&in, &too_large, &consumed) != 0) {
+    fprintf(stderr, "hookwerk-hook: out of memory reading stdin\n");
+    return 1;
+  }
+  int code = 1;
+  if (ask_daemon(argc, argv, &in, too_large, &code) == 0) return code & 0xff;
+  fallback(argc, argv, &in, consumed);
+  return 1;
+}
