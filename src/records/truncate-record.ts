@@ -9,6 +9,8 @@ export const MAX_RECORD_FIELD_BYTES = 8192;
 const FIELDS: readonly TruncatableField[] = [
   'hook',
   'sessionId',
+  'toolName',
+  'agent',
   'reason',
   'stderrTail',
   'additionalContext',
