@@ -1,7 +1,8 @@
 /**
  * The package entry: the engine, what it takes and answers, its errors and its event tables.
  * Deliberately small (issue 19): loaders, runners and the registry are the engine's own parts;
- * the CLI and the server reach them by path, users through `createHookEngine`.
+ * the CLI and the server reach them by path, users through `createHookEngine`. Every type a
+ * public signature uses, or an adapter needs to name, is exported here [AD-ALL-1].
  */
 export { MAX_DEPTH } from './bus/depth.ts';
 export type {
@@ -36,6 +37,10 @@ export type { FailMode } from './core/fail-mode.ts';
 export type { ConfigIssue } from './core/issues.ts';
 export { formatIssue } from './core/issues.ts';
 export type { ClaudeOptions } from './dialects/claude/source.ts';
+export type { CodexOptions } from './dialects/codex/source.ts';
+export type { CopilotOptions } from './dialects/copilot/source.ts';
+export type { CursorOptions } from './dialects/cursor/source.ts';
+export type { DialectOptions } from './dialects/gate-dialect.ts';
 export type { GeminiOptions } from './dialects/gemini/source.ts';
 export type {
   LurusConfig,
@@ -44,10 +49,12 @@ export type {
   LurusSource,
   SourceState,
 } from './dialects/lurus/source.ts';
+export { AbortError } from './dispatch/abort-error.ts';
 export type { AgentDecision, Permission, PermissionRequestAnswer } from './dispatch/agent-answer.ts';
 export type { Decision } from './dispatch/gate-sequential.ts';
 export { createHookEngine } from './engine.ts';
 export type {
+  DecideOptions,
   EmitOptions,
   GateConfig,
   GateDecision,
