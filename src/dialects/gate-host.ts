@@ -163,7 +163,8 @@ export class GateHost {
   ): TraceScope | undefined {
     const trace = TraceScope.open(tracer, `decide ${event}`, agent);
     if (trace === undefined) return undefined;
-    const subject = runSubject(context, this.#opts.sessionId, undefined);
+    const given = Object.assign<Record<string, unknown>, object>({}, context);
+    const subject = runSubject(given, this.#opts.sessionId, undefined);
     const attributes: Record<string, string> = {
       'hookwerk.event': event,
       'hookwerk.dialect': this.dialect,
@@ -201,7 +202,10 @@ export class GateHost {
       this.#deciding++;
       const trace = call?.trace;
       const record = (r: RunRecord): void => {
-        stampSubject(r, runSubject(context, this.#opts.sessionId, call));
+        stampSubject(
+          r,
+          runSubject(Object.assign<Record<string, unknown>, object>({}, context), this.#opts.sessionId, call),
+        );
         this.#opts.record(r);
         trace?.recordRun(r);
       };

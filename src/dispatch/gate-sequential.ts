@@ -10,7 +10,7 @@ import type { Runners } from '../runners/runners.ts';
 import type { DecideCall } from './decide-call.ts';
 import type { GateRunContext } from './gate-parallel.ts';
 import { failedVerdict, type HookVerdict } from './hook-verdict.ts';
-import type { RunSubject } from './run-subject.ts';
+import { sessionOf, toolOf } from './run-subject.ts';
 
 /** [L-ANS-4] What the agent gets back. */
 export interface Decision {
@@ -35,7 +35,7 @@ type RunGateHook = (
 ) => HookVerdict | Promise<HookVerdict>;
 
 /** What the walk needs of the engine: made once, never per decide. */
-type SequentialGateContext = Pick<GateRunContext, 'runners' | 'record'>;
+type SequentialGateContext = Pick<GateRunContext, 'runners' | 'record' | 'sessionId'>;
 
 /**
  * [L-RUN-1] Runs the selected entries one after another; the first deny stops the rest. Folds
@@ -50,7 +50,8 @@ type SequentialGateContext = Pick<GateRunContext, 'runners' | 'record'>;
  *
  * [AD-ALL-1] Once `call.signal` aborts, the running hook is stopped (recorded with cause
  * `aborted`) and no later one starts; the decision as far as it got is returned (the caller
- * rejects). Every record names the subject's session and tool.
+ * rejects). Every record names the session and tool of the context (the session: else the
+ * engine's) and the agent the caller named.
  */
 export function runSequentialGate(
   envelope: LurusEnvelope,
@@ -59,12 +60,11 @@ export function runSequentialGate(
   run: RunGateHook,
   ctx: SequentialGateContext,
   onSettled: () => void,
-  subject: RunSubject,
   call: DecideCall | undefined,
 ): Promise<Decision> {
   let walked: Decision | Promise<Decision>;
   try {
-    walked = new GateWalk(envelope, canBlock, entries, run, ctx, subject, call).from(0);
+    walked = new GateWalk(envelope, canBlock, entries, run, ctx, call).from(0);
   } catch (err) {
     onSettled();
     return Promise.reject(err);
@@ -81,6 +81,9 @@ class GateWalk {
   #deny: RunRecord | undefined;
   /** One consent check per project for the whole walk: later hooks are compared with its moment. */
   #checks: Map<HookConsent, ConsentCheck> | undefined;
+  /** What every record names (fields, not an object: a decide with an in-process hook is sub-µs). */
+  readonly #sessionId: string;
+  readonly #toolName: string | undefined;
   readonly #jsonOf = (): string => {
     this.#json ??= JSON.stringify(this.envelope);
     return this.#json;
@@ -92,9 +95,13 @@ class GateWalk {
     readonly entries: readonly LurusGateEntry[],
     readonly run: RunGateHook,
     readonly ctx: SequentialGateContext,
-    readonly subject: RunSubject,
     readonly call: DecideCall | undefined,
-  ) {}
+  ) {
+    // Lurus names them in camelCase [L-MATCH-1]; a context in another spelling still counts.
+    const c = envelope.context;
+    this.#sessionId = typeof c.sessionId === 'string' ? c.sessionId : sessionOf(c, ctx.sessionId);
+    this.#toolName = typeof c.toolName === 'string' ? c.toolName : toolOf(c);
+  }
 
   /** Walks from entry `i`; returns at once unless a hook answers later. */
   from(i: number): Decision | Promise<Decision> {
@@ -162,7 +169,6 @@ class GateWalk {
     verdict: HookVerdict | SkipFields,
     span: Span | undefined,
   ): boolean {
-    const subject = this.subject;
     const record: RunRecord = Object.assign(
       {
         hook: entry.name,
@@ -170,12 +176,13 @@ class GateWalk {
         event: this.envelope.event,
         dialect: entry.dialect,
         at,
-        sessionId: subject.sessionId,
+        sessionId: this.#sessionId,
       },
       verdict,
     );
-    if (subject.toolName !== undefined) record.toolName = subject.toolName;
-    if (subject.agent !== undefined) record.agent = subject.agent;
+    if (this.#toolName !== undefined) record.toolName = this.#toolName;
+    const agent = this.call?.agent;
+    if (agent !== undefined) record.agent = agent;
     if (pending) record.consent = 'newer_version_pending';
     const aborted = verdict.cause === ABORTED;
     if (aborted) {

@@ -11,18 +11,33 @@ export interface RunSubject {
   readonly agent: string | undefined;
 }
 
-/** Session fields, by dialect: Claude Code, Gemini CLI, Codex (`session_id`), Lurus and Copilot (`sessionId`), Cursor. */
-const SESSION_FIELDS = ['session_id', 'sessionId', 'conversation_id'] as const;
-/** Tool fields: the Claude-style dialects' `tool_name`, Lurus' and Copilot's `toolName`. */
-const TOOL_FIELDS = ['tool_name', 'toolName'] as const;
+type Input = Readonly<Record<string, unknown>>;
 
 /** The input's session (else the engine's) and tool; a field that is not a string is not one. */
-export function runSubject(input: object, engineSession: string, call: DecideCall | undefined): RunSubject {
-  return {
-    sessionId: firstText(input, SESSION_FIELDS) ?? engineSession,
-    toolName: firstText(input, TOOL_FIELDS),
-    agent: call?.agent,
-  };
+export function runSubject(input: Input, engineSession: string, call: DecideCall | undefined): RunSubject {
+  return { sessionId: sessionOf(input, engineSession), toolName: toolOf(input), agent: call?.agent };
+}
+
+/**
+ * The session the input names, else the engine's: Claude Code, Gemini CLI, Codex `session_id`,
+ * Lurus and Copilot `sessionId`, Cursor `conversation_id`. Named reads, not a loop over names:
+ * they run on every decide that has hooks.
+ */
+export function sessionOf(input: Input, engineSession: string): string {
+  const snake = input.session_id;
+  if (typeof snake === 'string') return snake;
+  const camel = input.sessionId;
+  if (typeof camel === 'string') return camel;
+  const cursor = input.conversation_id;
+  return typeof cursor === 'string' ? cursor : engineSession;
+}
+
+/** The tool the input names, if any: the Claude-style `tool_name`, Lurus' and Copilot's `toolName`. */
+export function toolOf(input: Input): string | undefined {
+  const snake = input.tool_name;
+  if (typeof snake === 'string') return snake;
+  const camel = input.toolName;
+  return typeof camel === 'string' ? camel : undefined;
 }
 
 /** Puts the subject on a record. */
@@ -31,12 +46,4 @@ export function stampSubject(record: RunRecord, subject: RunSubject): RunRecord 
   if (subject.toolName !== undefined) record.toolName = subject.toolName;
   if (subject.agent !== undefined) record.agent = subject.agent;
   return record;
-}
-
-function firstText(input: object, fields: readonly string[]): string | undefined {
-  for (const field of fields) {
-    const value: unknown = Reflect.get(input, field);
-    if (typeof value === 'string') return value;
-  }
-  return undefined;
 }

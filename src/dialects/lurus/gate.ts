@@ -4,7 +4,6 @@
  */
 import { HookInputError } from '../../core/errors.ts';
 import { runSequentialGate } from '../../dispatch/gate-sequential.ts';
-import { runSubject } from '../../dispatch/run-subject.ts';
 import {
   isLurusEvent,
   LURUS_EVENT_NAMES,
@@ -53,16 +52,7 @@ export const lurusGate: GateDialectPlugin = {
     if (entries.length === 0) return Promise.resolve({ decision: 'allow', blocked: false, runs: [] });
     const envelope: LurusEnvelope = { event, context: ctx, cwd: rt.projectDir() };
     rt.begin();
-    return runSequentialGate(
-      envelope,
-      LURUS_EVENTS[event].canBlock,
-      entries,
-      runGateHook,
-      rt,
-      rt.done,
-      runSubject(ctx, rt.sessionId, call),
-      call,
-    );
+    return runSequentialGate(envelope, LURUS_EVENTS[event].canBlock, entries, runGateHook, rt, rt.done, call);
   },
 };
 
