@@ -4,6 +4,15 @@
  * the CLI and the server reach them by path, users through `createHookEngine`. Every type a
  * public signature uses, or an adapter needs to name, is exported here [AD-ALL-1].
  */
+// Each dialect declares its option key (`claude: {…}`) and its name in its gate module (module
+// augmentation): imported here, those declarations are part of the package's types as well.
+import './dialects/claude/gate.ts';
+import './dialects/codex/gate.ts';
+import './dialects/copilot/gate.ts';
+import './dialects/cursor/gate.ts';
+import './dialects/gemini/gate.ts';
+import './dialects/policy/gate.ts';
+
 export { MAX_DEPTH } from './bus/depth.ts';
 export type {
   BusDropReason,
@@ -49,6 +58,7 @@ export type {
   LurusSource,
   SourceState,
 } from './dialects/lurus/source.ts';
+export type { PolicyOptions } from './dialects/policy/source.ts';
 export { AbortError } from './dispatch/abort-error.ts';
 export type { AgentDecision, Permission, PermissionRequestAnswer } from './dispatch/agent-answer.ts';
 export type { Decision } from './dispatch/gate-sequential.ts';
