@@ -17,6 +17,7 @@ import type { LurusEventName } from '../events/lurus-events.ts';
 import type { Logger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { activeTracer, TraceScope } from '../records/run-trace.ts';
+import { MAX_RECORD_FIELD_BYTES } from '../records/truncate-record.ts';
 import type { GateEntry } from '../registry/hook-definition.ts';
 import type { Runners } from '../runners/runners.ts';
 import type {
@@ -161,17 +162,19 @@ export class GateHost {
     context: object,
     agent: string | undefined,
   ): TraceScope | undefined {
-    const trace = TraceScope.open(tracer, `decide ${event}`, agent);
+    // Caller text, not yet checked (an unknown event rejects later): bounded as records bound it.
+    const name = bounded(event);
+    const trace = TraceScope.open(tracer, `decide ${name}`, agent);
     if (trace === undefined) return undefined;
     const given = Object.assign<Record<string, unknown>, object>({}, context);
     const subject = runSubject(given, this.#opts.sessionId, undefined);
     const attributes: Record<string, string> = {
-      'hookwerk.event': event,
+      'hookwerk.event': name,
       'hookwerk.dialect': this.dialect,
-      'hookwerk.session_id': subject.sessionId,
+      'hookwerk.session_id': bounded(subject.sessionId),
     };
-    if (subject.toolName !== undefined) attributes['hookwerk.tool_name'] = subject.toolName;
-    if (agent !== undefined) attributes['hookwerk.agent'] = agent;
+    if (subject.toolName !== undefined) attributes['hookwerk.tool_name'] = bounded(subject.toolName);
+    if (agent !== undefined) attributes['hookwerk.agent'] = bounded(agent);
     trace.span.setAttributes(attributes);
     return trace;
   }
@@ -224,4 +227,9 @@ export class GateHost {
   #pollTrust(): void {
     if (this.#trustPoll.changed(this.#config.home)) this.reload();
   }
+}
+
+/** A span attribute of caller text, at most MAX_RECORD_FIELD_BYTES UTF-16 units (run records cut at as many bytes). */
+function bounded(text: string): string {
+  return text.length <= MAX_RECORD_FIELD_BYTES ? text : text.slice(0, MAX_RECORD_FIELD_BYTES);
 }
