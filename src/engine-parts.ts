@@ -61,9 +61,11 @@ export class EngineParts {
 
   /**
    * Queues one run per hook [P-FF-1]; the caller's time is one small object per hook. Traced
-   * [AD-OTEL-1], the emit is a span that ends when the last of its runs has.
+   * [AD-OTEL-1], an emit that has hooks is a span that ends when the last of its runs has.
    */
   submit(hooks: readonly ObserveHook[], ev: PrxEventInstance): void {
+    // No hooks, no runs: no span either, and no cost.
+    if (hooks.length === 0) return;
     const tracer = activeTracer();
     const trace = tracer === undefined ? undefined : observeTrace(tracer, 'emit', hooks, ev);
     for (let i = 0; i < hooks.length; i++) {
@@ -78,7 +80,7 @@ export class EngineParts {
     ev: PrxEventInstance,
     worker: string | undefined,
   ): Promise<RunRecord[]> {
-    const tracer = activeTracer();
+    const tracer = hooks.length === 0 ? undefined : activeTracer();
     const trace = tracer === undefined ? undefined : observeTrace(tracer, 'receive', hooks, ev);
     return runAndCollect(hooks, ev, this.#jobs, this.scheduler, worker, trace);
   }
