@@ -1,5 +1,5 @@
 // Runs the benchmarks in sequence and prints one markdown table (also written to
-// bench/results/latest.md). `node bench/run.js [emit] [hook-run] [launcher] [bus] [storm] [decide] [wasm] [nats]` runs a subset.
+// bench/results/latest.md). `node bench/run.js [emit] [hook-run] [launcher] [bus] [storm] [decide] [wasm] [nats] [mcp]` runs a subset.
 // Run through `npm run bench`, which builds dist/ first.
 //
 // Each benchmark runs in a fresh Node process (`run.js --run-one NAME`): what one leaves behind (a
@@ -21,6 +21,7 @@ const BENCHMARKS = {
   decide: () => import('./decide.js'),
   wasm: () => import('./wasm.js'),
   nats: () => import('./nats.js'),
+  mcp: () => import('./mcp.js'),
 };
 
 if (process.argv[2] === '--run-one') {

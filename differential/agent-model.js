@@ -1,4 +1,4 @@
-// What an agent does with a hookwerk decision, per dialect, as SPEC §5/§6 and the README define
+// What an agent does with a hookwerk decision, per dialect, as the contract (docs/contract.md §5, §6) defines
 // the decision's fields (C-OUT-1): whether the tool runs and with which input, what the model is
 // told, whether the agent goes on. This is the bridge that lets a decision JSON be compared with
 // what the real tool visibly did. It is written from hookwerk's documented meaning of each field,

@@ -28,7 +28,8 @@ export async function runCodex(tool, kase, world, baseEnv, timeoutMs) {
     const args = [
       'exec',
       '--dangerously-bypass-approvals-and-sandbox',
-      '--dangerously-bypass-hook-trust',
+      // The install suite runs without it too: hooks trusted the way a user's review records them.
+      ...(kase.bypassHookTrust === false ? [] : ['--dangerously-bypass-hook-trust']),
       '--skip-git-repo-check',
       '-C',
       world.proj,

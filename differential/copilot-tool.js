@@ -35,6 +35,8 @@ export async function runCopilot(tool, kase, world, baseEnv, timeoutMs) {
   const mock = await startOpenAiMock({ turns: kase.turns });
   try {
     const env = { ...baseEnv, ...copilotEnv(mock.url) };
+    // The install suite trusts the folder the way a user does, without the harness's opt-in.
+    for (const name of kase.unsetEnv ?? []) delete env[name];
     const args = [
       '-p',
       kase.prompt ?? 'Run the step.',

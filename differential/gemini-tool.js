@@ -23,6 +23,8 @@ export async function runGemini(tool, kase, world, baseEnv, timeoutMs) {
   const mock = await startGeminiMock({ turns: kase.turns });
   try {
     const env = { ...baseEnv, ...geminiEnv(mock.url) };
+    // The install suite trusts the folder the way a user does, without the harness's opt-in.
+    for (const name of kase.unsetEnv ?? []) delete env[name];
     const args = [
       '-p',
       kase.prompt ?? 'Run the step.',

@@ -11,6 +11,7 @@ import { COPILOT_CASES } from './copilot-cases.js';
 import { GEMINI_CASES } from './gemini-cases.js';
 import { HOOKWERK_ROOT } from './hookwerk-side.js';
 import { ensureTool, TOOLS } from './install.js';
+import { installStepTable, runInstallSuite } from './install-run.js';
 import { killAllRuns } from './processes.js';
 import { caseLine, tally, writeReport } from './report.js';
 import { runCase } from './run-case.js';
@@ -23,12 +24,16 @@ const CASES = { claude: CLAUDE_CASES, gemini: GEMINI_CASES, codex: CODEX_CASES, 
 const args = process.argv.slice(2);
 /** `--case TEXT` (repeatable): the cases whose name contains one of the texts. */
 const only = args.flatMap((a, i) => (args[i - 1] === '--case' ? [a] : []));
-const picked = args.filter((a, i) => a in CASES && args[i - 1] !== '--case');
+const picked = args.filter((a, i) => (a in CASES || a === 'install') && args[i - 1] !== '--case');
 const dialects = picked.length > 0 ? picked : ['claude', 'gemini', 'codex', 'copilot'];
 
 if (args.includes('--list')) {
   // The case tables as markdown, for docs/differential.md.
   for (const dialect of dialects) {
+    if (dialect === 'install') {
+      console.log(`\n${installStepTable().join('\n')}`);
+      continue;
+    }
     console.log(`\n| ${TOOLS[dialect].label} case | what it checks |\n|---|---|`);
     for (const c of CASES[dialect])
       console.log(
@@ -73,6 +78,17 @@ console.log(
 const totals = { agree: 0, total: 0 };
 let failed = false;
 for (const dialect of dialects) {
+  if (dialect === 'install') {
+    // Its own flow (install-run.js): one guard installed into every agent; --case picks agents.
+    const agents = Object.keys(CASES).filter((a) => only.length === 0 || only.some((t) => a.includes(t)));
+    const r = await runInstallSuite({ outDir, baseEnv, agents, toolTimeoutMs: TOOL_TIMEOUT_MS });
+    console.log(`install: ${r.agree}/${r.total} agree`);
+    report.tools.install = r;
+    totals.agree += r.agree;
+    totals.total += r.total;
+    failed ||= r.failed;
+    continue;
+  }
   const cases = CASES[dialect].filter((c) => only.length === 0 || only.some((t) => c.name.includes(t)));
   let tool;
   try {

@@ -41,7 +41,7 @@ const COPILOT_KEYS = {
 export const RECORDER = 'rec';
 
 /** Gemini CLI user settings that keep it offline and quiet: no usage statistics, no update check. */
-const GEMINI_USER_SETTINGS = {
+export const GEMINI_USER_SETTINGS = {
   security: { auth: { selectedType: 'gemini-api-key' } },
   privacy: { usageStatisticsEnabled: false },
   telemetry: { enabled: false },

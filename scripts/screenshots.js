@@ -1,4 +1,4 @@
-// Takes the README's dashboard screenshots (`npm run screenshots`, issue 13): a real
+// Takes the dashboard screenshots of docs/api.md (`npm run screenshots`, issue 13): a real
 // `hookwerk serve` on a temp copy of examples/demo, a scripted agent session sent through the API,
 // a few gate decisions, then PNGs of the live runs and the hooks table, desktop and phone width,
 // into docs/screenshots/. Needs the build (dist/) and Debian's chromium (`CHROMIUM` overrides).

@@ -1,8 +1,8 @@
 /**
  * The engine façade: wires sources → registry → runners → dispatchers, and owns every resource
  * it opens (runners, the gate, the workspace, NATS, temp files). It asks no dialect which one it
- * is: the gate holds one from the table, the workspace is PRX's. See the README's "Architecture"
- * section for the data path of one `emit` and one `decide`.
+ * is: the gate holds one from the table, the workspace is PRX's. See docs/architecture.md
+ * for the data path of one `emit` and one `decide`.
  */
 import { randomBytes } from 'node:crypto';
 import { currentDepth, MAX_DEPTH } from './bus/depth.ts';

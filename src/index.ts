@@ -81,8 +81,12 @@ export { LURUS_EVENT_NAMES, LURUS_EVENTS } from './events/lurus-events.ts';
 export type { PrxEnvelope, PrxEventName, PrxPayload } from './events/prx-events.ts';
 export { PRX_EVENT_NAMES, PRX_EVENTS } from './events/prx-events.ts';
 export type { NatsOptionsInput } from './nats/nats-options.ts';
+export type { JournalEntry, JournalField } from './records/journal-entry.ts';
+export { journalDir } from './records/journal-segments.ts';
 export type { Logger } from './records/logger.ts';
 export type { EngineMetrics, StreamSource } from './records/metrics.ts';
+export type { JournalQuery, JournalRead, RunJournalOptions } from './records/run-journal.ts';
+export { RunJournal } from './records/run-journal.ts';
 export type { RunOutcome, RunRecord, TruncatableField } from './records/run-record.ts';
 export type { Explanation } from './registry/explain.ts';
 export type {

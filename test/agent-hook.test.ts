@@ -5,7 +5,7 @@
  * that file and reads the answer exactly as the agent reads it. One policy, written as Claude
  * Code hooks in a temp `~/.hookwerk/policy.json`, guards all five.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
@@ -288,6 +288,66 @@ describe('[R-HOOK-2] an internal failure of hookwerk', () => {
     const req = { agent: 'claude' as const, stdin: input, cwd: home, env: { HOME: home }, home };
     // Bash is not in the plain name list: answered without the engine.
     expect(await answerHookCall(req, { decider: failing })).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+  });
+});
+
+describe('[R-HOOK-3] one audit trail', () => {
+  it('every run of hookwerk hook is in the journal with agent, session and tool; hookwerk runs lists it', async () => {
+    const home = tempDir('hw-ah-home-');
+    writeJson(path.join(home, '.hookwerk', 'policy.json'), POLICY);
+    const cursor = await runCli(['hook', '--agent', 'cursor'], {
+      home,
+      stdin: {
+        text: JSON.stringify({
+          hook_event_name: 'preToolUse',
+          conversation_id: 'conv-7',
+          tool_name: 'Shell',
+          tool_input: { command: 'rm -rf build' },
+          workspace_roots: [home],
+        }),
+      },
+    });
+    expect(JSON.parse(cursor.stdout)).toMatchObject({ permission: 'deny' });
+    const runs = await runCli(['runs', '--agent', 'cursor', '--json'], { home });
+    expect(runs.code).toBe(0);
+    const lines = runs.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        agent: 'cursor',
+        sessionId: 'conv-7',
+        toolName: 'Bash',
+        outcome: 'deny',
+        event: 'PreToolUse',
+      }),
+    );
+    expect((await runCli(['runs', '--agent', 'codex', '--json'], { home })).stdout).toBe('');
+  });
+});
+
+describe('[C-RUN-3] SessionStart environment', () => {
+  it("what the policy's SessionStart hooks write to CLAUDE_ENV_FILE goes on to Claude Code's own file", async () => {
+    const home = tempDir('hw-ah-home-');
+    writeJson(path.join(home, '.hookwerk', 'policy.json'), {
+      hooks: {
+        SessionStart: [
+          { hooks: [{ type: 'command', command: `echo "export TEAM_MODE=it's on" >> "$CLAUDE_ENV_FILE"` }] },
+        ],
+      },
+    });
+    const agentFile = path.join(home, 'claude-env.sh');
+    writeFileSync(agentFile, 'export BEFORE=1\n');
+    const r = await runCli(['hook', '--agent', 'claude'], {
+      home,
+      env: { CLAUDE_ENV_FILE: agentFile },
+      stdin: {
+        text: JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', session_id: 's' }),
+      },
+    });
+    expect(r.code).toBe(0);
+    expect(readFileSync(agentFile, 'utf8')).toBe("export BEFORE=1\nexport TEAM_MODE='it'\\''s on'\n");
   });
 });
 

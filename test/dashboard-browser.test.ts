@@ -2,7 +2,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv } from './cli-runner.ts';
+import type { JournalEntry } from '../src/records/journal-entry.ts';
+import { journalDir } from '../src/records/journal-segments.ts';
+import { RunJournal } from '../src/records/run-journal.ts';
+import { cleanEnv, runCli } from './cli-runner.ts';
 import { tempDir, waitFor } from './helpers.ts';
 import { request, type Served, startServe } from './serve-process.ts';
 
@@ -29,6 +32,8 @@ afterAll(async () => {
 interface Dashboard {
   served: Served;
   workspace: string;
+  /** serve's HOME: its journal holds the agents' runs [R-HOOK-3]. */
+  home: string;
   token: string;
   page: Page;
   /** POST to the API with the token, as an agent would. */
@@ -61,8 +66,12 @@ afterEach(async () => {
 /**
  * A workspace with two tool_call hooks (one fails with a message on stderr) and an agent_start
  * one, a global Lurus gate hook that denies `Write`, `hookwerk serve` on it, and a page.
+ * `prepare` adds to the workspace (also the project) and home before serve starts.
  */
-async function openDashboard(viewport = { width: 1280, height: 800 }): Promise<Dashboard> {
+async function openDashboard(
+  viewport = { width: 1280, height: 800 },
+  prepare?: (dirs: { workspace: string; home: string }) => Promise<void>,
+): Promise<Dashboard> {
   const workspace = tempDir('hw-ui-ws-');
   const home = tempDir('hw-ui-home-');
   writeFileSync(
@@ -95,6 +104,7 @@ async function openDashboard(viewport = { width: 1280, height: 800 }): Promise<D
       ],
     }),
   );
+  await prepare?.({ workspace, home });
   const served = await startServe(
     ['--workspace', workspace, '--project', workspace, '--port', '0'],
     cleanEnv({ HOME: home }),
@@ -112,6 +122,7 @@ async function openDashboard(viewport = { width: 1280, height: 800 }): Promise<D
   const dash: Dashboard = {
     served,
     workspace,
+    home,
     token,
     page,
     api: (method, route, body) => request(served.port, method, route, token, body),
@@ -120,6 +131,11 @@ async function openDashboard(viewport = { width: 1280, height: 800 }): Promise<D
   open.push({ context, served, problems, dash });
   await page.goto(served.url);
   return dash;
+}
+
+function writeJson(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(value, null, 2));
 }
 
 async function signIn(d: Dashboard): Promise<void> {
@@ -292,20 +308,213 @@ describe('[UI-1] [UI-3] the dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(await miss.textContent()).toContain('does not match "Read"');
   });
 
+  it('[R-HOOK-3] shows the agents’ runs from the journal beside its own, newest first, filterable by agent', async () => {
+    const d = await openDashboard();
+    const journal = new RunJournal(journalDir(d.home));
+    const run = (agent: string, toolName: string, minutesAgo: number, over: Partial<JournalEntry> = {}) => ({
+      hook: `policy-${toolName}`,
+      source: '/home/.hookwerk/policy.json#/hooks/PreToolUse/0/hooks/0',
+      event: 'PreToolUse',
+      dialect: 'claude',
+      outcome: 'ok' as const,
+      durationMs: 3.5,
+      at: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+      sessionId: `${agent}-session`,
+      agent,
+      toolName,
+      ...over,
+    });
+    // Written out of time order (a long hook is recorded after a later short one): shown by time.
+    journal.append([
+      run('claude', 'Bash', 5),
+      run('codex', 'apply_patch', 1, { outcome: 'deny', decision: 'deny', reason: 'no patches to .env' }),
+      run('gemini', 'Write', 3),
+      run('claude', 'Read', 2),
+    ]);
+    await signIn(d);
+    const panel = d.page.locator('#agents');
+    const rows = panel.locator('tr.agent-run');
+    const count = panel.locator('.count');
+    await count.filter({ hasText: /^4 runs$/ }).waitFor(SEEN);
+    const column = (name: string) => rows.evaluateAll((trs, n) => trs.map((tr) => tr.getAttribute(n)), name);
+    expect(await column('data-agent')).toEqual(['codex', 'claude', 'gemini', 'claude']);
+    const times = await column('data-at');
+    expect(times).toEqual([...times].sort().reverse());
+    expect(await rows.first().getAttribute('class')).toContain('outcome-deny');
+    const agentSelect = panel.getByLabel('Agent', { exact: true });
+    expect(await agentSelect.locator('option').evaluateAll((os) => os.map((o) => o.textContent))).toEqual([
+      'all',
+      'claude',
+      'codex',
+      'gemini',
+    ]);
+
+    await agentSelect.selectOption('claude');
+    await count.filter({ hasText: '2 runs of claude' }).waitFor(SEEN);
+    expect(await column('data-agent')).toEqual(['claude', 'claude']);
+    expect(await panel.locator('tr.agent-run .a-tool').allTextContents()).toEqual(['Read', 'Bash']);
+    await rows.first().click();
+    const details = panel.locator('tr.details');
+    await details.waitFor(SEEN);
+    expect(await details.locator('dt:text-is("session") + dd').textContent()).toBe('claude-session');
+
+    // A run an agent records later is there on the next load; the other agents stay filtered out.
+    journal.append([run('claude', 'Edit', 0), run('cursor', 'Shell', 0)]);
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    await count.filter({ hasText: '3 runs of claude' }).waitFor(SEEN);
+    expect(await panel.locator('tr.agent-run .a-tool').first().textContent()).toBe('Edit');
+    await agentSelect.selectOption('');
+    await count.filter({ hasText: /^6 runs$/ }).waitFor(SEEN);
+    expect(await agentSelect.locator('option').count()).toBe(5);
+    // serve's own runs are apart: none happened here.
+    expect(await d.page.locator('#runs tr.run').count()).toBe(0);
+  });
+
+  it('(issue 23) the Gate page: each hook’s consent state (approved, pending approval, changed since approval), its recent decisions, a decide in any dialect', async () => {
+    const d = await openDashboard(undefined, async ({ workspace, home }) => {
+      const deny = JSON.stringify({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: 'no shell here',
+        },
+      });
+      const settings = path.join(workspace, '.claude', 'settings.json');
+      const guard = { matcher: 'Bash', hooks: [{ type: 'command', command: `printf '%s\\n' '${deny}'` }] };
+      writeJson(settings, { hooks: { PreToolUse: [guard] } });
+      writeJson(path.join(workspace, '.gemini', 'settings.json'), {
+        hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'gemini-log', command: 'true' }] }] },
+      });
+      const trusted = await runCli(['trust', '--project', workspace, '--yes'], { home });
+      expect(trusted.code, trusted.stderr).toBe(0);
+      // Edited after the approval: the approved guard runs, the added hook waits.
+      const added = { matcher: 'Write', hooks: [{ type: 'command', command: 'echo added-later' }] };
+      writeJson(settings, { hooks: { PreToolUse: [guard, added] } });
+    });
+    await signIn(d);
+    const page = d.page.locator('#gate');
+    const claude = page.locator('section.gate-dialect[data-dialect="claude"]');
+    const badge = (dialect: string, consent: string) =>
+      page.locator(
+        `section.gate-dialect[data-dialect="${dialect}"] li.gate-hook[data-consent="${consent}"] > .badge`,
+      );
+    await badge('claude', 'changed').first().waitFor(SEEN);
+    expect(await badge('claude', 'changed').textContent()).toBe('changed since approval');
+    expect(await badge('claude', 'pending').textContent()).toBe('pending approval');
+    expect(await badge('gemini', 'approved').textContent()).toBe('approved');
+    expect(await claude.locator('li.gate-hook[data-consent="pending"]').textContent()).toContain(
+      'echo added-later',
+    );
+    expect(await claude.locator('.gate-sources li[data-state="ok"]').textContent()).toContain(
+      'newer version pending',
+    );
+    expect(await page.locator('.gate-trust').textContent()).toMatch(/approved .*Changed since approval/);
+
+    // A decide in Claude Code's dialect from the page: the approved guard denies, and its recent
+    // decisions show it (from the runs the page follows).
+    const form = page.getByRole('form', { name: 'try a decide' });
+    await form.getByLabel('Dialect').selectOption('claude');
+    await form.getByLabel('Event').fill('PreToolUse');
+    await form.getByLabel(/^Input/).fill('{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}');
+    await form.getByRole('button', { name: 'Decide' }).click();
+    await form.locator('.decision[data-decision="deny"]').filter({ hasText: 'no shell here' }).waitFor(SEEN);
+    const recent = claude.locator('li.gate-hook[data-consent="changed"] .hook-runs li[data-verdict="deny"]');
+    await recent.waitFor(SEEN);
+    expect(await recent.textContent()).toContain('no shell here');
+    // One that matches no hook says so.
+    await form.getByLabel('Dialect').selectOption('gemini');
+    await form.getByLabel('Event').fill('SessionStart');
+    await form.getByLabel(/^Input/).fill('');
+    await form.getByRole('button', { name: 'Decide' }).click();
+    await form.locator('.no-hooks').filter({ hasText: 'no hook matched' }).waitFor(SEEN);
+  });
+
+  it('(issue 23) sorts the runs by time whatever order they arrive in; a decide that matched no hook replaces “No gate decisions yet”', async () => {
+    let slowHook = '';
+    const d = await openDashboard(undefined, async ({ home }) => {
+      // A Lurus gate hook that holds its run until the test says go, and one that answers at once.
+      slowHook = `touch ${path.join(home, 'started')}; while [ ! -e ${path.join(home, 'go')} ]; do sleep 0.05; done`;
+      writeJson(path.join(home, '.lurus', 'settings.json'), {
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: '^Slow$',
+              hooks: [{ type: 'command', command: slowHook }],
+            },
+            { matcher: '^Fast$', hooks: [{ type: 'command', command: 'true' }] },
+          ],
+        },
+      });
+    });
+    await signIn(d);
+    const empty = d.page.locator('.gate-list li.empty');
+    expect(await empty.textContent()).toContain('No gate decisions yet');
+    const none = await d.api('POST', '/api/decide', { dialect: 'claude', event: 'Stop', input: {} });
+    expect(JSON.parse(none.text)).toMatchObject({ decision: 'allow', runs: [] });
+    const noHooks = d.page.locator('.gate-list li.no-hooks');
+    await noHooks.waitFor(SEEN);
+    expect(await noHooks.textContent()).toContain('no hook matched');
+    expect(await empty.count()).toBe(0);
+
+    // The slow run starts first and is recorded last: it belongs below the fast one.
+    const slow = d.api('POST', '/api/decide', { event: 'PreToolUse', context: { toolName: 'Slow' } });
+    await waitFor(() => existsSync(path.join(d.home, 'started')), 'the slow hook to start', SEEN.timeout);
+    const fast = await d.api('POST', '/api/decide', { event: 'PreToolUse', context: { toolName: 'Fast' } });
+    expect(fast.status).toBe(200);
+    const rows = d.page.locator('#runs tr.run');
+    await rows.first().waitFor(SEEN);
+    writeFileSync(path.join(d.home, 'go'), '');
+    expect((await slow).status).toBe(200);
+    await d.page
+      .locator('#runs .count')
+      .filter({ hasText: /^2 runs$/ })
+      .waitFor(SEEN);
+    const column = (name: string) =>
+      rows.evaluateAll((trs, n) => trs.map((tr) => tr.getAttribute(n) ?? ''), name);
+    expect(await column('data-hook')).toEqual(['true', slowHook]);
+    const times = await column('data-at');
+    expect(times).toEqual([...times].sort().reverse());
+    expect(new Set(times).size, 'two moments').toBe(2);
+    // A reload shows the decide that ran no hook again (from /api/decisions).
+    await d.page.reload();
+    await d.page.locator('.feed[data-state="live"]').waitFor(SEEN);
+    await noHooks.waitFor(SEEN);
+  });
+
   it('fits a phone screen (390×844) and a 1280×800 one without sideways scrolling', async () => {
     for (const viewport of [
       { width: 390, height: 844 },
       { width: 1280, height: 800 },
     ]) {
-      const d = await openDashboard(viewport);
+      // A user-level Claude Code guard (no consent needed) whose command line has no room to break.
+      const d = await openDashboard(viewport, async ({ home }) => {
+        const answer = JSON.stringify({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: 'no',
+          },
+        });
+        const guard = {
+          matcher: 'Bash',
+          hooks: [{ type: 'command', command: `printf '%s\\n' '${answer}'` }],
+        };
+        writeJson(path.join(home, '.claude', 'settings.json'), { hooks: { PreToolUse: [guard] } });
+      });
       await signIn(d);
       await emit(d, 'tool_call', TOOL_CALL);
       await d.page.locator('tr.run[data-hook="fails"]').waitFor(SEEN);
       await d.page.locator('tr.hook[data-hook-id="fails"]').waitFor(SEEN);
+      // A decide from the Gate page's form: its answer names the hook by its long command line.
+      const form = d.page.getByRole('form', { name: 'try a decide' });
+      await form.getByLabel('Dialect').selectOption('claude');
+      await form.getByLabel(/^Input/).fill('{"tool_name":"Bash","tool_input":{"command":"ls"}}');
+      await form.getByRole('button', { name: 'Decide' }).click();
+      await form.locator('.decide-runs li').waitFor(SEEN);
       const width = await d.page.evaluate('document.documentElement.scrollWidth');
       expect(width, `page width at ${viewport.width}`).toBeLessThanOrEqual(viewport.width);
       // Everything a user acts on is on screen once scrolled to.
-      for (const name of ['edit fails', 'delete fails', 'enabled fails']) {
+      for (const name of ['edit fails', 'delete fails', 'enabled fails', 'Decide']) {
         const target = d.page.getByRole(name.startsWith('enabled') ? 'checkbox' : 'button', { name });
         await target.scrollIntoViewIfNeeded();
         const box = await target.boundingBox();

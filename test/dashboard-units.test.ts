@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { frame } from '../src/server/sse.ts';
 import { parseEnv } from '../ui/src/env-lines.ts';
+import { gateItems } from '../ui/src/gate-records.ts';
 import { latencyByHook, percentile } from '../ui/src/latency.ts';
 import { RunsStore } from '../ui/src/runs-store.ts';
 import type { RunRecord } from '../ui/src/schemas.ts';
@@ -99,9 +100,57 @@ describe('RunsStore', () => {
     store.add(newest);
     expect(store.records).toEqual([newest, newer, older]);
     expect(changes).toBe(2);
-    for (let i = 0; i < 1100; i++) store.add(run('c', i));
+    const later = (i: number) => new Date(Date.parse('2026-01-01T00:01:00.000Z') + i).toISOString();
+    for (let i = 0; i < 1100; i++) store.add(run('c', i, { at: later(i) }));
     expect(store.records).toHaveLength(1000);
     expect(store.records[0]?.durationMs).toBe(1099);
+    // Older than all it holds when full: not kept.
+    store.add(run('old', 1, { at: '2025-01-01T00:00:00.000Z' }));
+    expect(store.records.some((r) => r.hook === 'old')).toBe(false);
+  });
+
+  it('(issue 23) keeps the runs newest first by time, whatever order they arrive in', () => {
+    const store = new RunsStore();
+    const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
+    // Loaded out of order (parallel hooks are recorded as they finish), then streamed out of order.
+    store.reset([run('b', 1, { at: at(2) }), run('c', 1, { at: at(3) }), run('a', 1, { at: at(1) })]);
+    store.add(run('e', 1, { at: at(5) }));
+    store.add(run('d', 1, { at: at(4) }));
+    store.add(run('a0', 1, { at: at(0) }));
+    expect(store.records.map((r) => r.hook)).toEqual(['e', 'd', 'c', 'b', 'a', 'a0']);
+    // Of the same moment: the one that arrived later first, as the stream brings them.
+    store.add(run('d2', 1, { at: at(4) }));
+    expect(store.records.map((r) => r.hook).slice(0, 3)).toEqual(['e', 'd2', 'd']);
+  });
+
+  it('(issue 23) a decide with no run is a decision: the gate panel lists it among the gate runs by time', () => {
+    const store = new RunsStore();
+    const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
+    const note = (s: number, runs: number) => ({
+      at: at(s),
+      dialect: 'claude',
+      event: 'Stop',
+      decision: 'allow' as const,
+      blocked: false,
+      runs,
+      durationMs: 1,
+    });
+    store.reset(
+      [
+        run('gate', 1, { at: at(2), dialect: 'lurus', event: 'PreToolUse' }),
+        run('observe', 1, { at: at(4) }),
+      ],
+      [note(2, 1), note(1, 0)],
+    );
+    store.addDecision(note(3, 0));
+    store.addDecision(note(3, 0)); // the same one again (list and stream)
+    expect(store.decisions).toHaveLength(3);
+    const items = gateItems(store.records, store.decisions);
+    expect(items.map((i) => (i.kind === 'run' ? i.r.hook : `none@${i.d.at}`))).toEqual([
+      `none@${at(3)}`,
+      'gate',
+      `none@${at(1)}`,
+    ]);
   });
 
   it('the page checks stream payloads against the server record type', () => {

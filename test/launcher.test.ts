@@ -172,7 +172,7 @@ describe('[X-PROC-2] no process outlives its run', () => {
 
   // A setsid child leaves the process group: only a cgroup joined before exec (the C launcher)
   // catches it for sure; the others join right after the start, and a child forked in that first
-  // instant can escape (the README says so).
+  // instant can escape (docs/hook-processes.md says so).
   const CASES = LAUNCHERS.flatMap((l) =>
     Object.keys(LEAVERS)
       .filter((k) => k !== 'setsid' || (backendOf(l) === 'native' && CONTAINMENT_KIND !== 'pgroup'))

@@ -27,8 +27,11 @@ const LAYERS: readonly (readonly string[])[] = [
   ['dialects'],
   ['nats'],
   ['(root)'],
-  // `hookwerk hook`, its daemon and `hookwerk install`: shells over the engine for the agents.
-  ['hook', 'install'],
+  // The agent runtimes' adapters (`hookwerk/ai-sdk`, …): subpaths over the engine; the entry never imports them.
+  ['adapters'],
+  // `hookwerk hook`, its daemon and `hookwerk install`: shells over the engine for the agents;
+  // the MCP gate and proxy (`hookwerk/mcp`).
+  ['hook', 'install', 'mcp'],
   ['server'],
   ['cli'],
 ];

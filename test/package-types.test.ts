@@ -2,7 +2,7 @@
  * Issue 19, [AD-ALL-1]: the shipped `.d.ts` compile in a consumer's strict project without
  * `skipLibCheck` (they did not: a string index signature of a zod schema clashed with `$schema`),
  * and every type a public signature uses, or an adapter needs, is importable from the package
- * entry — imported as a user does (`from 'hookwerk'`, through the package's `exports`), under the
+ * entry — imported as a user does (`from 'hookwerk'`, `'hookwerk/mcp'`, through the package's `exports`), under the
  * TypeScript the project builds with and under TypeScript 5. Real `tsc`, real `dist/`.
  */
 import { execFile } from 'node:child_process';
@@ -54,6 +54,7 @@ const USE = `import {
   type RunRecord,
   type UseOptions,
 } from 'hookwerk';
+import { createMcpGate, type McpGate, type McpRunRecord } from 'hookwerk/mcp';
 
 const logger: Logger = { info() {}, warn() {}, error() {} };
 const dialects: DialectOptions = {};
@@ -110,11 +111,12 @@ const view: GateView = engine.gate;
 const config: GateConfig = view.config;
 const metrics: EngineMetrics = engine.metrics;
 const status: NatsStatus | undefined = engine.nats;
+const mcp: McpGate = createMcpGate(engine, { name: 'notes', record: (r: readonly McpRunRecord[]) => r.length });
 try {
   engine.emit('no_such_event', {});
 } catch (err) {
   const code: HookwerkErrorCode | undefined = isHookwerkError(err) ? err.code : undefined;
-  if (err instanceof HookwerkError) console.log(code, outcome, hooks.length, explained.length, config, metrics, status, hookDialect);
+  if (err instanceof HookwerkError) console.log(code, outcome, hooks.length, explained.length, config, metrics, status, hookDialect, mcp.name);
 }
 await engine.close();
 `;

@@ -7,7 +7,7 @@ import { closeServer, listenLocal } from './http-server.ts';
 export interface ServedApp {
   /** `http://127.0.0.1:<port>` */
   url: string;
-  /** Closes the SSE streams, the connections, the server, then the engine; a second call does nothing. */
+  /** Closes the SSE streams, the connections, the server, then the engines; a second call does nothing. */
   stop(): Promise<void>;
 }
 
@@ -23,7 +23,7 @@ export async function serveApp(engine: HookEngine, app: HookwerkApp): Promise<Se
       stopped = true;
       app.closeStreams();
       await closeServer(server);
-      await engine.close();
+      await Promise.all([app.closeEngines(), engine.close()]);
     },
   };
 }

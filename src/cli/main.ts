@@ -38,6 +38,9 @@ function buildProgram(setExit: SetExit): Command {
   addWorkerCommand(program, setExit);
   addDemoCommand(program, setExit);
   addHookCommand(program, setExit);
+  addRunsCommand(program, setExit);
+  addInstallCommand(program, setExit);
+  addMcpProxyCommand(program, setExit);
   return program;
 }
 
@@ -171,7 +174,8 @@ function addServeCommand(program: Command, setExit: SetExit): void {
     .command('serve')
     .description('run the HTTP management API: hooks CRUD, events, decide, runs, event stream, metrics')
     .option('--workspace <dir>', 'folder holding hooks.json', '.')
-    .option('--project <dir>', 'Lurus project folder (for /api/decide)', '.')
+    .option('--project <dir>', 'project folder whose gate sources /api/decide runs', '.')
+    .addOption(dialectOption())
     .option('--host <host>', 'address to bind (only loopback unless you say otherwise)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: any free port)', '7070')
     .option(
@@ -263,6 +267,58 @@ function addHookCommand(program: Command, setExit: SetExit): void {
       // `bin/hookwerk.js` comes here only when `hook` is not the first word (`hookwerk -v hook`…).
       const { hookMain } = await import('./hook.ts');
       setExit(await hookMain(args));
+    });
+}
+
+function addRunsCommand(program: Command, setExit: SetExit): void {
+  program
+    .command('runs')
+    .description("list the agents' hook runs from the journal (~/.hookwerk/records/), newest first")
+    .option('--agent <name>', 'only this agent: claude, gemini, codex, copilot, cursor, mcp')
+    .option('--since <time>', 'only runs since an ISO time or a span back from now (10m, 2h, 1d)')
+    .option('--limit <n>', 'the newest N at most (default 100)')
+    .option('--json', 'one JSON record per line instead of the table')
+    .action(async (opts) => {
+      const { runsCommand } = await import('./runs.ts');
+      setExit(runsCommand(opts, out, err));
+    });
+}
+
+function addInstallCommand(program: Command, setExit: SetExit): void {
+  const verbs = {
+    install: "add hookwerk's hook entries to an agent's own hook file (they run the policy)",
+    uninstall: 'remove exactly what install added',
+  } as const;
+  for (const [verb, description] of Object.entries(verbs)) {
+    program
+      .command(verb)
+      .description(description)
+      .requiredOption('--agent <agent>', 'claude, gemini, codex, copilot or cursor')
+      .option('--project <dir>', 'the project whose hook file is meant (default: the current folder)')
+      .option('--user', "the agent's hook file in your home folder instead")
+      .option('--dry-run', 'print the change, write nothing')
+      .action(async (opts) => {
+        // Loaded on use: no other command pays for it.
+        const { installCommand } = await import('./install.ts');
+        setExit(installCommand(verb === 'install' ? 'install' : 'uninstall', opts, out, err));
+      });
+  }
+}
+
+function addMcpProxyCommand(program: Command, setExit: SetExit): void {
+  program
+    .command('mcp-proxy')
+    .description("an MCP server in front of another that gates its tool calls with the project's hooks")
+    .allowUnknownOption()
+    .helpOption(false)
+    .argument(
+      '[args...]',
+      '[--name NAME] [--project DIR] [--dialect claude|lurus] [--mode enforce|audit] (-- COMMAND [ARGS...] | --url URL)',
+    )
+    .action(async (args: string[]) => {
+      // Loaded on use: the MCP SDK stays out of every other command's start-up.
+      const { mcpProxyCommand } = await import('./mcp-proxy.ts');
+      setExit(await mcpProxyCommand(args));
     });
 }
 

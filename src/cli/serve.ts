@@ -2,9 +2,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
+import { GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { createHookEngine } from '../engine.ts';
-import type { HookEngine } from '../engine-api.ts';
-import { createApp } from '../server/app.ts';
+import type { GateDialect, HookEngine, HookEngineOptions } from '../engine-api.ts';
+import { createApp, type HookwerkApp } from '../server/app.ts';
 import { ConnectionGuard, serverTimeouts } from '../server/connection-guard.ts';
 import { CliError, resolveWorkspace } from './cli-error.ts';
 import { describeLimits, parseConnectionLimits } from './serve-limits.ts';
@@ -14,6 +15,8 @@ import { graceOption } from './shutdown.ts';
 interface ServeCliOptions {
   workspace?: string;
   project?: string;
+  /** (issue 23) What `/api/decide` speaks when the body names no dialect (default lurus). */
+  dialect?: GateDialect;
   host?: string;
   port?: string;
   /** [X-PROC-3] How long running hooks get on SIGINT/SIGTERM before they are stopped. */
@@ -54,13 +57,15 @@ export async function serveCommand(
   // Listen for signals from the start: a SIGTERM during start-up still shuts down cleanly.
   const stop = hooks.stopSignal ?? firstSignal(err);
 
-  const engine = await createHookEngine({
+  // The gate engines of the other dialects are made with the same options (without the workspace).
+  const engineOptions: HookEngineOptions = {
     ...graceOption(opts.shutdownGraceMs),
-    workspace,
     projectDir: path.resolve(opts.project ?? '.'),
+    ...(opts.dialect !== undefined ? { gateDialect: opts.dialect } : {}),
     watch: true,
-  });
-  const app = createApp({ engine, token: token.token, workspace });
+  };
+  const engine = await createHookEngine({ ...engineOptions, workspace });
+  const app = createApp({ engine, token: token.token, workspace, engineOptions });
   const server = createAdaptorServer({
     fetch: app.fetch,
     hostname: host,
@@ -83,6 +88,7 @@ export async function serveCommand(
         ? 'token: from HOOKWERK_TOKEN'
         : `token: ${token.file}${token.created ? ' (new)' : ''}`,
       `workspace: ${workspace} (hooks.json reloads on change)`,
+      `gate: ${engine.gate.dialect} by default; /api/decide takes "dialect" (${Object.keys(GATE_DIALECTS).join(', ')})`,
       describeLimits(limits),
     ].join('\n'),
   );
@@ -91,19 +97,19 @@ export async function serveCommand(
 
   const signal = await stop;
   out(`hookwerk serve: ${signal}, shutting down (running hooks finish first)`);
-  await shutdown(server, app.closeStreams, engine, guard);
+  await shutdown(server, app, engine, guard);
   out('hookwerk serve: stopped');
   return 0;
 }
 
 async function shutdown(
   server: Server,
-  closeStreams: () => void,
+  app: HookwerkApp,
   engine: HookEngine,
   guard: ConnectionGuard,
 ): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  closeStreams();
+  app.closeStreams();
   server.closeIdleConnections();
   // Connections that never sent a whole request count as busy to node: they have nothing to finish.
   guard.closeUnstarted();
@@ -111,8 +117,8 @@ async function shutdown(
   // Open requests (a decide, a queued hooks write) finish before the engine goes away.
   await closed;
   clearTimeout(grace);
-  // Running hooks get the engine's shutdown grace, then are stopped [X-PROC-3].
-  await engine.close();
+  // Running hooks get the engine's shutdown grace, then are stopped [X-PROC-3]; the gate engines too.
+  await Promise.all([app.closeEngines(), engine.close()]);
 }
 
 function firstSignal(err: (line: string) => void): Promise<string> {

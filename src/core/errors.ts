@@ -29,6 +29,10 @@ export type HookwerkErrorCode =
   | 'NATS_AUTH'
   /** An HTTP hook's host is, or resolves to, a blocked address (issue 11). */
   | 'BLOCKED_ADDRESS'
+  /** An agent's hook file `install` / `uninstall` will not change (unreadable, not JSON, misshapen). */
+  | 'HOOK_FILE'
+  /** A gate hook refused a tool call an adapter was asked to run [AD-AI-1]. */
+  | 'TOOL_DENIED'
   /** A command line the CLI cannot run (its message is printed as is). */
   | 'CLI'
   /** A broken invariant inside hookwerk: a bug to report. */

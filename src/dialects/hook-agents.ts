@@ -1,25 +1,26 @@
 /**
  * The agents `hookwerk hook` answers and `hookwerk install` writes into [R-HOOK-1, R-INST-1]: the
- * one place that knows which exist. Each is its dialect folder's protocol (and install spec).
+ * one place that knows which exist. Each is its dialect folder's protocol and install spec.
  */
 import { claudeHookProtocol } from './claude/hook-protocol.ts';
+import { claudeInstall } from './claude/install.ts';
 import { codexHookProtocol } from './codex/hook-protocol.ts';
+import { codexInstall } from './codex/install.ts';
 import { copilotHookProtocol } from './copilot/hook-protocol.ts';
+import { copilotInstall } from './copilot/install.ts';
 import { cursorHookProtocol } from './cursor/hook-protocol.ts';
+import { cursorInstall } from './cursor/install.ts';
 import { geminiHookProtocol } from './gemini/hook-protocol.ts';
-import type { HookAgentProtocol } from './hook-agent.ts';
-
-interface HookAgentEntry extends HookAgentProtocol {
-  readonly label: string;
-}
+import { geminiInstall } from './gemini/install.ts';
+import type { HookAgent } from './hook-agent.ts';
 
 export const HOOK_AGENTS = {
-  claude: { label: 'Claude Code', ...claudeHookProtocol },
-  gemini: { label: 'Gemini CLI', ...geminiHookProtocol },
-  codex: { label: 'Codex CLI', ...codexHookProtocol },
-  copilot: { label: 'GitHub Copilot CLI', ...copilotHookProtocol },
-  cursor: { label: 'Cursor', ...cursorHookProtocol },
-} as const satisfies Record<string, HookAgentEntry>;
+  claude: { name: 'claude', label: 'Claude Code', install: claudeInstall, ...claudeHookProtocol },
+  gemini: { name: 'gemini', label: 'Gemini CLI', install: geminiInstall, ...geminiHookProtocol },
+  codex: { name: 'codex', label: 'Codex CLI', install: codexInstall, ...codexHookProtocol },
+  copilot: { name: 'copilot', label: 'GitHub Copilot CLI', install: copilotInstall, ...copilotHookProtocol },
+  cursor: { name: 'cursor', label: 'Cursor', install: cursorInstall, ...cursorHookProtocol },
+} as const satisfies Record<string, HookAgent>;
 
 export type HookAgentName = keyof typeof HOOK_AGENTS;
 

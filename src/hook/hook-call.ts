@@ -5,6 +5,7 @@
  * agent's own protocol. Never throws: an internal failure is "no objection" on stdout and one
  * line on stderr, unless a closed guard names the event, then a deny with the cause [R-HOOK-2].
  */
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { homeFolder } from '../core/home.ts';
 import type { ClaudeCall, HookReply } from '../dialects/hook-agent.ts';
@@ -50,8 +51,20 @@ export type AgentRunRecord = RunRecord & { agent: string; toolName?: string };
 
 export interface HookCallDeps {
   decider: PolicyDecider;
-  /** Where the runs go [R-HOOK-3]; default: nowhere. */
-  record?: (runs: readonly AgentRunRecord[]) => void;
+  /**
+   * Where the runs go [R-HOOK-3]; default: the journal under `<home>/.hookwerk/records/`. A
+   * failure to record is one line on stderr, never a changed answer.
+   */
+  record?: (runs: readonly AgentRunRecord[], home: string) => void | Promise<void>;
+}
+
+/** Loaded on use: a call without runs (the common one) never loads the journal [R-HOOK-4]. */
+async function journalRuns(runs: readonly AgentRunRecord[], home: string): Promise<void> {
+  const [{ appendJournal }, { journalDir }] = await Promise.all([
+    import('../records/journal-append.ts'),
+    import('../records/journal-segments.ts'),
+  ]);
+  appendJournal(journalDir(home), runs);
 }
 
 export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): Promise<HookReply> {
@@ -77,16 +90,55 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
   if (!scan.mayRun) return agent.reply(call, undefined);
   try {
     const decision = await deps.decider.decide({ projectDir, home, agent: req.agent, env: req.env, call });
-    deps.record?.(decision.runs.map((run) => agentRun(run, req.agent, call)));
-    const reply = agent.reply(call, decision);
+    const unrecorded = await recordRuns(deps.record ?? journalRuns, decision, req.agent, call, home);
+    passEnvBack(decision, req.env);
+    const reply = withStderr(agent.reply(call, decision), unrecorded);
     // [L-TRUST-11] A project guard that did not run as approved is never silent.
-    const skipped = skippedGuardLines(decision.runs, projectDir);
-    return skipped.length === 0 ? reply : { ...reply, stderr: `${reply.stderr}${skipped.join('\n')}\n` };
+    return withStderr(reply, skippedGuardLines(decision.runs, projectDir));
   } catch (e) {
     const why = `hookwerk could not run the policy: ${messageOf(e)}`;
     if (!scan.closedGuard) return { ...agent.reply(call, undefined), stderr: `${why}; no objection\n` };
     const deny: AgentDecision = { decision: 'deny', blocked: true, reason: why, continue: true, runs: [] };
     return { ...agent.reply(call, deny), stderr: `${why}; a failMode "closed" guard denies\n` };
+  }
+}
+
+/** The runs into the journal; the line to say on stderr when that failed. */
+async function recordRuns(
+  record: NonNullable<HookCallDeps['record']>,
+  decision: AgentDecision,
+  agent: HookAgentName,
+  call: ClaudeCall,
+  home: string,
+): Promise<string[]> {
+  if (decision.runs.length === 0) return [];
+  try {
+    await record(
+      decision.runs.map((run) => agentRun(run, agent, call)),
+      home,
+    );
+    return [];
+  } catch (e) {
+    return [`hookwerk: the runs were not recorded: ${messageOf(e)}`];
+  }
+}
+
+function withStderr(reply: HookReply, lines: readonly string[]): HookReply {
+  return lines.length === 0 ? reply : { ...reply, stderr: `${reply.stderr}${lines.join('\n')}\n` };
+}
+
+/**
+ * [C-RUN-3] What the policy's SessionStart hooks wrote to their `CLAUDE_ENV_FILE` goes on to the
+ * agent's own one (Claude Code's), which it sources before each Bash command.
+ */
+function passEnvBack(decision: AgentDecision, env: NodeJS.ProcessEnv): void {
+  const file = env.CLAUDE_ENV_FILE;
+  if (decision.env === undefined || file === undefined || !path.isAbsolute(file)) return;
+  const lines = Object.entries(decision.env).map(([k, v]) => `export ${k}='${v.replaceAll("'", "'\\''")}'\n`);
+  try {
+    if (lines.length > 0) appendFileSync(file, lines.join(''));
+  } catch {
+    // The agent's file is its own business: the decision stands without it.
   }
 }
 

@@ -60,7 +60,7 @@ function fits(value: string | undefined, units: number): boolean {
 }
 
 /** The longest prefix of `text` within `maxBytes` of UTF-8, as a new string. */
-function cut(text: string, maxBytes: number): string {
+export function cut(text: string, maxBytes: number): string {
   const buf = new Uint8Array(maxBytes);
   // encodeInto writes whole characters only; decoding makes a fresh string (a slice() of the
   // original could keep the whole original alive).

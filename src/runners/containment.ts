@@ -8,7 +8,7 @@
  * - cgroup v2 without it: frozen, every process killed, thawed;
  * - cgroup v1 `freezer`: the same, through `freezer.state`;
  * - otherwise the process group: a process that calls `setsid` (or double-forks into a new
- *   group) escapes it — the README says so.
+ *   group) escapes it — docs/hook-processes.md says so.
  * The child joins its cgroup before exec (the C launcher) or right after it starts (the Node
  * launcher, the direct fallback: a process it forks in that first instant can escape).
  *

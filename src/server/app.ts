@@ -3,12 +3,14 @@ import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { MAX_DEPTH } from '../bus/depth.ts';
 import { errorMessage } from '../core/errno.ts';
-import { HookInputError, InvalidOptionError } from '../core/errors.ts';
-import type { HookEngine } from '../engine-api.ts';
+import { EngineClosedError, HookInputError, InvalidOptionError } from '../core/errors.ts';
+import type { HookEngine, HookEngineOptions } from '../engine-api.ts';
 import { type Logger, stderrLogger } from '../records/logger.ts';
+import { agentRunsAnswer } from './agent-runs.ts';
 import { tokenChecker } from './auth.ts';
 import {
   decideBodySchema,
+  decisionsQuerySchema,
   eventBodySchema,
   type FieldIssue,
   hookBodySchema,
@@ -17,8 +19,12 @@ import {
   runsQuerySchema,
   summarize,
 } from './bodies.ts';
+import { decideRequest } from './decide-request.ts';
+import { DecisionLog } from './decision-log.ts';
+import { DialectEngines, gateEngineMaker } from './dialect-engines.ts';
 import { readIfMatch, withEtag } from './etag.ts';
 import { explainQuerySchema, explainTarget } from './explain-query.ts';
+import { gateListing } from './gate-listing.ts';
 import { HooksStore, StoreError } from './hooks-store.ts';
 import { nodeResponseOf } from './node-response.ts';
 import { runsResponseJson } from './runs-response.ts';
@@ -40,14 +46,26 @@ interface AppOptions {
   now?: () => Date;
   /** (issue 13) Folder of the built dashboard; default `dist/ui` of this package. */
   uiDir?: string;
+  /** [R-HOOK-3] Home folder whose journal `/api/agent-runs` reads; default the account's (HOME). */
+  home?: string;
+  /**
+   * (issue 23) The options the engine was made with: `/api/decide` makes a gate-only engine of
+   * each other dialect with them (no workspace), and `/api/gate` reads every dialect's sources
+   * under their consent policy. Default: the engine's project and home, consent from the trust store.
+   */
+  engineOptions?: HookEngineOptions;
 }
 
 /** The Hono app (use `app.fetch` / `app.request()`), plus what a server needs to shut down. */
 export type HookwerkApp = Hono & {
   readonly store: HooksStore;
   readonly streams: SseHub;
+  /** The engine and the gate engines of the other dialects `/api/decide` made. */
+  readonly engines: DialectEngines;
   /** Ends every open event stream (graceful shutdown). */
   closeStreams(): void;
+  /** Closes the gate engines `/api/decide` made (not `engine`: its owner closes it). */
+  closeEngines(): Promise<void>;
 };
 
 /**
@@ -69,6 +87,13 @@ export function createApp(opts: AppOptions): HookwerkApp {
   });
   const streams = new SseHub(opts.sse);
   engine.metrics.addStreamSource(streams);
+  const engineOptions = opts.engineOptions ?? {
+    projectDir: engine.gate.config.projectDir,
+    home: engine.gate.config.home,
+    logger,
+  };
+  const engines = new DialectEngines(engine, gateEngineMaker(engineOptions));
+  const decisions = new DecisionLog(engine.bus);
 
   const app = new Hono();
 
@@ -87,12 +112,21 @@ export function createApp(opts: AppOptions): HookwerkApp {
   requireToken(app, authorized);
   hookRoutes(app, store);
   sidecarRoutes(app, engine);
+  gateRoutes(app, engines, decisions, engineOptions);
   streamRoutes(app, engine, streams);
+  // [R-HOOK-3] The agents' runs from the journal, beside the engine's own (`/api/runs`).
+  app.get('/api/agent-runs', (c) => {
+    const answer = agentRunsAnswer(c.req.query(), opts.home);
+    if (answer.status === 200) return c.body(answer.json, 200, { 'content-type': 'application/json' });
+    return c.json(answer.body, answer.status);
+  });
 
   return Object.assign(app, {
     store,
     streams,
+    engines,
     closeStreams: () => streams.closeAll(),
+    closeEngines: () => engines.close(),
   });
 }
 
@@ -189,32 +223,6 @@ function sidecarRoutes(app: Hono, engine: HookEngine): void {
     return c.json({ accepted: true, ...(depth !== undefined ? { depth } : {}) }, 202);
   });
 
-  app.post('/api/decide', async (c) => {
-    const body = await readBody(c, decideBodySchema);
-    if (!body.ok) return badRequest(c, body.issues);
-    try {
-      return c.json(await engine.decide(body.value.event, body.value.context ?? {}));
-    } catch (err) {
-      if (err instanceof HookInputError) return badRequest(c, [{ path: err.field, message: err.message }]);
-      throw err;
-    }
-  });
-
-  app.get('/api/runs', (c) => {
-    // `?limit=&outcome=` (empty values) means "not given", as in the usual query templates.
-    const given = Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v !== ''));
-    const query = parseBody(runsQuerySchema, given);
-    if (!query.ok) return badRequest(c, query.issues);
-    const { limit, outcome, event } = query.value;
-    const runs = engine.runs({
-      limit: limit ?? 100,
-      ...(outcome !== undefined ? { outcome } : {}),
-      ...(event !== undefined ? { event } : {}),
-    });
-    // (issue 11) Bounded in bytes: the oldest of the requested records may be left out (`omitted`).
-    return c.body(runsResponseJson(runs), 200, { 'content-type': 'application/json' });
-  });
-
   // (issue 13) "Why didn't it fire?" for the dashboard: `hookwerk explain` over HTTP.
   app.get('/api/explain', (c) => {
     // Empty values mean "not given", as for /api/runs.
@@ -228,6 +236,81 @@ function sidecarRoutes(app: Hono, engine: HookEngine): void {
       if (err instanceof HookInputError) return badRequest(c, [{ path: err.field, message: err.message }]);
       throw err;
     }
+  });
+}
+
+/**
+ * The gate in every dialect (issue 23): decide in any dialect of the table, the run records of
+ * every engine, the decisions answered, and the gate sources with their consent.
+ */
+function gateRoutes(
+  app: Hono,
+  engines: DialectEngines,
+  decisions: DecisionLog,
+  engineOptions: HookEngineOptions,
+): void {
+  app.post('/api/decide', async (c) => {
+    const body = await readBody(c, decideBodySchema);
+    if (!body.ok) return badRequest(c, body.issues);
+    const asked = decideRequest(body.value, engines.defaultDialect);
+    if (!asked.ok) return badRequest(c, asked.issues);
+    const { dialect, event, input, field } = asked.value;
+    const at = new Date().toISOString();
+    const started = performance.now();
+    try {
+      const gate = await engines.engine(dialect);
+      const decision = await gate.decide(event, input);
+      decisions.add({ at, dialect, event, durationMs: performance.now() - started }, decision);
+      return c.json(decision);
+    } catch (err) {
+      if (err instanceof HookInputError) {
+        // The engine names the object `context`; the body of an agent dialect calls it `input`.
+        const rename = (text: string) => (field === 'input' ? text.replace(/\bcontext\b/g, 'input') : text);
+        return badRequest(c, [{ path: rename(err.field), message: rename(err.message) }]);
+      }
+      if (err instanceof EngineClosedError) return c.json({ error: 'the server is shutting down' }, 503);
+      throw err;
+    }
+  });
+
+  app.get('/api/runs', (c) => {
+    // `?limit=&outcome=` (empty values) means "not given", as in the usual query templates.
+    const given = Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v !== ''));
+    const query = parseBody(runsQuerySchema, given);
+    if (!query.ok) return badRequest(c, query.issues);
+    const { limit, outcome, event } = query.value;
+    // Every engine's records, merged newest first by time (issue 23).
+    const runs = engines.runs({
+      limit: limit ?? 100,
+      ...(outcome !== undefined ? { outcome } : {}),
+      ...(event !== undefined ? { event } : {}),
+    });
+    // (issue 11) Bounded in bytes: the oldest of the requested records may be left out (`omitted`).
+    return c.body(runsResponseJson(runs), 200, { 'content-type': 'application/json' });
+  });
+
+  app.get('/api/decisions', (c) => {
+    const given = Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v !== ''));
+    const query = parseBody(decisionsQuerySchema, given);
+    if (!query.ok) return badRequest(c, query.issues);
+    return c.json({ decisions: decisions.recent(query.value.limit) });
+  });
+
+  app.get('/api/gate', (c) => {
+    const main = engines.main;
+    return c.json(
+      gateListing({
+        projectDir: main.gate.config.projectDir,
+        home: main.gate.config.home,
+        ...(engineOptions.env !== undefined ? { env: engineOptions.env } : {}),
+        consent:
+          engineOptions.trust === undefined
+            ? { kind: 'store' }
+            : { kind: 'fixed', check: engineOptions.trust },
+        options: engineOptions,
+        defaultDialect: engines.defaultDialect,
+      }),
+    );
   });
 }
 

@@ -41,10 +41,27 @@ export const eventBodySchema = z.strictObject({
   payload: z.unknown().optional(),
 });
 
-/** [P-API-4] `POST /api/decide`; event and context are checked by `decide()`. */
+/**
+ * [P-API-4] `POST /api/decide`: `{dialect?, event, context}` for Lurus, `{dialect, event, input}`
+ * (the agent's input object) for the agent dialects (issue 23); see decide-request.ts. Event and
+ * input are checked by `decide()`.
+ */
 export const decideBodySchema = z.strictObject({
+  dialect: z.string().optional(),
   event: z.string(),
   context: z.unknown().optional(),
+  input: z.unknown().optional(),
+});
+export type DecideBody = z.output<typeof decideBodySchema>;
+
+/** (issue 23) `GET /api/decisions` query. */
+export const decisionsQuerySchema = z.strictObject({
+  limit: z
+    .string()
+    .regex(/^\d+$/, 'limit must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'limit must be at least 1').max(200, 'limit must be at most 200'))
+    .optional(),
 });
 
 /** `GET /api/runs` query. */

@@ -11,8 +11,13 @@ export const MAX_RUNS_RESPONSE_BYTES = 4 * 1024 * 1024;
  * `{"runs": [RECORD…]}` as JSON text, newest first as given, cut once `maxBytes` would be passed;
  * then `"omitted": N` says how many of the requested records were left out (the oldest).
  * Serialized record by record: one huge `JSON.stringify` could fail ("Invalid string length").
+ * `extra` counts follow the runs (`/api/agent-runs`: `skipped`, `droppedSegments`).
  */
-export function runsResponseJson(runs: readonly RunRecord[], maxBytes = MAX_RUNS_RESPONSE_BYTES): string {
+export function runsResponseJson(
+  runs: readonly RunRecord[],
+  maxBytes = MAX_RUNS_RESPONSE_BYTES,
+  extra: Readonly<Record<string, number>> = {},
+): string {
   const parts: string[] = [];
   // `{"runs":[` + `],"omitted":NNNN}`, rounded up.
   let bytes = 32;
@@ -24,5 +29,6 @@ export function runsResponseJson(runs: readonly RunRecord[], maxBytes = MAX_RUNS
     bytes += size;
   }
   const omitted = runs.length - parts.length;
-  return `{"runs":[${parts.join(',')}]${omitted > 0 ? `,"omitted":${omitted}` : ''}}`;
+  const counts = Object.entries(extra).map(([key, n]) => `,${JSON.stringify(key)}:${n}`);
+  return `{"runs":[${parts.join(',')}]${counts.join('')}${omitted > 0 ? `,"omitted":${omitted}` : ''}}`;
 }

@@ -1,35 +1,26 @@
 import { batched, h, ms, replace, timeOf } from './dom.ts';
+import { gateItems, verdictOf } from './gate-records.ts';
 import type { RunsStore } from './runs-store.ts';
-import type { RunRecord } from './schemas.ts';
-
-const SHOWN = 50;
-
-const GATE_DIALECTS = new Set(['lurus', 'claude', 'gemini']);
-
-/** A gate run: one of a gate dialect (Lurus, Claude Code, Gemini CLI), or anything that decided or denied. */
-export function isGateRecord(r: RunRecord): boolean {
-  return (
-    GATE_DIALECTS.has(r.dialect ?? '') ||
-    r.decision !== undefined ||
-    r.permission !== undefined ||
-    r.outcome === 'deny'
-  );
-}
-
-/** What a gate run decided, in one word. */
-export function verdictOf(r: RunRecord): string {
-  if (r.outcome === 'skipped_untrusted') return 'skipped';
-  return r.permission ?? r.decision ?? (r.outcome === 'deny' || r.failed === 'closed' ? 'deny' : 'allow');
-}
 
 /** Gate decisions as they happen [UI-1]: the newest gate runs, deny first in colour. */
 export function gateView(store: RunsStore): HTMLElement {
   const list = h('ol', { class: 'gate-list', attrs: { 'aria-label': 'gate decisions' } });
   const render = batched(() => {
-    const gate = store.records.filter(isGateRecord).slice(0, SHOWN);
+    const gate = gateItems(store.records, store.decisions);
     replace(
       list,
-      ...gate.map((r) => {
+      ...gate.map((item) => {
+        if (item.kind === 'none') {
+          const d = item.d;
+          return h(
+            'li',
+            { class: `gate no-hooks verdict-${d.decision}`, attrs: { 'data-verdict': d.decision } },
+            h('span', { class: `badge verdict-${d.decision}` }, d.decision),
+            h('span', { class: 'gate-what' }, h('strong', {}, d.event), ` · no hook matched (${d.dialect})`),
+            h('span', { class: 'gate-when' }, `${timeOf(d.at)} · ${ms(d.durationMs)} ms`),
+          );
+        }
+        const r = item.r;
         const verdict = verdictOf(r);
         return h(
           'li',
@@ -51,8 +42,12 @@ export function gateView(store: RunsStore): HTMLElement {
   render();
   return h(
     'section',
-    { class: 'panel gate-panel', attrs: { id: 'gate', 'aria-labelledby': 'gate-title' } },
-    h('header', { class: 'panel-head' }, h('h2', { attrs: { id: 'gate-title' } }, 'Gate decisions')),
+    { class: 'panel gate-panel', attrs: { id: 'gate-decisions', 'aria-labelledby': 'gate-decisions-title' } },
+    h(
+      'header',
+      { class: 'panel-head' },
+      h('h2', { attrs: { id: 'gate-decisions-title' } }, 'Gate decisions'),
+    ),
     h('div', { class: 'scroll short' }, list),
   );
 }

@@ -1,7 +1,9 @@
 import './style.css';
+import { agentRunsView } from './agent-runs-view.ts';
 import { Api } from './api.ts';
 import { h, replace } from './dom.ts';
 import { explainView } from './explain-view.ts';
+import { gatePage } from './gate-page.ts';
 import { gateView } from './gate-view.ts';
 import { hooksView } from './hooks-view.ts';
 import { latencyView } from './latency-view.ts';
@@ -59,7 +61,15 @@ function showDashboard(token: string): void {
           ? 'connecting…'
           : `reconnecting in ${Math.round(s.inMs / 1000)} s (${s.why})`;
   });
-  stopCurrent = stopFeed;
+  const agentRuns = agentRunsView(api);
+  void agentRuns.load();
+  const gate = gatePage(api, store);
+  void gate.load();
+  stopCurrent = () => {
+    stopFeed();
+    agentRuns.stop();
+    gate.stop();
+  };
   const hooks = hooksView(api);
   void hooks.load();
   const nav = h(
@@ -67,6 +77,7 @@ function showDashboard(token: string): void {
     { attrs: { 'aria-label': 'sections' } },
     ...[
       ['#runs', 'Runs'],
+      ['#agents', 'Agents'],
       ['#gate', 'Gate'],
       ['#latency', 'Latency'],
       ['#explain', 'Explain'],
@@ -88,6 +99,8 @@ function showDashboard(token: string): void {
       { class: 'dashboard' },
       runsView(store),
       h('div', { class: 'side' }, gateView(store), latencyView(store), explainView(api)),
+      gate.element,
+      agentRuns.element,
       hooks.element,
     ),
   );

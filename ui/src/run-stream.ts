@@ -1,6 +1,12 @@
 import type { Api } from './api.ts';
 import type { RunsStore } from './runs-store.ts';
-import { runRecordSchema, runsAnswerSchema, streamFrameSchema } from './schemas.ts';
+import {
+  decisionNoteSchema,
+  decisionsAnswerSchema,
+  runRecordSchema,
+  runsAnswerSchema,
+  streamFrameSchema,
+} from './schemas.ts';
 import { SseParser } from './sse-parser.ts';
 
 export type FeedState =
@@ -8,13 +14,15 @@ export type FeedState =
   | { state: 'live' }
   | { state: 'retrying'; inMs: number; why: string };
 
-const RUN_TOPIC = 'hookwerk.run.*';
+/** Run records (`hookwerk.run.<outcome>`) and the decisions answered (`hookwerk.decision`). */
+const TOPICS = 'hookwerk.*';
+const DECISION_TOPIC = 'hookwerk.decision';
 const MAX_BACKOFF_MS = 10_000;
 
 /**
- * Keeps `store` in step with the server: subscribes to the run records on the event stream, and
- * once subscribed loads the recorded ones (`/api/runs`) so nothing falls between the two; records
- * that arrive while the list loads are merged in after it. On a dropped stream (server restart,
+ * Keeps `store` in step with the server: subscribes to the run records and decisions on the event
+ * stream, and once subscribed loads the recorded ones (`/api/runs`, `/api/decisions`) so nothing
+ * falls between the two; what arrives while the lists load is merged in after them. On a dropped stream (server restart,
  * a slow client cut off) it reconnects with backoff and loads again: what happened meanwhile is
  * in the server's run log. Returns a function that stops it.
  */
@@ -50,7 +58,7 @@ async function followOnce(
   signal: AbortSignal,
   onLive: () => void,
 ): Promise<string> {
-  const res = await fetch(`/api/events/stream?topic=${encodeURIComponent(RUN_TOPIC)}`, {
+  const res = await fetch(`/api/events/stream?topic=${encodeURIComponent(TOPICS)}`, {
     headers: { authorization: api.authorization, accept: 'text/event-stream' },
     cache: 'no-store',
     signal,
@@ -62,13 +70,17 @@ async function followOnce(
   if (!res.ok || res.body === null) return `the stream answered ${res.status}`;
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new SseParser();
-  // Records from the stream wait here until the initial list is in.
-  let pending: unknown[] | undefined = [];
+  // Frames from the stream wait here until the initial lists are in.
+  let pending: Array<{ topic: string; payload: unknown }> | undefined = [];
   const loadInitial = async () => {
-    const answer = await api.call('GET', '/api/runs?limit=1000', runsAnswerSchema);
-    if (!answer.ok) throw new Error(answer.error);
-    store.reset(answer.value.runs);
-    for (const payload of pending ?? []) addRecord(store, payload);
+    const [runs, decisions] = await Promise.all([
+      api.call('GET', '/api/runs?limit=1000', runsAnswerSchema),
+      api.call('GET', '/api/decisions', decisionsAnswerSchema),
+    ]);
+    if (!runs.ok) throw new Error(runs.error);
+    if (!decisions.ok) throw new Error(decisions.error);
+    store.reset(runs.value.runs, decisions.value.decisions);
+    for (const frame of pending ?? []) addFrame(store, frame);
     pending = undefined;
     onLive();
   };
@@ -91,17 +103,25 @@ async function followOnce(
       }
       const frame = parseJson(item.data);
       const parsed = streamFrameSchema.safeParse(frame);
-      if (!parsed.success || !parsed.data.topic.startsWith('hookwerk.run.')) continue;
-      if (pending !== undefined) pending.push(parsed.data.payload);
-      else addRecord(store, parsed.data.payload);
+      if (!parsed.success) continue;
+      if (pending !== undefined) pending.push(parsed.data);
+      else addFrame(store, parsed.data);
     }
   }
 }
 
-function addRecord(store: RunsStore, payload: unknown): void {
-  const record = runRecordSchema.safeParse(payload);
+function addFrame(store: RunsStore, frame: { topic: string; payload: unknown }): void {
+  if (frame.topic === DECISION_TOPIC) {
+    const note = decisionNoteSchema.safeParse(frame.payload);
+    if (note.success) store.addDecision(note.data);
+    else console.warn('hookwerk: a decision the page does not understand', frame.payload);
+    return;
+  }
+  // Other hookwerk.* topics (NATS dead letters) are not this page's.
+  if (!frame.topic.startsWith('hookwerk.run.')) return;
+  const record = runRecordSchema.safeParse(frame.payload);
   if (record.success) store.add(record.data);
-  else console.warn('hookwerk: a run record the page does not understand', payload);
+  else console.warn('hookwerk: a run record the page does not understand', frame.payload);
 }
 
 function parseJson(text: string): unknown {

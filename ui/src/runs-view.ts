@@ -11,7 +11,10 @@ interface Filters {
 
 const COLUMNS = 6;
 
-/** The live table of run records [UI-1]: coloured by outcome, filterable, details on click. */
+/**
+ * The live table of run records [UI-1]: newest first by the time column (the store keeps them so,
+ * whatever order they arrive in), coloured by outcome, filterable, details on click.
+ */
 export function runsView(store: RunsStore): HTMLElement {
   const filters: Filters = { event: '', hook: '', outcome: '' };
   const open = new Set<string>();
@@ -70,7 +73,13 @@ export function runsView(store: RunsStore): HTMLElement {
       'tr',
       {
         class: `run outcome-${r.outcome}`,
-        attrs: { tabindex: 0, 'aria-expanded': expanded, 'data-outcome': r.outcome, 'data-hook': r.hook },
+        attrs: {
+          tabindex: 0,
+          'aria-expanded': expanded,
+          'data-outcome': r.outcome,
+          'data-hook': r.hook,
+          'data-at': r.at,
+        },
         on: {
           click: toggle,
           keydown: (ev) => {

@@ -1,12 +1,20 @@
 import * as z from 'zod/mini';
 import { LURUS_EVENTS, type LurusEventName } from '../../src/events/lurus-events.ts';
 import type { PrxEventName } from '../../src/events/prx-events.ts';
+import type { JournalEntry } from '../../src/records/journal-entry.ts';
 import { RUN_OUTCOMES, type RunOutcome, type RunRecord } from '../../src/records/run-record.ts';
+import type { DecisionNote } from '../../src/server/decision-log.ts';
+import type {
+  GateDialectView,
+  GateHookView,
+  GateListing,
+  GateSourceView,
+} from '../../src/server/gate-listing.ts';
 
 // Every answer of the API is checked before the page uses it (house rule: no casts of outside
 // JSON). The types come from the server's own sources, so a drift fails `npm run typecheck`.
 
-export type { RunOutcome, RunRecord };
+export type { DecisionNote, GateDialectView, GateHookView, GateListing, JournalEntry, RunOutcome, RunRecord };
 export { LURUS_EVENTS, RUN_OUTCOMES };
 
 export const PRX_EVENTS = [
@@ -53,6 +61,19 @@ export const runRecordSchema = z.object({
 
 export const runsAnswerSchema = z.object({
   runs: z.array(runRecordSchema),
+  omitted: z.optional(z.number()),
+});
+
+/** [R-HOOK-3] A run of an agent's hook, from the journal (`/api/agent-runs`). */
+export const journalEntrySchema = z.extend(runRecordSchema, {
+  agent: z.string(),
+  toolName: z.optional(z.string()),
+}) satisfies z.ZodMiniType<JournalEntry>;
+
+export const agentRunsAnswerSchema = z.object({
+  runs: z.array(journalEntrySchema),
+  skipped: z.optional(z.number()),
+  droppedSegments: z.optional(z.number()),
   omitted: z.optional(z.number()),
 });
 
@@ -111,3 +132,84 @@ export const explainAnswerSchema = z.object({
   ),
 });
 export type Explanation = z.infer<typeof explainAnswerSchema>['explanations'][number];
+
+// ---- (issue 23) the gate in every dialect ----
+
+const decisionWord = z.enum(['allow', 'deny', 'ask', 'defer']);
+
+/** One answered decide (`/api/decisions`, and `hookwerk.decision` on the stream). */
+export const decisionNoteSchema = z.object({
+  at: z.string(),
+  dialect: z.string(),
+  event: z.string(),
+  decision: decisionWord,
+  blocked: z.boolean(),
+  reason: z.optional(z.string()),
+  runs: z.number(),
+  durationMs: z.number(),
+}) satisfies z.ZodMiniType<DecisionNote>;
+
+export const decisionsAnswerSchema = z.object({ decisions: z.array(decisionNoteSchema) });
+
+/** What the try-it form shows of a decision: loose, every dialect adds fields of its own. */
+export const decideAnswerSchema = z.looseObject({
+  decision: decisionWord,
+  blocked: z.boolean(),
+  reason: z.optional(z.string()),
+  runs: z.array(runRecordSchema),
+});
+
+const gateSourceSchema = z.object({
+  file: z.string(),
+  label: z.string(),
+  scope: z.string(),
+  exists: z.boolean(),
+  state: z.enum(['ok', 'invalid', 'unapproved', 'absent']),
+  hookCount: z.number(),
+  newerVersionPending: z.boolean(),
+}) satisfies z.ZodMiniType<GateSourceView>;
+
+export const CONSENT_STATES = ['approved', 'pending', 'changed', 'not needed'] as const;
+
+const gateHookSchema = z.object({
+  name: z.string(),
+  event: z.string(),
+  matcher: z.optional(z.string()),
+  source: z.string(),
+  file: z.optional(z.string()),
+  path: z.optional(z.string()),
+  scope: z.string(),
+  kind: z.optional(z.string()),
+  enabled: z.boolean(),
+  disabledReason: z.optional(z.string()),
+  newer: z.optional(z.literal(true)),
+  consent: z.enum(CONSENT_STATES),
+  consentDetail: z.string(),
+}) satisfies z.ZodMiniType<GateHookView>;
+
+const gateDialectSchema = z.object({
+  dialect: z.string(),
+  label: z.string(),
+  default: z.boolean(),
+  sources: z.array(gateSourceSchema),
+  hooks: z.array(gateHookSchema),
+  issues: z.array(z.string()),
+});
+
+export const gateAnswerSchema = z.object({
+  project: z.object({
+    dir: z.string(),
+    home: z.string(),
+    approved: z.boolean(),
+    approvedAt: z.optional(z.string()),
+    reason: z.string(),
+    pending: z.array(z.string()),
+    changed: z.array(z.string()),
+    problem: z.optional(z.string()),
+    review: z.string(),
+  }),
+  defaultDialect: z.string(),
+  known: z.array(z.string()),
+  dialects: z.array(gateDialectSchema),
+});
+export type GateAnswer = z.infer<typeof gateAnswerSchema>;

@@ -1,0 +1,93 @@
+// The install suite's cases: one guard in `~/.hookwerk/policy.json`, `hookwerk install` into each
+// agent's own hook file, and the real agent driven against its mock model (issue 21, SPEC §11).
+// Each agent: how its model asks for a shell call, where the tool result is in its next request,
+// and how "hookwerk said nothing" is told apart from "hookwerk allowed" for that agent [R-HOOK-2].
+
+export const GUARD_REASON = 'rm -rf is blocked by policy';
+export const RM = 'rm -rf victim';
+export const ECHO = 'echo ok > done.txt';
+
+/** The steps, in the order they are printed for each agent. */
+export const INSTALL_STEPS = [
+  { name: 'installed', about: "the agent's own hook file names `hookwerk hook --agent A` [R-INST-1]" },
+  { name: 'rm-blocked', about: 'the model asks for `rm -rf victim`: the agent does not run it [R-HOOK-1]' },
+  {
+    name: 'reason-to-model',
+    about: 'the tool result of that call in the next model request holds "rm -rf is blocked by policy"',
+  },
+  { name: 'echo-runs', about: 'the model asks for `echo ok > done.txt`: it runs (no objection) [R-HOOK-2]' },
+  {
+    name: 'no-hook-errors',
+    about:
+      "every hook call of every installed event was read as an answer, never as a failed hook (the agent's own log)",
+  },
+  {
+    name: 'no-allow-leaked',
+    about: "hookwerk's silence is not an allow: the agent's own permission rules still decide [R-HOOK-2]",
+  },
+  {
+    name: 'allow-passes',
+    about: "control: a policy hook that allows explicitly does skip the agent's permission rules [R-HOOK-2]",
+  },
+  { name: 'journal', about: '`hookwerk runs --agent A --json` lists the denied Bash run [R-HOOK-3]' },
+  {
+    name: 'uninstall',
+    about:
+      '`hookwerk uninstall --agent A` restores the file byte for byte, or removes the one it made [R-INST-1]',
+  },
+];
+
+const text = (v) => (typeof v === 'string' ? v : JSON.stringify(v ?? ''));
+
+/**
+ * Per agent: `call(command)` is the model's shell call in the mock's terms; `toolResults(body)`
+ * the tool results a model request carries; `existing` a hook file the project already has
+ * (install must keep it; uninstall must give it back byte for byte), or none.
+ */
+export const INSTALL_AGENTS = {
+  claude: {
+    call: (command) => ({ name: 'Bash', input: { command, description: 'install suite step' } }),
+    toolResults: (body) =>
+      (body?.messages ?? []).flatMap((m) =>
+        Array.isArray(m.content)
+          ? m.content.filter((b) => b.type === 'tool_result').map((b) => text(b.content))
+          : [],
+      ),
+    // Four-space indentation and a setting of the user's own: kept as they are.
+    existing: '{\n    "env": {\n        "HWE2E_KEPT": "1"\n    }\n}\n',
+    // Without Bash in --allowedTools, Claude Code's own rules refuse it headless.
+    noAllow: { kind: 'flags', flags: { allowedTools: 'Read' } },
+  },
+  gemini: {
+    call: (command) => ({ name: 'run_shell_command', input: { command } }),
+    toolResults: (body) =>
+      (body?.contents ?? []).flatMap((c) =>
+        (c.parts ?? []).filter((p) => p.functionResponse).map((p) => text(p.functionResponse.response)),
+      ),
+    // Gemini CLI's settings allow comments: install keeps this one.
+    existing: '{\n  // the project\'s own setting, kept by install\n  "general": { "vimMode": false }\n}\n',
+    // Gemini CLI 0.61 reads no allow from BeforeTool (only block, ask, stop, a rewrite), and
+    // headless without --yolo it offers no shell tool at all: what hookwerk answered is read
+    // from Gemini CLI's own log of each hook call (its local telemetry: stdout, exit code).
+    noAllow: { kind: 'answers' },
+  },
+  codex: {
+    call: (command) => ({ name: 'exec_command', input: { command } }),
+    toolResults: (body) =>
+      (Array.isArray(body?.input) ? body.input : [])
+        .filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output')
+        .map((i) => text(i.output)),
+    existing: undefined,
+    // Codex has no permission prompt to skip under exec's bypass; an allow without a rewrite is
+    // a hook it marks Failed, so "no allow" is the echo's PreToolUse reported Completed.
+    noAllow: { kind: 'statuses' },
+  },
+  copilot: {
+    call: (command) => ({ name: 'bash', input: { command, description: 'install suite step' } }),
+    toolResults: (body) =>
+      (body?.messages ?? []).filter((m) => m.role === 'tool').map((m) => text(m.content)),
+    existing: undefined,
+    // Without --allow-all-tools, Copilot CLI's own rules refuse the shell headless.
+    noAllow: { kind: 'flags', flags: { allowAll: false } },
+  },
+};

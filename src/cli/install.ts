@@ -1,0 +1,84 @@
+/**
+ * `hookwerk install --agent A [--project DIR | --user] [--dry-run]` and `hookwerk uninstall …`
+ * [R-INST-1]: parse, call `installAgent` / `uninstallAgent`, print what was done (stdout), and
+ * warnings (stderr, exit 0 still). A file that cannot be changed safely is one line on stderr and
+ * exit 1, with nothing written.
+ */
+import { InvalidOptionError } from '../core/errors.ts';
+import { HOOK_AGENTS, isHookAgentName } from '../dialects/hook-agents.ts';
+import { HookFileError } from '../install/hook-file-error.ts';
+import { type InstallResult, installAgent } from '../install/install-agent.ts';
+import { type UninstallResult, uninstallAgent } from '../install/uninstall-agent.ts';
+import { CliError, resolveWorkspace } from './cli-error.ts';
+
+export interface InstallCliOptions {
+  agent: string;
+  project?: string;
+  user?: boolean;
+  dryRun?: boolean;
+}
+
+type Print = (line: string) => void;
+
+export function installCommand(
+  verb: 'install' | 'uninstall',
+  opts: InstallCliOptions,
+  out: Print,
+  err: Print,
+): number {
+  if (opts.user === true && opts.project !== undefined)
+    throw new CliError('--project and --user are two targets; give one of them');
+  const target = {
+    agent: opts.agent,
+    ...(opts.user === true ? { user: true } : { projectDir: resolveWorkspace(opts.project) }),
+    dryRun: opts.dryRun === true,
+  };
+  try {
+    if (verb === 'install') printInstall(installAgent(target), out, err);
+    else printUninstall(uninstallAgent(target), out, err);
+  } catch (e) {
+    if (e instanceof HookFileError || e instanceof InvalidOptionError) throw new CliError(e.message);
+    throw e;
+  }
+  return 0;
+}
+
+function labelOf(agent: string): string {
+  return isHookAgentName(agent) ? HOOK_AGENTS[agent].label : agent;
+}
+
+function printInstall(r: InstallResult, out: Print, err: Print): void {
+  const label = labelOf(r.agent);
+  const would = r.dryRun ? 'would ' : '';
+  if (r.dryRun && r.diff !== '') out(r.diff.trimEnd());
+  if (!r.changed) out(`${r.file} already has hookwerk's hooks for ${label}: nothing to do`);
+  else {
+    const what = r.created ? `${would}create ${r.file}` : `${would}change ${r.file}`;
+    out(`${capital(what)}: hookwerk's hooks for ${label}`);
+    if (r.events.length > 0) out(`  events added: ${r.events.join(', ')}`);
+    if (r.updated.length > 0) out(`  command line updated: ${r.updated.join(', ')}`);
+    if (r.unchanged.length > 0) out(`  already there: ${r.unchanged.join(', ')}`);
+  }
+  const perEvent = isHookAgentName(r.agent) && HOOK_AGENTS[r.agent].install.needsEventFlag;
+  out(`  each runs: ${r.command}${perEvent ? ' --event <its event>' : ''}`);
+  for (const w of r.warnings) err(`hookwerk: warning: ${w}`);
+  for (const n of r.notes) out(`note: ${n}`);
+  if (r.dryRun) out('dry run: nothing was written');
+}
+
+function printUninstall(r: UninstallResult, out: Print, err: Print): void {
+  const label = labelOf(r.agent);
+  const would = r.dryRun ? 'would ' : '';
+  if (r.dryRun && r.diff !== '') out(r.diff.trimEnd());
+  if (!r.changed) out(`${r.file} has no hookwerk hooks for ${label}: nothing to do`);
+  else if (r.removed) out(capital(`${would}remove ${r.file} (install created it; nothing else is in it)`));
+  else if (r.restored) out(capital(`${would}restore ${r.file} exactly as it was before install`));
+  else out(capital(`${would}remove hookwerk's hooks for ${label} from ${r.file}; everything else stays`));
+  if (r.changed && r.events.length > 0) out(`  events: ${r.events.join(', ')}`);
+  for (const w of r.warnings) err(`hookwerk: warning: ${w}`);
+  if (r.dryRun) out('dry run: nothing was written');
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -1,0 +1,143 @@
+/**
+ * `uninstallAgent`: removes exactly what `installAgent` added [R-INST-1]. When the file is still
+ * what install left (its record says so), it gets back the text it had before install, byte for
+ * byte, or is removed if install created it. When something else changed it since, our entries
+ * come out of the text as it is now (and the lists and `hooks` object install created, if they
+ * are left empty); every other edit stays. A file hookwerk created and that holds nothing else
+ * any more is removed, with the folders install created for it, when they are empty.
+ */
+import { rmdirSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { parseHooks, readHookFile } from './hook-file.ts';
+import { HookFileError } from './hook-file-error.ts';
+import { type InstallRecord, readInstallRecord, removeInstallRecord } from './install-record.ts';
+import { type InstallTarget, type InstallTargetOptions, installTarget } from './install-target.ts';
+import { unifiedDiff } from './line-diff.ts';
+import {
+  containersOf,
+  findOurEntries,
+  holdsNothingElse,
+  KEEP_NOTHING,
+  type KeptContainers,
+  removeOurEntries,
+} from './our-entries.ts';
+import { unchangedSince } from './unchanged-since.ts';
+
+export interface UninstallOptions extends InstallTargetOptions {
+  /** Print the change, write nothing. */
+  dryRun?: boolean;
+}
+
+export interface UninstallResult {
+  readonly agent: string;
+  readonly scope: 'project' | 'user';
+  readonly file: string;
+  /** The file's text changed, or it was removed (or would have been, with `dryRun`). */
+  readonly changed: boolean;
+  /** The file was removed: install had created it and it holds nothing else. */
+  readonly removed: boolean;
+  /** The file got back its text from before install, byte for byte. */
+  readonly restored: boolean;
+  /** Events whose entry of ours was removed. */
+  readonly events: string[];
+  readonly warnings: string[];
+  /** A unified diff of the change (`''`: none). */
+  readonly diff: string;
+  readonly dryRun: boolean;
+}
+
+export function uninstallAgent(opts: UninstallOptions): UninstallResult {
+  const target = installTarget(opts);
+  const { file, home, name } = target;
+  const read = readHookFile(file, target.install.events);
+  const record = readInstallRecord(home, file);
+  const base = {
+    agent: name,
+    scope: target.scope,
+    file,
+    warnings: [],
+    dryRun: opts.dryRun === true,
+  };
+  if (read.original === undefined) {
+    if (opts.dryRun !== true && record !== undefined) {
+      removeInstallRecord(home, file);
+      removeEmptyDirs(record.createdDirs);
+    }
+    return { ...base, changed: false, removed: false, restored: false, events: [], diff: '' };
+  }
+  const value = parseHooks(file, read.text, []).value;
+  const found = new Set(findOurEntries(value, name).map((e) => e.event));
+  // In the agent's order, then any other event an entry of ours was under.
+  const events = [
+    ...target.install.events.filter((e) => found.has(e)),
+    ...[...found].filter((e) => !target.install.events.includes(e)),
+  ];
+  const restored = record !== undefined && record.after === read.original;
+  const next = restored ? record.before : withoutOurs(target, read.text, value, record);
+  const after = next === undefined ? read.original : next === null ? null : restored ? next : read.bom + next;
+  const changed = after !== read.original;
+  const result: UninstallResult = {
+    ...base,
+    changed,
+    removed: after === null,
+    restored: restored && after !== null,
+    events,
+    diff: unifiedDiff(file, read.original, after),
+  };
+  if (opts.dryRun === true) return result;
+  if (after === null) {
+    unlinkSync(file);
+    removeEmptyDirs(record?.createdDirs ?? []);
+  } else if (changed) {
+    const written = writeFileAtomic(file, after, { beforeRename: () => unchangedSince(file, read.original) });
+    if (!written)
+      throw new HookFileError(
+        file,
+        '$',
+        'the file changed while uninstall was writing it; run uninstall again',
+      );
+  }
+  if (record !== undefined) removeInstallRecord(home, file);
+  return result;
+}
+
+/**
+ * The text without our entries; `null`: remove the file (hookwerk made it, nothing else is in it);
+ * `undefined`: none of ours is there.
+ */
+function withoutOurs(
+  target: InstallTarget,
+  text: string,
+  value: Record<string, unknown>,
+  record: InstallRecord | undefined,
+): string | null | undefined {
+  const removed = removeOurEntries(text, value, target.name, keptBy(target, record));
+  if (removed.events.length === 0) return undefined;
+  // Copilot's `hookwerk.json` is ours by its name, with a record or without.
+  const ours = record !== undefined ? record.before === null : path.basename(target.file) === 'hookwerk.json';
+  const left = parseHooks(target.file, removed.text, []).value;
+  return ours && holdsNothingElse(left, target.install.newFile ?? {}) ? null : removed.text;
+}
+
+/** The containers the file had before install, from the record; none without one. */
+function keptBy(target: InstallTarget, record: InstallRecord | undefined): KeptContainers {
+  if (record?.before == null) return KEEP_NOTHING;
+  try {
+    return containersOf(parseHooks(target.file, record.before.replace(/^\uFEFF/, ''), []).value);
+  } catch {
+    return KEEP_NOTHING;
+  }
+}
+
+/** Folders install created, deepest first, each only while empty. */
+function removeEmptyDirs(dirs: readonly string[]): void {
+  for (const dir of dirs) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // not empty, or gone: it stays as it is
+      return;
+    }
+  }
+}

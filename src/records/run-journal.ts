@@ -1,0 +1,129 @@
+/**
+ * [R-HOOK-3] The agents' audit trail: every run of `hookwerk hook` (and of the daemon, and of the
+ * MCP proxy) as JSON lines in `<home>/.hookwerk/records/`, bounded, written by many processes at
+ * once (`journal-append.ts`) and read back newest first.
+ */
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { isErrno } from '../core/errno.ts';
+import { InvalidOptionError } from '../core/errors.ts';
+import { appendJournal, type JournalBounds } from './journal-append.ts';
+import type { JournalEntry } from './journal-entry.ts';
+import { journalEntrySchema } from './journal-entry-schema.ts';
+import { JOURNAL_MAX_BYTES, JOURNAL_SEGMENT_BYTES, listSegments, segmentFile } from './journal-segments.ts';
+import { linesBackwards } from './lines-backwards.ts';
+
+/** A line longer than this is not one of ours (entries are ~50 KiB at most): skipped unread. */
+const MAX_LINE_BYTES = 1024 * 1024;
+/** File systems with coarse modification times: a segment counts as older than `since` only by this much. */
+const MTIME_SLACK_MS = 2000;
+
+export interface RunJournalOptions {
+  /** The total the segments may take before the oldest are deleted; default 64 MiB. */
+  maxBytes?: number;
+  /** Size after which the next append starts a new segment; default 8 MiB. */
+  segmentBytes?: number;
+}
+
+export interface JournalQuery {
+  /** Only this agent's runs. */
+  agent?: string;
+  /** Only runs scheduled at or after this time. */
+  since?: Date;
+  /** At most this many (the newest). */
+  limit?: number;
+}
+
+export interface JournalRead {
+  /** Newest first: the order they were written in, reversed. */
+  entries: JournalEntry[];
+  /** Lines of the segments read that were not entries (torn, edited, foreign): skipped. */
+  skipped: number;
+  /** Segments deleted at the bound so far (their numbers are never reused, so the gap says it). */
+  droppedSegments: number;
+}
+
+/** A bounded, multi-process journal of agents' runs in one folder. */
+export class RunJournal {
+  readonly dir: string;
+  readonly maxBytes: number;
+  readonly segmentBytes: number;
+
+  constructor(dir: string, opts: RunJournalOptions = {}) {
+    this.dir = dir;
+    this.maxBytes = opts.maxBytes ?? JOURNAL_MAX_BYTES;
+    this.segmentBytes = opts.segmentBytes ?? Math.min(JOURNAL_SEGMENT_BYTES, this.maxBytes);
+    if (!Number.isSafeInteger(this.segmentBytes) || this.segmentBytes < 1)
+      throw new InvalidOptionError('journal segmentBytes must be a whole number ≥ 1');
+    if (!Number.isSafeInteger(this.maxBytes) || this.maxBytes < this.segmentBytes)
+      throw new InvalidOptionError('journal maxBytes must be a whole number ≥ segmentBytes');
+  }
+
+  /**
+   * Adds `entries` in one write (whole lines, never interleaved with another process's), to the
+   * current segment, or to a new one when it is full (then the oldest past the bound are deleted).
+   * Synchronous: a CLI that is about to exit calls it last. Throws on I/O errors.
+   */
+  append(entries: readonly JournalEntry[]): void {
+    const bounds: JournalBounds = { maxBytes: this.maxBytes, segmentBytes: this.segmentBytes };
+    appendJournal(this.dir, entries, bounds);
+  }
+
+  /**
+   * Entries newest first, filtered. Reads segments from the newest backwards and stops at
+   * `limit`; with `since`, segments last written before it are not read at all.
+   */
+  read(query: JournalQuery = {}): JournalRead {
+    const limit = query.limit ?? Number.POSITIVE_INFINITY;
+    const since = query.since?.getTime();
+    const seqs = listSegments(this.dir);
+    const out: JournalRead = {
+      entries: [],
+      skipped: 0,
+      droppedSegments: seqs.length === 0 ? 0 : (seqs[0] ?? 1) - 1,
+    };
+    for (let i = seqs.length - 1; i >= 0 && out.entries.length < limit; i--) {
+      let fd: number;
+      try {
+        fd = openSync(segmentFile(this.dir, seqs[i] ?? 0), constants.O_RDONLY | constants.O_NOFOLLOW);
+      } catch (err) {
+        // Dropped at the bound since the listing.
+        if (isErrno(err, 'ENOENT')) continue;
+        throw err;
+      }
+      try {
+        const stat = fstatSync(fd);
+        // Every entry's `at` is before the write that stored it, so before the segment's mtime.
+        if (since !== undefined && stat.mtimeMs + MTIME_SLACK_MS < since) continue;
+        for (const line of linesBackwards(fd, stat.size, MAX_LINE_BYTES)) {
+          const entry = line === undefined ? undefined : parseLine(line);
+          if (entry === undefined) {
+            out.skipped++;
+            continue;
+          }
+          if (entry === null) continue;
+          if (query.agent !== undefined && entry.agent !== query.agent) continue;
+          if (since !== undefined && !(Date.parse(entry.at) >= since)) continue;
+          out.entries.push(entry);
+          if (out.entries.length >= limit) break;
+        }
+      } finally {
+        closeSync(fd);
+      }
+    }
+    return out;
+  }
+}
+
+/** `undefined`: not an entry (skip and count); `null`: a blank line (skip quietly); else the entry. */
+function parseLine(line: Buffer): JournalEntry | undefined | null {
+  const text = line.toString('utf8');
+  if (text.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = journalEntrySchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -1,0 +1,211 @@
+import type { Api } from './api.ts';
+import { h, ms, replace, timeOf } from './dom.ts';
+import { runDetails } from './run-details.ts';
+import { agentRunsAnswerSchema, type JournalEntry } from './schemas.ts';
+
+/** As many as `/api/agent-runs` answers at once. */
+const LIMIT = 1000;
+/** The journal is written by other processes (each agent's `hookwerk hook`): looked at again this often. */
+const REFRESH_MS = 5000;
+const COLUMNS = 8;
+
+export interface AgentRunsView {
+  element: HTMLElement;
+  /** Loads the newest runs of the chosen agent (all: none chosen). */
+  load(): Promise<void>;
+  /** Stops the periodic refresh (sign-out). */
+  stop(): void;
+}
+
+/**
+ * [R-HOOK-3] The agents' runs from the journal (`hookwerk hook` of Claude Code, Gemini CLI, Codex,
+ * Copilot, Cursor, the MCP proxy), beside serve's own: newest first by time, filterable by agent,
+ * details on click. The agents offered are those the journal's runs name.
+ */
+export function agentRunsView(api: Api): AgentRunsView {
+  let chosen = '';
+  let entries: JournalEntry[] = [];
+  const agents = new Set<string>();
+  const open = new Set<string>();
+  let loads = 0;
+  /** What the table shows now (see `load`). */
+  let shown = '';
+
+  const select = h('select', {
+    attrs: { name: 'agent', id: 'agent-runs-agent' },
+    on: {
+      change: () => {
+        chosen = select.value;
+        void view.load();
+      },
+    },
+  });
+  const count = h('span', { class: 'count', attrs: { 'aria-live': 'polite' } });
+  const status = h('p', { class: 'status', attrs: { role: 'status' } });
+  const refresh = h(
+    'button',
+    { attrs: { type: 'button' }, on: { click: () => void view.load() } },
+    'Refresh',
+  );
+  const body = h('tbody');
+
+  const row = (e: JournalEntry): HTMLTableRowElement[] => {
+    const key = keyOf(e);
+    const expanded = open.has(key);
+    const toggle = () => {
+      if (open.has(key)) open.delete(key);
+      else open.add(key);
+      render();
+    };
+    const decision = e.permission ?? e.decision ?? '';
+    const tr = h(
+      'tr',
+      {
+        class: `agent-run outcome-${e.outcome}`,
+        attrs: {
+          tabindex: 0,
+          'aria-expanded': expanded,
+          'data-agent': e.agent,
+          'data-at': e.at,
+          'data-outcome': e.outcome,
+          'data-hook': e.hook,
+        },
+        on: {
+          click: toggle,
+          keydown: (ev) => {
+            if (ev.key === 'Enter' || ev.key === ' ') {
+              ev.preventDefault();
+              toggle();
+            }
+          },
+        },
+      },
+      h('td', { class: 'a-time time' }, whenOf(e.at)),
+      h('td', { class: 'a-agent' }, e.agent),
+      h('td', { class: 'a-event' }, e.event),
+      h('td', { class: 'a-tool' }, e.toolName ?? ''),
+      h('td', { class: 'a-hook hook wide-only' }, e.hook),
+      h('td', { class: 'a-outcome' }, h('span', { class: `badge outcome-${e.outcome}` }, e.outcome)),
+      h('td', { class: 'a-decision wide-only' }, decision),
+      h('td', { class: 'a-ms num' }, ms(e.durationMs)),
+    );
+    if (!expanded) return [tr];
+    return [tr, h('tr', { class: 'details' }, h('td', { attrs: { colspan: COLUMNS } }, runDetails(e)))];
+  };
+
+  const render = () => {
+    const list = [...agents].sort();
+    if (chosen !== '' && !list.includes(chosen)) list.push(chosen);
+    replace(
+      select,
+      h('option', { attrs: { value: '' } }, 'all'),
+      ...list.map((a) => h('option', { attrs: { value: a } }, a)),
+    );
+    select.value = chosen;
+    replace(body, ...entries.flatMap(row));
+    if (entries.length === 0) {
+      const empty =
+        chosen === ''
+          ? 'No agent runs yet: they are recorded when an agent’s hook file calls hookwerk hook --agent A.'
+          : `No runs of ${chosen}.`;
+      body.append(h('tr', { class: 'empty' }, h('td', { attrs: { colspan: COLUMNS } }, empty)));
+    }
+    count.textContent = `${entries.length} runs${chosen === '' ? '' : ` of ${chosen}`}`;
+  };
+
+  const view: AgentRunsView = {
+    element: h(
+      'section',
+      { class: 'panel agent-runs-panel', attrs: { id: 'agents', 'aria-labelledby': 'agent-runs-title' } },
+      h(
+        'header',
+        { class: 'panel-head' },
+        h('h2', { attrs: { id: 'agent-runs-title' } }, 'Agent runs'),
+        count,
+      ),
+      h(
+        'div',
+        { class: 'filters' },
+        h('div', { class: 'filter' }, h('label', { attrs: { for: 'agent-runs-agent' } }, 'Agent'), select),
+        refresh,
+      ),
+      status,
+      h(
+        'div',
+        { class: 'scroll' },
+        h(
+          'table',
+          { class: 'agent-runs', attrs: { 'aria-label': 'agent runs' } },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', {}, 'time'),
+              h('th', {}, 'agent'),
+              h('th', {}, 'event'),
+              h('th', {}, 'tool'),
+              h('th', { class: 'wide-only' }, 'hook'),
+              h('th', {}, 'outcome'),
+              h('th', { class: 'wide-only' }, 'decision'),
+              h('th', { class: 'num' }, 'ms'),
+            ),
+          ),
+          body,
+        ),
+      ),
+    ),
+    async load() {
+      const mine = ++loads;
+      const agent = chosen;
+      const query = `limit=${LIMIT}${agent === '' ? '' : `&agent=${encodeURIComponent(agent)}`}`;
+      const answer = await api.call('GET', `/api/agent-runs?${query}`, agentRunsAnswerSchema);
+      // A later load (another agent chosen meanwhile) wins.
+      if (mine !== loads) return;
+      if (!answer.ok) {
+        status.dataset.kind = 'error';
+        status.textContent = `Agent runs: ${answer.error}`;
+        return;
+      }
+      const skipped = answer.value.skipped ?? 0;
+      delete status.dataset.kind;
+      status.textContent = skipped > 0 ? `${skipped} unreadable journal lines skipped.` : '';
+      // The journal only grows at its newest end: the same count and ends mean nothing new, and
+      // the table (focus, a selection) stays as it is.
+      const runs = answer.value.runs;
+      const seen = [agent, runs.length, keyOf(runs[0]), keyOf(runs.at(-1))].join('\u0001');
+      if (seen === shown) return;
+      shown = seen;
+      // Journal order is write order; the table is by the time each run started, newest first.
+      entries = runs
+        .map((e, i) => ({ e, i, t: Date.parse(e.at) }))
+        .sort((a, b) => (b.t || 0) - (a.t || 0) || a.i - b.i)
+        .map(({ e }) => e);
+      for (const e of entries) agents.add(e.agent);
+      render();
+    },
+    stop: () => clearInterval(timer),
+  };
+  const timer = setInterval(() => {
+    if (document.visibilityState === 'visible') void view.load();
+  }, REFRESH_MS);
+  render();
+  return view;
+}
+
+/** A run's identity: journal lines carry no id, these fields tell two runs apart. */
+function keyOf(e: JournalEntry | undefined): string {
+  if (e === undefined) return '';
+  return [e.at, e.agent, e.hook, e.event, e.sessionId ?? '', e.durationMs].join('\u0000');
+}
+
+/** The time, with the date in front when it is not today (the journal reaches back days). */
+function whenOf(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const today = new Date();
+  if (d.toDateString() === today.toDateString()) return timeOf(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${timeOf(iso)}`;
+}
