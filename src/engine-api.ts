@@ -7,6 +7,7 @@ import type { FailMode } from './core/fail-mode.ts';
 import type { ConfigIssue } from './core/issues.ts';
 import type { DialectOptions, GateConfig, GateDecision } from './dialects/gate-dialect.ts';
 import type { GateDialect } from './dialects/gate-dialects.ts';
+import type { DecideOptions } from './dispatch/decide-call.ts';
 import type { LurusContext, LurusEventName } from './events/lurus-events.ts';
 import type { PrxEnvelope, PrxEventName, PrxPayload } from './events/prx-events.ts';
 import type { NatsOptionsInput } from './nats/nats-options.ts';
@@ -94,6 +95,7 @@ export interface HookEngineOptions extends DialectOptions {
 
 // What the engine's own signatures use, in one place for the façade.
 export type {
+  DecideOptions,
   Explanation,
   GateConfig,
   GateDecision,
@@ -169,11 +171,13 @@ export interface HookEngine {
   /** Most recent run records, newest first. */
   runs(opts?: { limit?: number; outcome?: RunOutcome; event?: string }): RunRecord[];
   /**
-   * [§2.5] Runs the gate hooks of an event one after another; the first deny stops the rest.
-   * Rejects (never throws) with a HookInputError for a bad event or context, and after close().
+   * [§2.5] Runs the gate hooks of an event (Lurus: one after another, the first deny stops the
+   * rest; Claude-style dialects: as that agent does). Rejects (never throws) with a
+   * HookInputError for a bad event, context or option, after close(), and with an `AbortError`
+   * when `opts.signal` aborts before or during it [AD-ALL-1].
    */
-  decide(event: LurusEventName, context: LurusContext): Promise<GateDecision>;
-  decide(event: string, context: unknown): Promise<GateDecision>;
+  decide(event: LurusEventName, context: LurusContext, opts?: DecideOptions): Promise<GateDecision>;
+  decide(event: string, context: unknown, opts?: DecideOptions): Promise<GateDecision>;
   /**
    * (beyond) In-process hooks. Gate events: `use('PreToolUse', { matcher }, fn)`, answering like a command hook.
    * Observe events: `use('tool_call', fn)`, run fire-and-forget like a shell hook. Returns its removal.

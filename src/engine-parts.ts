@@ -2,6 +2,8 @@
  * The parts every engine has whatever its dialects: the runners, the observe scheduler, the bus,
  * metrics and the record sink. Made and closed here, so the façade only wires.
  */
+
+import type { Tracer } from '@opentelemetry/api';
 import { MAX_DEPTH } from './bus/depth.ts';
 import { MemoryBus } from './bus/memory-bus.ts';
 import { errorMessage } from './core/errno.ts';
@@ -17,6 +19,7 @@ import { EngineMetrics } from './records/metrics.ts';
 import { RecordSink } from './records/record-sink.ts';
 import { RunLog } from './records/run-log.ts';
 import type { RunRecord } from './records/run-record.ts';
+import { activeTracer, TraceScope } from './records/run-trace.ts';
 import type { ObserveHook } from './registry/hook-definition.ts';
 import { Runners } from './runners/runners.ts';
 
@@ -56,21 +59,30 @@ export class EngineParts {
     };
   }
 
-  /** Queues one run per hook [P-FF-1]; the caller's time is one small object per hook. */
+  /**
+   * Queues one run per hook [P-FF-1]; the caller's time is one small object per hook. Traced
+   * [AD-OTEL-1], an emit that has hooks is a span that ends when the last of its runs has.
+   */
   submit(hooks: readonly ObserveHook[], ev: PrxEventInstance): void {
+    // No hooks, no runs: no span either, and no cost.
+    if (hooks.length === 0) return;
+    const tracer = activeTracer();
+    const trace = tracer === undefined ? undefined : observeTrace(tracer, 'emit', hooks, ev);
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i];
-      if (hook !== undefined) this.scheduler.submit(new HookJob(this.#jobs, hook, ev));
+      if (hook !== undefined) this.scheduler.submit(new HookJob(this.#jobs, hook, ev, trace));
     }
   }
 
-  /** [N-WORK-1] Runs them and resolves with their records (named by `worker`). */
+  /** [N-WORK-1] Runs them and resolves with their records (named by `worker`); traced as an emit is. */
   collect(
     hooks: readonly ObserveHook[],
     ev: PrxEventInstance,
     worker: string | undefined,
   ): Promise<RunRecord[]> {
-    return runAndCollect(hooks, ev, this.#jobs, this.scheduler, worker);
+    const tracer = hooks.length === 0 ? undefined : activeTracer();
+    const trace = tracer === undefined ? undefined : observeTrace(tracer, 'receive', hooks, ev);
+    return runAndCollect(hooks, ev, this.#jobs, this.scheduler, worker, trace);
   }
 
   async drain(): Promise<void> {
@@ -90,4 +102,29 @@ export class EngineParts {
     const settled = Promise.all([this.scheduler.close(), decidesIdle]).then(() => {});
     return this.runners.close(graceMs, settled);
   }
+}
+
+/**
+ * [AD-OTEL-1] An emit's (or a received event's) span: the parent of its runs' spans, ending when
+ * the last of them ends. Chosen over a short span with links: the runs nest under the event in
+ * every trace viewer, and its length is how long the event kept its hooks busy.
+ */
+function observeTrace(
+  tracer: Tracer,
+  what: 'emit' | 'receive',
+  hooks: readonly ObserveHook[],
+  ev: PrxEventInstance,
+): TraceScope | undefined {
+  const envelope = ev.envelope;
+  const trace = TraceScope.open(tracer, `${what} ${envelope.event}`);
+  if (trace === undefined) return undefined;
+  trace.span.setAttributes({
+    'hookwerk.event': envelope.event,
+    'hookwerk.dialect': 'prx',
+    'hookwerk.session_id': envelope.session_id,
+    'hookwerk.depth': ev.depth,
+    'hookwerk.runs': hooks.length,
+  });
+  trace.endAfter(hooks.length);
+  return trace;
 }

@@ -11,6 +11,7 @@ import { LazyPrivateTempDir } from './core/private-temp-dir.ts';
 import { GateHost } from './dialects/gate-host.ts';
 import { PrxWorkspace } from './dialects/prx/workspace.ts';
 import type {
+  DecideOptions,
   EmitOptions,
   Explanation,
   HookEngine,
@@ -160,15 +161,17 @@ class Engine implements HookEngine {
     this.#side.submit(this.#registry.select(event), ev);
   }
 
-  decide(event: string, context: unknown): ReturnType<HookEngine['decide']> {
+  decide(event: string, context: unknown, opts?: DecideOptions): ReturnType<HookEngine['decide']> {
     try {
       if (this.#closed) return Promise.reject(new EngineClosedError('decide()'));
       if (typeof context !== 'object' || context === null || Array.isArray(context))
         return Promise.reject(new HookInputError('context', 'context must be an object'));
+      const badOption = opts === undefined ? undefined : decideOptionProblem(opts);
+      if (badOption !== undefined) return Promise.reject(badOption);
       // Issue 11: hooks get the context as JSON; cyclic, BigInt or too deep would fail each one.
       const unsendable = jsonPayloadProblem(context, 'context');
       if (unsendable !== undefined) return Promise.reject(unsendable);
-      return this.gate.decide(event, context);
+      return this.gate.decide(event, context, opts);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -249,7 +252,9 @@ class Engine implements HookEngine {
     this.#nats = nats;
     // [N-GATE-1] A gate worker decides; local gate sources are not run.
     if (options.remoteGate)
-      this.gate.decideRemotelyWith((event, context, record) => nats.decide(event, context, record));
+      this.gate.decideRemotelyWith((event, context, record, signal) =>
+        nats.decide(event, context, record, signal),
+      );
   }
 
   receive(envelope: PrxEnvelope, depth: number): Promise<RunRecord[]> {
@@ -281,4 +286,17 @@ class Engine implements HookEngine {
     await this.#nats?.close(grace);
     this.#tmpDir.remove();
   }
+}
+
+/** [AD-ALL-1] `decide()`'s third argument, checked as the other arguments are (a JavaScript caller may pass anything). */
+function decideOptionProblem(opts: unknown): HookInputError | undefined {
+  if (typeof opts !== 'object' || opts === null || Array.isArray(opts))
+    return new HookInputError('options', 'decide options must be an object');
+  const signal: unknown = Reflect.get(opts, 'signal');
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    return new HookInputError('signal', 'signal must be an AbortSignal');
+  const agent: unknown = Reflect.get(opts, 'agent');
+  if (agent !== undefined && (typeof agent !== 'string' || agent === '' || agent.includes('\0')))
+    return new HookInputError('agent', 'agent must be a non-empty string without NUL bytes');
+  return undefined;
 }

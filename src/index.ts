@@ -1,8 +1,18 @@
 /**
  * The package entry: the engine, what it takes and answers, its errors and its event tables.
  * Deliberately small (issue 19): loaders, runners and the registry are the engine's own parts;
- * the CLI and the server reach them by path, users through `createHookEngine`.
+ * the CLI and the server reach them by path, users through `createHookEngine`. Every type a
+ * public signature uses, or an adapter needs to name, is exported here [AD-ALL-1].
  */
+// Each dialect declares its option key (`claude: {…}`) and its name in its gate module (module
+// augmentation): imported here, those declarations are part of the package's types as well.
+import './dialects/claude/gate.ts';
+import './dialects/codex/gate.ts';
+import './dialects/copilot/gate.ts';
+import './dialects/cursor/gate.ts';
+import './dialects/gemini/gate.ts';
+import './dialects/policy/gate.ts';
+
 export { MAX_DEPTH } from './bus/depth.ts';
 export type {
   BusDropReason,
@@ -36,6 +46,10 @@ export type { FailMode } from './core/fail-mode.ts';
 export type { ConfigIssue } from './core/issues.ts';
 export { formatIssue } from './core/issues.ts';
 export type { ClaudeOptions } from './dialects/claude/source.ts';
+export type { CodexOptions } from './dialects/codex/source.ts';
+export type { CopilotOptions } from './dialects/copilot/source.ts';
+export type { CursorOptions } from './dialects/cursor/source.ts';
+export type { DialectOptions } from './dialects/gate-dialect.ts';
 export type { GeminiOptions } from './dialects/gemini/source.ts';
 export type {
   LurusConfig,
@@ -44,10 +58,13 @@ export type {
   LurusSource,
   SourceState,
 } from './dialects/lurus/source.ts';
+export type { PolicyOptions } from './dialects/policy/source.ts';
+export { AbortError } from './dispatch/abort-error.ts';
 export type { AgentDecision, Permission, PermissionRequestAnswer } from './dispatch/agent-answer.ts';
 export type { Decision } from './dispatch/gate-sequential.ts';
 export { createHookEngine } from './engine.ts';
 export type {
+  DecideOptions,
   EmitOptions,
   GateConfig,
   GateDecision,

@@ -235,19 +235,19 @@ describe('[L-RUN-5] HTTP hook runner: timeout covers the whole exchange', () => 
     expect(result.durationMs).toBeLessThan(5000);
   });
 
-  it("[L-ANS-3] the caller's abort signal ends the call like a timeout", async () => {
+  it("[L-ANS-3, AD-ALL-1] the caller's abort signal cancels the call (reason aborted)", async () => {
     const server = await startServer(() => {});
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const result = await runHttp(spec(server.url, { timeoutMs: 60_000 }), { signal: controller.signal });
-    expect(result.reason).toBe('timeout');
+    expect(result.reason).toBe('aborted');
     expect(result.durationMs).toBeLessThan(5000);
   });
 
   it('[L-ANS-3] an already aborted signal sends nothing', async () => {
     const server = await startServer((_req, res) => json(res, 200, {}));
     const result = await runHttp(spec(server.url), { signal: AbortSignal.abort() });
-    expect(result).toMatchObject({ reason: 'timeout', body: '' });
+    expect(result).toMatchObject({ reason: 'aborted', body: '' });
     expect(server.hits).toHaveLength(0);
   });
 });

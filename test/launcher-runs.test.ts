@@ -73,13 +73,13 @@ describe.each(KINDS)('[X-PROC-1] runs through the %s launcher', (kind) => {
     for (const pid of pidsOf(dir)) await waitFor(() => !processAlive(pid), `process ${pid} to be gone`);
   });
 
-  it('[P-SEC-5] an abort right after the request (same turn) ends the run and kills all of it', async () => {
+  it('[P-SEC-5, AD-ALL-1] an abort right after the request (same turn) ends the run (reason aborted) and kills all of it', async () => {
     const dir = tempDir('hw-late-pid-');
     const abort = new AbortController();
     const done = runnerFor(kind).run(sleeper(dir), { signal: abort.signal });
     abort.abort();
     const result = await done;
-    expect(result.reason).toBe('timeout');
+    expect(result.reason).toBe('aborted');
     for (const pid of pidsOf(dir)) await waitFor(() => !processAlive(pid), `process ${pid} to be gone`);
   });
 

@@ -230,18 +230,18 @@ describe('runProcess: timeout and process groups', () => {
     expect(runner.running).toBe(0);
   });
 
-  it('[P-SEC-5] an AbortSignal ends the run like a timeout', async () => {
+  it('[P-SEC-5, AD-ALL-1] an AbortSignal ends the run like a timeout, reason aborted', async () => {
     const controller = new AbortController();
     const running = runProcess(spec('sleep', ['60']), { signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
     const result = await running;
-    expect(result).toMatchObject({ reason: 'timeout', signal: 'SIGTERM' });
+    expect(result).toMatchObject({ reason: 'aborted', signal: 'SIGTERM' });
     expect(liveGroupMembers(result.pid!)).toEqual([]);
   });
 
   it('[P-SEC-5] an already aborted signal does not start the hook', async () => {
     const result = await runProcess(spec('sleep', ['60']), { signal: AbortSignal.abort() });
-    expect(result.reason).toBe('timeout');
+    expect(result.reason).toBe('aborted');
     expect(result.pid).toBeUndefined();
   });
 

@@ -13,6 +13,8 @@ export type HookwerkErrorCode =
   | 'INVALID_OPTION'
   /** The engine was closed. */
   | 'ENGINE_CLOSED'
+  /** The caller's signal aborted the call (`decide(…, { signal })`, [AD-ALL-1]). */
+  | 'ABORTED'
   /** The workspace folder is missing or not a folder. */
   | 'WORKSPACE'
   /** A project cannot be approved as it is (a file that cannot be pinned). */

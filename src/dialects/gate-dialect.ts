@@ -7,6 +7,7 @@
 import type { ConsentPolicy } from '../consent/project-admission.ts';
 import type { ProjectRead } from '../consent/project-surface.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
+import type { DecideCall } from '../dispatch/decide-call.ts';
 import type { GateRunContext } from '../dispatch/gate-parallel.ts';
 import type { Decision } from '../dispatch/gate-sequential.ts';
 import type { LurusEventName } from '../events/lurus-events.ts';
@@ -46,15 +47,15 @@ export interface DialectCliFlags {
 
 /** What one engine lends its gate: made once, never per decide. */
 export interface GateRuntime extends GateRunContext {
-  /** The engine's session, for inputs that name none [C-IN-1]. */
-  readonly sessionId: string;
   /** The entries configured for `event` whose matchers admit `target`, in run order. */
   select(event: string, target: string | undefined): readonly GateEntry[];
   /** Counts a decide in progress (`close()` waits for it); `done` ends it. */
   begin(): void;
   readonly done: () => void;
   /** [N-GATE-1] Set (once connected) when a gate worker over NATS decides instead (it speaks Lurus). */
-  remote: ((event: LurusEventName, context: object) => Promise<GateDecision>) | undefined;
+  remote:
+    | ((event: LurusEventName, context: object, call: DecideCall | undefined) => Promise<GateDecision>)
+    | undefined;
 }
 
 export interface GateDialectPlugin {
@@ -63,8 +64,12 @@ export interface GateDialectPlugin {
   readonly label: string;
   /** Reads the dialect's gate sources (at start, on `gate.reload()`, when consent changes). */
   load(base: GateLoadBase, options: DialectOptions): GateConfig;
-  /** Decides one event; rejects with a HookInputError for an event the dialect does not have. */
-  decide(event: string, context: object, rt: GateRuntime): Promise<GateDecision>;
+  /**
+   * Decides one event; rejects with a HookInputError for an event the dialect does not have. With
+   * `call`: its signal stops the runs (the decision as far as it got is returned: the host rejects
+   * [AD-ALL-1]), its trace is the parent of their spans [AD-OTEL-1].
+   */
+  decide(event: string, context: object, rt: GateRuntime, call?: DecideCall): Promise<GateDecision>;
   /** The value matchers test, for `explain`; throws a HookInputError for an unknown event. */
   explainTarget(event: string, given: Record<string, unknown>): string | undefined;
   /** The input field an event's matchers test (`explain --trigger`); undefined: none. */

@@ -1,15 +1,23 @@
 /**
  * The engine's gate: one dialect from the table, its sources as loaded, what it is lent of the
  * engine (made once), and the decides in progress that `close()` waits for. It reloads the
- * sources when consent changes [L-TRUST-7], and never asks which dialect it holds.
+ * sources when consent changes [L-TRUST-7], and never asks which dialect it holds. It turns a
+ * decide's signal into an AbortError [AD-ALL-1] and opens the decide's span [AD-OTEL-1].
  */
+
+import type { Tracer } from '@opentelemetry/api';
 import type { ConsentPolicy } from '../consent/project-admission.ts';
 import { TrustPoll } from '../consent/trust-poll.ts';
 import { type ConfigIssue, formatIssue } from '../core/issues.ts';
 import type { LazyPrivateTempDir } from '../core/private-temp-dir.ts';
+import { AbortError } from '../dispatch/abort-error.ts';
+import type { DecideCall, DecideOptions } from '../dispatch/decide-call.ts';
+import { runSubject, stampSubject } from '../dispatch/run-subject.ts';
 import type { LurusEventName } from '../events/lurus-events.ts';
 import type { Logger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
+import { activeTracer, TraceScope } from '../records/run-trace.ts';
+import { MAX_RECORD_FIELD_BYTES } from '../records/truncate-record.ts';
 import type { GateEntry } from '../registry/hook-definition.ts';
 import type { Runners } from '../runners/runners.ts';
 import type {
@@ -108,9 +116,67 @@ export class GateHost {
     return config;
   }
 
-  decide(event: string, context: object): Promise<GateDecision> {
+  decide(event: string, context: object, opts?: DecideOptions): Promise<GateDecision> {
+    const signal = opts?.signal;
+    // [AD-ALL-1] Aborted already: nothing starts, nothing is recorded.
+    if (signal?.aborted === true) return Promise.reject(new AbortError(event, signal.reason));
     this.#pollTrust();
-    return this.#plugin.decide(event, context, this.#runtime);
+    const tracer = activeTracer();
+    // The usual case: no signal, no agent, no tracer; nothing more is made.
+    if (opts === undefined && tracer === undefined) return this.#plugin.decide(event, context, this.#runtime);
+    const agent = opts?.agent;
+    const trace = tracer === undefined ? undefined : this.#openTrace(tracer, event, context, agent);
+    const call: DecideCall = { signal, trace, agent };
+    let decided: Promise<GateDecision>;
+    try {
+      decided = this.#plugin.decide(event, context, this.#runtime, call);
+    } catch (err) {
+      decided = Promise.reject(err);
+    }
+    return decided.then(
+      (decision) => {
+        // Stopped part way (or aborted as it ended): the caller asked not to wait for the answer.
+        if (signal?.aborted === true) {
+          const aborted = new AbortError(event, signal.reason, decision.runs);
+          trace?.end({ 'hookwerk.aborted': true, 'hookwerk.runs': decision.runs.length }, aborted);
+          throw aborted;
+        }
+        trace?.end({
+          'hookwerk.decision': decision.decision,
+          'hookwerk.blocked': decision.blocked,
+          'hookwerk.runs': decision.runs.length,
+        });
+        return decision;
+      },
+      (err: unknown) => {
+        trace?.end(undefined, err);
+        throw err;
+      },
+    );
+  }
+
+  /** The decide's span, named by its event, with what the caller's input says [AD-OTEL-1]. */
+  #openTrace(
+    tracer: Tracer,
+    event: string,
+    context: object,
+    agent: string | undefined,
+  ): TraceScope | undefined {
+    // Caller text, not yet checked (an unknown event rejects later): bounded as records bound it.
+    const name = bounded(event);
+    const trace = TraceScope.open(tracer, `decide ${name}`, agent);
+    if (trace === undefined) return undefined;
+    const given = Object.assign<Record<string, unknown>, object>({}, context);
+    const subject = runSubject(given, this.#opts.sessionId, undefined);
+    const attributes: Record<string, string> = {
+      'hookwerk.event': name,
+      'hookwerk.dialect': this.dialect,
+      'hookwerk.session_id': bounded(subject.sessionId),
+    };
+    if (subject.toolName !== undefined) attributes['hookwerk.tool_name'] = bounded(subject.toolName);
+    if (agent !== undefined) attributes['hookwerk.agent'] = bounded(agent);
+    trace.span.setAttributes(attributes);
+    return trace;
   }
 
   /** What `explain()` needs of the gate: the matched value, and the sources' problems. */
@@ -123,13 +189,30 @@ export class GateHost {
     return { target, issues: this.#config.issues, pending: this.#config.consent.pending };
   }
 
-  /** [N-GATE-1] From now on a gate worker decides; counted like a local decide. */
+  /**
+   * [N-GATE-1] From now on a gate worker decides; counted like a local decide. Its own record (no
+   * worker, no answer in time, aborted) is a span of the decide [AD-OTEL-1].
+   */
   decideRemotelyWith(
-    remote: (event: LurusEventName, context: object, record: (r: RunRecord) => void) => Promise<GateDecision>,
+    remote: (
+      event: LurusEventName,
+      context: object,
+      record: (r: RunRecord) => void,
+      signal: AbortSignal | undefined,
+    ) => Promise<GateDecision>,
   ): void {
-    this.#runtime.remote = (event, context) => {
+    this.#runtime.remote = (event, context, call) => {
       this.#deciding++;
-      return remote(event, context, this.#opts.record).finally(this.#settled);
+      const trace = call?.trace;
+      const record = (r: RunRecord): void => {
+        stampSubject(
+          r,
+          runSubject(Object.assign<Record<string, unknown>, object>({}, context), this.#opts.sessionId, call),
+        );
+        this.#opts.record(r);
+        trace?.recordRun(r);
+      };
+      return remote(event, context, record, call?.signal).finally(this.#settled);
     };
   }
 
@@ -144,4 +227,9 @@ export class GateHost {
   #pollTrust(): void {
     if (this.#trustPoll.changed(this.#config.home)) this.reload();
   }
+}
+
+/** A span attribute of caller text, at most MAX_RECORD_FIELD_BYTES UTF-16 units (run records cut at as many bytes). */
+function bounded(text: string): string {
+  return text.length <= MAX_RECORD_FIELD_BYTES ? text : text.slice(0, MAX_RECORD_FIELD_BYTES);
 }

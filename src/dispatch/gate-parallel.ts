@@ -3,6 +3,9 @@
  * hook runs in parallel (Gemini: one after another when a definition asks for `sequential`),
  * identical handlers once, `async` ones in the background; the answers are merged in
  * configuration order — never finish order — so the same hooks give the same decision every time.
+ * [AD-ALL-1] A decide's signal stops its running hooks (and, one after another, the later ones
+ * are not started); every record names the input's session and tool; each run is a span of the
+ * decide's trace [AD-OTEL-1].
  */
 import type { ConsentCheck, HookConsent } from '../consent/project-consent.ts';
 import { commandLineOf } from '../consent/project-surface.ts';
@@ -17,9 +20,12 @@ import type {
   GateEntry,
   InProcessGateHook,
 } from '../registry/hook-definition.ts';
+import { ABORTED, type Ending } from '../runners/run-result.ts';
 import type { Runners } from '../runners/runners.ts';
 import type { AgentAnswer, AgentDecision, AgentRun } from './agent-answer.ts';
+import type { DecideCall } from './decide-call.ts';
 import { runFolderOf } from './run-folder.ts';
+import { type RunSubject, runSubject, stampSubject } from './run-subject.ts';
 
 /** What a Claude-style dialect gives the parallel gate: one object per dialect, made once. */
 export interface ParallelDialect {
@@ -27,8 +33,20 @@ export interface ParallelDialect {
   readonly name: AgentDialectName;
   /** [G-RUN-1] A definition may ask to run one after another; then the whole event does. */
   readonly sequentialDefinitions: boolean;
-  run(hook: AgentHook, event: string, input: Record<string, unknown>, ctx: GateRunContext): Promise<AgentRun>;
-  runInProcess(hook: InProcessGateHook, input: Record<string, unknown>, cwd: string): Promise<AgentAnswer>;
+  /** Runs one hook; `signal` (the decide's) stops it. */
+  run(
+    hook: AgentHook,
+    event: string,
+    input: Record<string, unknown>,
+    ctx: GateRunContext,
+    signal: AbortSignal | undefined,
+  ): Promise<AgentRun>;
+  runInProcess(
+    hook: InProcessGateHook,
+    input: Record<string, unknown>,
+    cwd: string,
+    signal: AbortSignal | undefined,
+  ): Promise<AgentAnswer>;
   /** Merges answers given in configuration order (`env`: what the answers set, if the agent has such a field). */
   merge(
     event: string,
@@ -48,6 +66,8 @@ export interface ParallelDialect {
 
 /** What one engine lends every decide of its gate: made once, never per decide. */
 export interface GateRunContext {
+  /** The engine's session, for inputs that name none [C-IN-1]. */
+  readonly sessionId: string;
   readonly runners: Runners;
   /** The engine's private folder (`CLAUDE_ENV_FILE`s are made there). */
   readonly tmpDir: LazyPrivateTempDir;
@@ -67,6 +87,10 @@ interface AgentGate {
   /** Selected entries (matchers passed), in run order: in-process first, then configuration order. */
   entries: readonly GateEntry[];
   ctx: GateRunContext;
+  /** The session, tool and agent every record names. */
+  subject: RunSubject;
+  /** The decide's signal and trace, when it has either. */
+  call: DecideCall | undefined;
 }
 
 type Step =
@@ -80,8 +104,10 @@ export async function runAgentGate(
   input: Record<string, unknown>,
   entries: readonly GateEntry[],
   ctx: GateRunContext,
+  call?: DecideCall,
 ): Promise<AgentDecision> {
-  const gate: AgentGate = { dialect, event, input, entries, ctx };
+  const subject = runSubject(input, ctx.sessionId, call);
+  const gate: AgentGate = { dialect, event, input, entries, ctx, subject, call };
   // One consent check per project for the whole decide: its hooks start together [L-TRUST-8].
   const checks: ConsentChecks = new Map();
   const planned = plan(gate, checks);
@@ -92,14 +118,16 @@ export async function runAgentGate(
   if (sequential) {
     let next = input;
     for (const entry of planned) {
-      const step = await stepOf(gate, entry, next, checks);
+      // [AD-ALL-1] Aborted: no later hook starts.
+      if (call?.signal?.aborted === true) break;
+      const step = await tracedStep(gate, entry, next, checks);
       steps.push(step);
       if (step.kind !== 'answer') continue;
       if (dialect.stopsAfter?.(event, step.answer) === true) break;
       if (dialect.fold !== undefined) next = dialect.fold(event, next, step.answer);
     }
   } else {
-    steps.push(...(await Promise.all(planned.map((entry) => stepOf(gate, entry, gate.input, checks)))));
+    steps.push(...(await Promise.all(planned.map((entry) => tracedStep(gate, entry, gate.input, checks)))));
   }
   // Records and answers in configuration order, whatever the order they finished in.
   const runs: RunRecord[] = [];
@@ -159,17 +187,25 @@ function isSequential(entry: GateEntry): boolean {
  * run (it has no decision to close, so `failMode` does not matter).
  */
 async function runInBackground(gate: AgentGate, hook: AgentHook, checks: ConsentChecks): Promise<void> {
+  const trace = gate.call?.trace;
+  const span = trace?.startRun(hook.name);
   const at = isoNow();
   const consent = consentBefore(hook, gate.input, checks);
+  let record: RunRecord;
   if (consent.refusal !== undefined) {
-    gate.ctx.record(refusedRecord(gate, hook, at, consent.refusal, consent.pending));
-    return;
+    record = refusedRecord(gate, hook, at, consent.refusal, consent.pending);
+  } else {
+    // Not stopped by the decide's signal: it outlives the decide by design.
+    const running = () => gate.dialect.run(hook, gate.event, gate.input, gate.ctx, undefined);
+    const { answer } = await (span !== undefined && trace !== undefined
+      ? trace.within(span, running)
+      : running());
+    record = recordOf(gate, hook, at, answer);
+    record.cause ??= 'async';
+    if (consent.pending) record.consent = 'newer_version_pending';
   }
-  const { answer } = await gate.dialect.run(hook, gate.event, gate.input, gate.ctx);
-  const record = recordOf(gate, hook, at, answer);
-  record.cause ??= 'async';
-  if (consent.pending) record.consent = 'newer_version_pending';
   gate.ctx.record(record);
+  if (span !== undefined) trace?.endRun(span, record);
 }
 
 /** The consent check of each project in one decide, shared by its hooks. */
@@ -244,6 +280,21 @@ function refusedRecord(
   return record;
 }
 
+/** One entry's step, as a span of the decide's trace when it has one [AD-OTEL-1]. */
+async function tracedStep(
+  gate: AgentGate,
+  entry: GateEntry,
+  input: Record<string, unknown>,
+  checks: ConsentChecks,
+): Promise<Step> {
+  const trace = gate.call?.trace;
+  if (trace === undefined) return stepOf(gate, entry, input, checks);
+  const span = trace.startRun(entry.name);
+  const step = await trace.within(span, () => stepOf(gate, entry, input, checks));
+  trace.endRun(span, step.record);
+  return step;
+}
+
 async function stepOf(
   gate: AgentGate,
   entry: GateEntry,
@@ -263,13 +314,15 @@ async function stepOf(
         'INTERNAL',
         `${entry.origin.source}: a Lurus hook in a ${gate.dialect.name} gate`,
       );
-    const answer = await gate.dialect.runInProcess(entry, input, gate.ctx.projectDir());
+    const answer = await gate.dialect.runInProcess(entry, input, gate.ctx.projectDir(), gate.call?.signal);
+    if (answer.ending.cause === ABORTED) return abortedStep(gate, entry, at, answer.ending);
     return { kind: 'answer', answer, record: recordOf(gate, entry, at, answer) };
   }
   // [L-TRUST-6, L-TRUST-9] Right before it runs: a changed or unpinned file means it cannot run as approved.
   const consent = consentBefore(entry, input, checks);
   if (consent.refusal !== undefined) return refusedStep(gate, entry, at, consent.refusal, consent.pending);
-  const run = await gate.dialect.run(entry, gate.event, input, gate.ctx);
+  const run = await gate.dialect.run(entry, gate.event, input, gate.ctx, gate.call?.signal);
+  if (run.answer.ending.cause === ABORTED) return abortedStep(gate, entry, at, run.answer.ending);
   // [L-TRUST-8] And right after: an answer from a run during which its code moved is not the approved code's.
   const after =
     entry.consent !== undefined && consent.check !== undefined
@@ -284,8 +337,26 @@ async function stepOf(
     : { kind: 'answer', answer: run.answer, record };
 }
 
+/**
+ * [AD-ALL-1] A run the decide's signal stopped: outcome `error`, cause `aborted`, and no decision
+ * (whatever the dialect read into it: the decide rejects). Not merged.
+ */
+function abortedStep(
+  gate: AgentGate,
+  entry: AgentHook | InProcessGateHook,
+  at: string,
+  ending: Ending,
+): Step {
+  const record: RunRecord = Object.assign(
+    { hook: entry.name, source: entry.origin.source, event: gate.event, dialect: gate.dialect.name, at },
+    ending,
+  );
+  record.outcome = 'error';
+  return { kind: 'skip', record: stampSubject(record, gate.subject) };
+}
+
 function skipped(gate: AgentGate, entry: GateEntry, at: string, reason: string): RunRecord {
-  return {
+  const record: RunRecord = {
     hook: entry.name,
     source: entry.origin.source,
     event: gate.event,
@@ -295,6 +366,7 @@ function skipped(gate: AgentGate, entry: GateEntry, at: string, reason: string):
     at,
     reason,
   };
+  return stampSubject(record, gate.subject);
 }
 
 function recordOf(
@@ -307,6 +379,7 @@ function recordOf(
     { hook: entry.name, source: entry.origin.source, event: gate.event, dialect: gate.dialect.name, at },
     answer.ending,
   );
+  stampSubject(record, gate.subject);
   record.decision = answer.block === true ? 'deny' : 'allow';
   if (answer.permission !== undefined) record.permission = answer.permission;
   if (answer.failed !== undefined) record.failed = answer.failed;

@@ -1,5 +1,6 @@
 import type { PrxEventInstance } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
+import type { TraceScope } from '../records/run-trace.ts';
 import type { ObserveHook } from '../registry/hook-definition.ts';
 import type { Ending } from '../runners/run-result.ts';
 import type { ObserveDropReason, ObserveJob } from './observe-scheduler.ts';
@@ -20,19 +21,30 @@ const DROP_REASON = {
 /**
  * One queued run of one observe hook (shell, in-process or WASM) for one event. A class rather
  * than closures: `emit()` creates one per hook on the caller's time, so it allocates a single
- * small object.
+ * small object. With `trace` (the emit's scope, when a tracer records it) the run, or its drop,
+ * is a span under the emit's [AD-OTEL-1].
  */
 export class HookJob implements ObserveJob {
   constructor(
     readonly ctx: JobContext,
     readonly hook: ObserveHook,
     readonly ev: PrxEventInstance,
+    readonly trace?: TraceScope,
   ) {}
 
   async run(): Promise<void> {
-    const ending = await this.ctx.run(this.hook, this.ev);
-    // Object.assign, not spread: on Node 20 a spread that adds properties costs µs per call.
-    this.ctx.record(Object.assign(this.#base(), ending), this.ev.depth);
+    const trace = this.trace;
+    if (trace === undefined) {
+      const ending = await this.ctx.run(this.hook, this.ev);
+      // Object.assign, not spread: on Node 20 a spread that adds properties costs µs per call.
+      this.ctx.record(Object.assign(this.#base(), ending), this.ev.depth);
+      return;
+    }
+    const span = trace.startRun(this.hook.name);
+    const ending = await trace.within(span, () => this.ctx.run(this.hook, this.ev));
+    const record = Object.assign(this.#base(), ending);
+    this.ctx.record(record, this.ev.depth);
+    trace.endRun(span, record);
   }
 
   drop(reason: ObserveDropReason, waitedMs?: number): void {
@@ -44,6 +56,7 @@ export class HookJob implements ObserveJob {
       reason: waitedMs === undefined ? DROP_REASON[reason] : `${DROP_REASON[reason]} (waited ${waitedMs} ms)`,
     });
     this.ctx.record(record, this.ev.depth);
+    this.trace?.endRun(this.trace.startRun(this.hook.name), record);
   }
 
   #base(): Omit<RunRecord, 'outcome' | 'durationMs'> {

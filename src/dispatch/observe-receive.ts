@@ -5,6 +5,7 @@
  */
 import type { PrxEventInstance } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
+import type { TraceScope } from '../records/run-trace.ts';
 import type { ObserveHook } from '../registry/hook-definition.ts';
 import { HookJob, type JobContext } from './hook-job.ts';
 import type { ObserveScheduler } from './observe-scheduler.ts';
@@ -15,6 +16,7 @@ export function runAndCollect(
   jobs: JobContext,
   scheduler: ObserveScheduler,
   worker: string | undefined,
+  trace?: TraceScope,
 ): Promise<RunRecord[]> {
   if (hooks.length === 0) return Promise.resolve([]);
   return new Promise((resolve) => {
@@ -32,7 +34,7 @@ export function runAndCollect(
     };
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i];
-      if (hook !== undefined) scheduler.submit(new HookJob(ctx, hook, ev));
+      if (hook !== undefined) scheduler.submit(new HookJob(ctx, hook, ev, trace));
       else left--;
     }
     if (left === 0) resolve(records);

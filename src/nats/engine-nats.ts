@@ -111,8 +111,13 @@ export class EngineNats {
     }
   }
 
-  /** [N-GATE-1] decide() by a gate worker (the remote gate speaks Lurus). */
-  decide(event: LurusEventName, context: object, record: (r: RunRecord) => void): Promise<Decision> {
+  /** [N-GATE-1] decide() by a gate worker (the remote gate speaks Lurus); `signal` stops the wait. */
+  decide(
+    event: LurusEventName,
+    context: object,
+    record: (r: RunRecord) => void,
+    signal?: AbortSignal,
+  ): Promise<Decision> {
     return decideRemotely(
       this.link,
       event,
@@ -120,6 +125,7 @@ export class EngineNats {
       LURUS_EVENTS[event].canBlock,
       { timeoutMs: this.options.decideTimeoutMs, failMode: this.options.failMode },
       record,
+      signal,
     );
   }
 

@@ -13,6 +13,8 @@ export const runRecordSchema = z.object({
   durationMs: z.number(),
   at: z.string(),
   sessionId: z.string().optional(),
+  toolName: z.string().optional(),
+  agent: z.string().optional(),
   depth: z.number().optional(),
   exitCode: z.number().optional(),
   signal: z.string().optional(),

@@ -20,7 +20,14 @@ export const RUN_OUTCOMES: readonly RunOutcome[] = [
 ];
 
 /** Text fields a stored record caps in size (`truncate-record.ts`); their content comes from hooks or callers. */
-export type TruncatableField = 'hook' | 'sessionId' | 'reason' | 'stderrTail' | 'additionalContext';
+export type TruncatableField =
+  | 'hook'
+  | 'sessionId'
+  | 'toolName'
+  | 'agent'
+  | 'reason'
+  | 'stderrTail'
+  | 'additionalContext';
 
 /**
  * One record per hook run, of any kind. `cause` names the failure precisely
@@ -39,7 +46,15 @@ export interface RunRecord {
   durationMs: number;
   /** ISO-8601 time the run was scheduled. */
   at: string;
+  /**
+   * The session: an emit's; a gate run's from its input (`session_id`, `sessionId`, Cursor's
+   * `conversation_id`), else the engine's.
+   */
   sessionId?: string;
+  /** Gate runs: the tool the input names (`tool_name`, or `toolName` in Lurus and Copilot input). */
+  toolName?: string;
+  /** Gate runs: the agent the caller named (`decide(event, input, { agent })`). */
+  agent?: string;
   depth?: number;
   exitCode?: number;
   signal?: string;

@@ -9,6 +9,8 @@ export const MAX_RECORD_FIELD_BYTES = 8192;
 const FIELDS: readonly TruncatableField[] = [
   'hook',
   'sessionId',
+  'toolName',
+  'agent',
   'reason',
   'stderrTail',
   'additionalContext',
@@ -23,6 +25,20 @@ const decoder = new TextDecoder();
  * `runs`) stays whole either way.
  */
 export function truncateRecord(record: RunRecord, maxBytes = MAX_RECORD_FIELD_BYTES): RunRecord {
+  // The usual record, every field short, by named reads (a loop over field names costs a keyed
+  // read each, on every run): the fields of FIELDS, all of them. UTF-8 takes at most 3 bytes per
+  // UTF-16 unit.
+  const units = maxBytes / 3;
+  if (
+    fits(record.hook, units) &&
+    fits(record.sessionId, units) &&
+    fits(record.reason, units) &&
+    fits(record.stderrTail, units) &&
+    fits(record.additionalContext, units) &&
+    fits(record.toolName, units) &&
+    fits(record.agent, units)
+  )
+    return record;
   let out: RunRecord | undefined;
   let sizes: Partial<Record<TruncatableField, number>> | undefined;
   for (const field of FIELDS) {
@@ -37,6 +53,10 @@ export function truncateRecord(record: RunRecord, maxBytes = MAX_RECORD_FIELD_BY
     sizes[field] = bytes;
   }
   return out ?? record;
+}
+
+function fits(value: string | undefined, units: number): boolean {
+  return value === undefined || value.length <= units;
 }
 
 /** The longest prefix of `text` within `maxBytes` of UTF-8, as a new string. */

@@ -49,7 +49,7 @@ interface HttpRunnerOptions {
 }
 
 interface RunHttpOptions {
-  /** Aborting ends the call like a timeout (reason `timeout`). */
+  /** Aborting cancels the call (reason `aborted`). */
   signal?: AbortSignal;
 }
 
@@ -110,20 +110,24 @@ export class HttpRunner {
   async run(spec: HttpSpec, opts: RunHttpOptions = {}): Promise<HttpResult> {
     const start = performance.now();
     const external = opts.signal;
-    if (external?.aborted) return notSent(start, 'timeout');
+    if (external?.aborted) return notSent(start, 'aborted');
 
     const url = this.#checkedUrl(spec.url);
     if (typeof url !== 'string') return notSent(start, 'transport', url.error);
 
     // undici takes an EventEmitter as its abort signal: far cheaper per call than an AbortSignal.
     const abort = new EventEmitter();
-    let timedOut = false;
+    let stoppedBy: 'timeout' | 'aborted' | undefined;
+    const onTimeout = (): void => {
+      stoppedBy ??= 'timeout';
+      abort.emit('abort');
+    };
     const onAbort = (): void => {
-      timedOut = true;
+      stoppedBy ??= 'aborted';
       abort.emit('abort');
     };
     const bounded = spec.timeoutMs < MAX_TIMER_MS;
-    const timer = bounded ? setTimeout(onAbort, Math.max(0, spec.timeoutMs)) : undefined;
+    const timer = bounded ? setTimeout(onTimeout, Math.max(0, spec.timeoutMs)) : undefined;
     external?.addEventListener('abort', onAbort, { once: true });
 
     const output = new CappedBuffer(spec.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
@@ -145,7 +149,9 @@ export class HttpRunner {
       reason = 'response';
       reason = await readCapped(res.body, output);
     } catch (err) {
-      if (timedOut || UNDICI_TIMEOUT_CODES.has(String(errorCode(err)))) {
+      if (stoppedBy !== undefined) {
+        reason = stoppedBy;
+      } else if (UNDICI_TIMEOUT_CODES.has(String(errorCode(err)))) {
         reason = 'timeout';
       } else if (errorCode(err) === BLOCKED_ADDRESS_CODE) {
         reason = 'blocked_address';

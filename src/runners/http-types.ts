@@ -1,13 +1,21 @@
 /**
  * Why an HTTP hook call ended. Always set: a result never leaves this open.
  * - `response`: a complete answer arrived, whatever its status (a 3xx is not followed, [L-RUN-5]).
- * - `timeout`: the whole exchange (connect, headers, body) outlived `timeoutMs`, or the caller aborted.
+ * - `timeout`: the whole exchange (connect, headers, body) outlived `timeoutMs`.
+ * - `aborted`: the caller's signal aborted it (the request is cancelled; nothing is sent if it was
+ *   aborted already).
  * - `transport`: no usable answer: bad URL, DNS, refused or reset connection, TLS, malformed response…
  * - `output_limit`: the answer's body was larger than `maxResponseBytes`; we stopped reading.
  * - `blocked_address`: the host is, or resolves to, a link-local / cloud metadata address and the
  *   hook did not allow it (issue 11); no connection was made.
  */
-export type HttpEndReason = 'response' | 'timeout' | 'transport' | 'output_limit' | 'blocked_address';
+export type HttpEndReason =
+  | 'response'
+  | 'timeout'
+  | 'aborted'
+  | 'transport'
+  | 'output_limit'
+  | 'blocked_address';
 
 import type { HttpMethod } from '../registry/hook-definition.ts';
 

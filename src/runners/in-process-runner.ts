@@ -1,7 +1,8 @@
 /**
  * The one in-process runner, for observers and gate hooks alike: calls the function, bounds a
- * pending answer by its timeout (aborting its signal at the bound), and says how it ended.
- * A synchronous answer costs no timer and no promise race: gate hooks are µs-scale.
+ * pending answer by its timeout (aborting its signal at the bound) and by the caller's signal
+ * (abandoned, its signal aborted, [AD-ALL-1]), and says how it ended. A synchronous answer costs
+ * no timer and no promise race: gate hooks are µs-scale.
  */
 import { runAtDepth } from '../bus/depth.ts';
 import { errorMessage } from '../core/errno.ts';
@@ -16,17 +17,20 @@ export class HookCallInfo {
     return this.#controller.signal;
   }
 
-  abort(): void {
-    this.#controller?.abort();
+  abort(reason?: unknown): void {
+    this.#controller?.abort(reason);
   }
 }
 
 const TIMED_OUT = Symbol('timed out');
+const ABORTED = Symbol('aborted');
 
 /**
  * Runs `fn(arg, info)`. With `depth`, it runs (and everything it starts) at that event depth
  * [P-BUS-3], so emits made by the hook are one level deeper. A hook that answers synchronously
  * gets its result synchronously: no promise, no timer, no microtask (`await` works on both).
+ * With `signal` (already aborted: the caller does not call; the gates check before) a pending
+ * answer is abandoned when it aborts, and the hook's own signal is aborted with its reason.
  */
 export function runInProcess<A, I extends HookCallInfo>(
   fn: (arg: A, info: I) => unknown,
@@ -34,6 +38,7 @@ export function runInProcess<A, I extends HookCallInfo>(
   info: I,
   timeoutMs: number,
   depth?: number,
+  signal?: AbortSignal,
 ): InProcessResult | Promise<InProcessResult> {
   const start = performance.now();
   let returned: unknown;
@@ -45,27 +50,48 @@ export function runInProcess<A, I extends HookCallInfo>(
   if (!isThenable(returned)) {
     return { kind: 'in-process', reason: 'returned', value: returned, durationMs: performance.now() - start };
   }
-  return settle(returned, info, timeoutMs, start);
+  return settle(returned, info, timeoutMs, start, signal);
 }
 
-/** A pending answer, bounded by the timeout (its signal aborted at the bound). */
+/** A pending answer, bounded by the timeout (its signal aborted at the bound) and the caller's signal. */
 async function settle(
   pending: PromiseLike<unknown>,
   info: HookCallInfo,
   timeoutMs: number,
   start: number,
+  signal: AbortSignal | undefined,
 ): Promise<InProcessResult> {
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   let value: unknown;
   try {
     const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
       timer = setTimeout(resolve, timeoutMs, TIMED_OUT);
     });
-    value = await Promise.race([pending, timedOut]);
+    const racers: PromiseLike<unknown>[] = [pending, timedOut];
+    if (signal !== undefined)
+      racers.push(
+        new Promise<typeof ABORTED>((resolve) => {
+          onAbort = () => resolve(ABORTED);
+          if (signal.aborted) onAbort();
+          else signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      );
+    value = await Promise.race(racers);
   } catch (err) {
     return threw(err, start);
   } finally {
     clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+  }
+  if (value === ABORTED) {
+    info.abort(signal?.reason);
+    return {
+      kind: 'in-process',
+      reason: 'aborted',
+      error: 'aborted by the caller; its answer is not awaited',
+      durationMs: performance.now() - start,
+    };
   }
   if (value === TIMED_OUT) {
     info.abort();

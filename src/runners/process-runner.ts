@@ -36,7 +36,10 @@ const MAX_TIMER_MS = 2_147_483_647;
 const timeouts = new Deadlines();
 
 interface RunProcessOptions {
-  /** Aborting ends the run like a timeout: SIGTERM to everything, SIGKILL after the grace. */
+  /**
+   * Aborting ends the run as a timeout does (SIGTERM to everything, SIGKILL after the grace), with
+   * reason `aborted`; an aborted signal starts nothing.
+   */
   signal?: AbortSignal;
 }
 
@@ -171,7 +174,7 @@ class ProcessRun implements LiveRun, SpawnEvents {
     if (this.#abortSignal?.aborted) {
       this.#finished = true;
       container.release();
-      this.#resolve(notStarted(this.#start, 'timeout'));
+      this.#resolve(notStarted(this.#start, 'aborted'));
       return;
     }
     const req: SpawnRequest = { command: spec.command, args: spec.args, env: spec.env, cwd: spec.cwd };
@@ -185,7 +188,7 @@ class ProcessRun implements LiveRun, SpawnEvents {
     if (this.#finished) return;
     if (spec.timeoutMs < MAX_TIMER_MS)
       this.#timeout = timeouts.add(Math.max(0, spec.timeoutMs), this.#onTimeout);
-    this.#abortSignal?.addEventListener('abort', this.#onTimeout, { once: true });
+    this.#abortSignal?.addEventListener('abort', this.#onAbort, { once: true });
   }
 
   terminate(): void {
@@ -241,6 +244,7 @@ class ProcessRun implements LiveRun, SpawnEvents {
   // --- the state machine ---
 
   #onTimeout = (): void => this.#startKill('timeout');
+  #onAbort = (): void => this.#startKill('aborted');
 
   #finish(failure?: { message: string; cause?: string }): void {
     if (this.#finished) return;
@@ -248,7 +252,7 @@ class ProcessRun implements LiveRun, SpawnEvents {
     this.#timeout?.cancel();
     clearTimeout(this.#closeWaitTimer);
     clearInterval(this.#pollTimer);
-    this.#abortSignal?.removeEventListener('abort', this.#onTimeout);
+    this.#abortSignal?.removeEventListener('abort', this.#onAbort);
     // Processes left behind may still hold the pipes; we stop listening rather than wait for them.
     this.#spawned?.detach();
     this.#container.release(this.#gone ? true : undefined);

@@ -1,5 +1,5 @@
-/** Why a process run ended. Always set: a result never leaves this open. */
-export type ProcessEndReason = 'exit' | 'signal' | 'timeout' | 'spawn_error' | 'output_limit';
+/** Why a process run ended. Always set: a result never leaves this open. `aborted`: the caller's signal. */
+export type ProcessEndReason = 'exit' | 'signal' | 'timeout' | 'spawn_error' | 'output_limit' | 'aborted';
 
 export interface ProcessSpec {
   /** Executable: absolute path, or a name looked up in `env.PATH` (never through a shell). */

@@ -8,10 +8,13 @@ import type { HttpResult } from './http-types.ts';
 import type { ProcessResult } from './process-types.ts';
 import type { PluginCallResult } from './wasm/plugin-runner.ts';
 
-/** An in-process hook's ending: it returned (possibly a promise that fulfilled), threw, or outlived its timeout. */
+/**
+ * An in-process hook's ending: it returned (possibly a promise that fulfilled), threw, outlived its
+ * timeout, or was abandoned when the caller aborted (its own signal aborted too).
+ */
 export interface InProcessResult {
   kind: 'in-process';
-  reason: 'returned' | 'threw' | 'timeout';
+  reason: 'returned' | 'threw' | 'timeout' | 'aborted';
   value?: unknown;
   error?: string;
   durationMs: number;
@@ -28,6 +31,12 @@ export type Ending = Pick<
 >;
 
 const STDERR_TAIL_CHARS = 1024;
+
+/**
+ * [AD-ALL-1] The cause of a run the caller's signal stopped (`decide(…, { signal })`): outcome
+ * `error`, whichever kind of hook it was; the gates record it without a decision.
+ */
+export const ABORTED = 'aborted';
 
 /**
  * [SPEC §4] The outcome of a run by itself, before any dialect reads an answer: a process that
@@ -81,6 +90,8 @@ function processEnding(r: ProcessResult): Ending {
       return fail(e, 'error', 'output_limit', 'output over the 1 MiB limit; process group stopped');
     case 'timeout':
       return fail(e, 'timeout', 'timeout', 'timed out; process group stopped');
+    case 'aborted':
+      return fail(e, 'error', ABORTED, 'aborted by the caller; process group stopped');
     case 'spawn_error':
       return fail(e, 'spawn_error', r.cause ?? 'spawn_error', r.error ?? 'spawn failed');
   }
@@ -92,6 +103,8 @@ function httpEnding(r: HttpResult): Ending {
   switch (r.reason) {
     case 'timeout':
       return fail(e, 'timeout', 'timeout', 'timed out');
+    case 'aborted':
+      return fail(e, 'error', ABORTED, 'aborted by the caller; request cancelled');
     case 'transport':
       return fail(e, 'error', 'transport', r.error ?? 'transport error');
     case 'output_limit':
@@ -113,6 +126,8 @@ function inProcessEnding(r: InProcessResult): Ending {
       return fail(e, 'error', 'exception', r.error ?? 'threw');
     case 'timeout':
       return fail(e, 'timeout', 'timeout', r.error ?? 'did not settle in time');
+    case 'aborted':
+      return fail(e, 'error', ABORTED, r.error ?? 'aborted by the caller; its answer is not awaited');
   }
 }
 

@@ -92,8 +92,8 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
   const parallel: ParallelDialect = {
     name: spec.name,
     sequentialDefinitions: spec.sequentialDefinitions,
-    run: (hook, event, input, ctx) =>
-      runAgentHook(hook, event, spec.hookInput?.(hook, input) ?? input, ctx, spec),
+    run: (hook, event, input, ctx, signal) =>
+      runAgentHook(hook, event, spec.hookInput?.(hook, input) ?? input, ctx, spec, signal),
     runInProcess: runInProcessAgentHook,
     merge: (event, answers, input) => spec.merge(event, answers, input),
     ...(spec.fold !== undefined ? { fold: spec.fold } : {}),
@@ -108,7 +108,7 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
     matchField: (event) => spec.matchField(event),
     cliOptions: (flags) => spec.cliOptions?.(flags) ?? {},
     ...(spec.demo !== undefined ? { demo: spec.demo } : {}),
-    decide(named, given, rt) {
+    decide(named, given, rt, call) {
       const unknown = spec.unknownEvent(named);
       if (unknown !== undefined) return Promise.reject(new HookInputError('event', unknown));
       const event = spec.canonicalEvent?.(named) ?? named;
@@ -130,7 +130,7 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
       if (entries.length === 0)
         return Promise.resolve({ decision: 'allow', blocked: false, continue: true, runs: [] });
       rt.begin();
-      return runAgentGate(parallel, event, input, entries, rt).finally(rt.done);
+      return runAgentGate(parallel, event, input, entries, rt, call).finally(rt.done);
     },
   };
 }

@@ -19,28 +19,36 @@ import type { ProcessSpec } from '../../runners/process-types.ts';
 import { readClaudeAnswer } from '../claude/answer.ts';
 import type { AgentProtocol } from './gate.ts';
 
-/** Runs one hook for one event with `input` (already filled in [C-IN-1]). Never rejects. */
+/**
+ * Runs one hook for one event with `input` (already filled in [C-IN-1]); `signal` (the decide's)
+ * stops it [AD-ALL-1]. Never rejects.
+ */
 export async function runAgentHook(
   hook: AgentHook,
   event: string,
   input: Record<string, unknown>,
   ctx: Pick<GateRunContext, 'runners' | 'tmpDir'>,
   protocol: AgentProtocol,
+  signal?: AbortSignal,
 ): Promise<AgentRun> {
+  const opts = signal === undefined ? undefined : { signal };
   if (hook.kind === 'http') {
-    const result = await ctx.runners.http.run({
-      url: hook.url,
-      method: 'POST',
-      headers: hook.headers,
-      body: inputText(input),
-      timeoutMs: hook.timeoutMs,
-      ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
-    });
+    const result = await ctx.runners.http.run(
+      {
+        url: hook.url,
+        method: 'POST',
+        headers: hook.headers,
+        body: inputText(input),
+        timeoutMs: hook.timeoutMs,
+        ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
+      },
+      opts,
+    );
     return { answer: protocol.readAnswer(event, result, hook.failMode, { hook, input }) };
   }
   const envFile = protocol.envFile(event) ? newEnvFile(ctx.tmpDir.path()) : undefined;
   try {
-    const result = await ctx.runners.process.run(processSpec(hook, input, protocol, envFile));
+    const result = await ctx.runners.process.run(processSpec(hook, input, protocol, envFile), opts);
     const run: AgentRun = { answer: protocol.readAnswer(event, result, hook.failMode, { hook, input }) };
     if (envFile !== undefined) {
       const env = readEnvFile(envFile);
@@ -108,10 +116,11 @@ export async function runInProcessAgentHook(
   hook: InProcessGateHook,
   input: Record<string, unknown>,
   cwd: string,
+  signal?: AbortSignal,
 ): Promise<AgentAnswer> {
   const info = Object.assign(new HookCallInfo(), { event: hook.event, cwd });
   const context: LurusContext = { ...input };
-  const r = await runInProcess(hook.fn, context, info, hook.timeoutMs);
+  const r = await runInProcess(hook.fn, context, info, hook.timeoutMs, undefined, signal);
   const base = { outcome: 'ok' as const, durationMs: r.durationMs };
   if (r.reason !== 'returned') {
     return readClaudeAnswer(hook.event, r, hook.failMode);

@@ -41,10 +41,10 @@ export const lurusGate: GateDialectPlugin = {
     }
     return matchTarget(given);
   },
-  decide(event, context, rt) {
+  decide(event, context, rt, call) {
     if (!isLurusEvent(event)) return Promise.reject(unknownEvent(event));
     // [N-GATE-1] A gate worker decides; local gate sources are not run.
-    if (rt.remote !== undefined) return rt.remote(event, context);
+    if (rt.remote !== undefined) return rt.remote(event, context, call);
     // A copy: hooks see the context as it was asked about, whatever the caller does meanwhile.
     const ctx: LurusContext = Object.assign<LurusContext, object>({}, context);
     const entries = lurusEntries(rt.select(event, matchTarget(ctx)));
@@ -52,7 +52,7 @@ export const lurusGate: GateDialectPlugin = {
     if (entries.length === 0) return Promise.resolve({ decision: 'allow', blocked: false, runs: [] });
     const envelope: LurusEnvelope = { event, context: ctx, cwd: rt.projectDir() };
     rt.begin();
-    return runSequentialGate(envelope, LURUS_EVENTS[event].canBlock, entries, runGateHook, rt, rt.done);
+    return runSequentialGate(envelope, LURUS_EVENTS[event].canBlock, entries, runGateHook, rt, rt.done, call);
   },
 };
 

@@ -106,54 +106,65 @@ class GateCallInfo extends HookCallInfo {
 /**
  * Runs one gate hook for one event: builds its request, hands it to the runner of its kind,
  * reads the verdict. `json()` serializes the envelope once per decision, only if a hook needs it.
+ * `signal` (the decide's) stops the run [AD-ALL-1].
  */
 export function runGateHook(
   hook: LurusGateHook,
   envelope: LurusEnvelope,
   json: () => string,
   runners: Runners,
+  signal: AbortSignal | undefined,
 ): HookVerdict | Promise<HookVerdict> {
   const failMode = hook.failMode;
   const read = (r: RunResult) => verdictOf(failMode, r);
+  const opts = signal === undefined ? undefined : { signal };
   switch (hook.kind) {
     case 'process':
       if (hook.script !== undefined && !existsSync(hook.script)) return missingScript(failMode, hook.script);
       return runners.process
-        .run({
-          command: '/bin/sh',
-          args: ['-c', hook.command],
-          env: hook.env,
-          cwd: hook.cwd,
-          stdin: `${json()}\n`,
-          timeoutMs: hook.timeoutMs,
-          ...(hook.keepChildren === true ? { keepChildren: true } : {}),
-        })
+        .run(
+          {
+            command: '/bin/sh',
+            args: ['-c', hook.command],
+            env: hook.env,
+            cwd: hook.cwd,
+            stdin: `${json()}\n`,
+            timeoutMs: hook.timeoutMs,
+            ...(hook.keepChildren === true ? { keepChildren: true } : {}),
+          },
+          opts,
+        )
         .then(read);
     case 'http':
       return runners.http
-        .run({
-          url: hook.url,
-          method: hook.method,
-          headers: hook.headers,
-          body: json(),
-          timeoutMs: hook.timeoutMs,
-          ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
-        })
+        .run(
+          {
+            url: hook.url,
+            method: hook.method,
+            headers: hook.headers,
+            body: json(),
+            timeoutMs: hook.timeoutMs,
+            ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
+          },
+          opts,
+        )
         .then(read);
     case 'in-process': {
       // A synchronous answer stays synchronous: the gate then decides without a microtask per hook.
-      const r = callInProcess(hook, envelope);
+      const r = callInProcess(hook, envelope, signal);
       return r instanceof Promise ? r.then(read) : read(r);
     }
   }
 }
 
-function callInProcess(hook: InProcessGateHook, envelope: LurusEnvelope) {
+function callInProcess(hook: InProcessGateHook, envelope: LurusEnvelope, signal: AbortSignal | undefined) {
   return runInProcess(
     hook.fn,
     envelope.context,
     new GateCallInfo(envelope.event, envelope.cwd),
     hook.timeoutMs,
+    undefined,
+    signal,
   );
 }
 
