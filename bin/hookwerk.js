@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI lives in dist/ (built by `npm install` through the prepare script).
 // `hookwerk hook` is what agents call on every tool call [R-HOOK-4]: it goes straight to its own
-// small entry, without loading the rest of the CLI.
+// small entry, bundled into one file (scripts/bundle-hook.js), without loading the rest of the CLI.
 const isHook = process.argv[2] === 'hook';
-import(isHook ? '../dist/cli/hook.js' : '../dist/cli/main.js').then(
+import(isHook ? '../dist/cli/hook-bundle.js' : '../dist/cli/main.js').then(
   async (cli) => {
     process.exitCode = isHook ? await cli.hookMain(process.argv.slice(3)) : await cli.main(process.argv);
   },
