@@ -5,15 +5,16 @@
  * that file and reads the answer exactly as the agent reads it. One policy, written as Claude
  * Code hooks in a temp `~/.hookwerk/policy.json`, guards all five.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import type { GateDialect } from '../src/engine-api.ts';
+import { coldDecider } from '../src/hook/cold-decider.ts';
 import { answerHookCall } from '../src/hook/hook-call.ts';
 import { BIN, runCli } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
-import { tempDir } from './helpers.ts';
+import { tempDir, waitFor } from './helpers.ts';
 
 type Agent = 'claude' | 'gemini' | 'codex' | 'copilot' | 'cursor';
 type Input = Record<string, unknown>;
@@ -286,7 +287,14 @@ describe('[R-HOOK-2] an internal failure of hookwerk', () => {
       hooks: { PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'exit 2' }] }] },
     });
     const req = { agent: 'claude' as const, stdin: input, cwd: home, env: { HOME: home }, home };
-    // Bash is not in the plain name list: answered without the engine.
+    // A call that loads the policy leaves its index for the fast path (not while the policy file
+    // is as new as the load itself: the file clock is coarse, so that load may have missed a write).
+    await waitFor(async () => {
+      const loaded = await answerHookCall(req, { decider: coldDecider });
+      expect(loaded).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+      return existsSync(path.join(home, '.hookwerk', 'cache', 'policy-index'));
+    }, 'the policy index');
+    // Bash is not in the plain name list: answered from the index, without the engine.
     expect(await answerHookCall(req, { decider: failing })).toEqual({ stdout: '', stderr: '', exitCode: 0 });
   });
 });

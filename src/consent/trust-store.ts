@@ -6,7 +6,6 @@
  * each project source, which is what runs until a new approval (a later edit waits for consent).
  */
 import { renameSync } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { parseJsonText } from '../core/json-text.ts';
@@ -45,14 +44,9 @@ interface TrustStore {
   problem?: string;
 }
 
-/** `<home>/.lurus` */
-export function lurusDir(base: string): string {
-  return path.join(base, '.lurus');
-}
+import { trustStorePath } from './trust-store-path.ts';
 
-export function trustStorePath(home: string): string {
-  return path.join(lurusDir(home), 'trust.json');
-}
+export { lurusDir, trustStorePath } from './trust-store-path.ts';
 
 /** The key of a project in the store: its real path (the resolved path when it does not exist). */
 export function projectKey(projectDir: string): string {

@@ -84,6 +84,33 @@ export function parseJsonText(file: string, text: string): JsonTextResult {
 }
 
 /**
+ * [G-FAIL-1] hookwerk's own policy files are JSONC, as editors write them: `//` and block
+ * comments, trailing commas and a UTF-8 byte-order mark are accepted; everything else is as strict
+ * as `parseJsonText` (a syntax error names its line and column, a duplicate key is refused).
+ */
+export function parseJsoncText(file: string, text: string): JsonTextResult {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // jsonc-parser recurses: the nesting is bounded before it parses (brackets in comments count too).
+  const deep = jsonDepthOverflow(body, MAX_JSON_DEPTH);
+  if (deep >= 0) return { ok: false, issue: { file, ...tooDeep(placeOf(body, deep)) } };
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(body, errors, {
+    disallowComments: false,
+    allowTrailingComma: true,
+    allowEmptyContent: false,
+  });
+  const first = errors[0];
+  if (first !== undefined)
+    return {
+      ok: false,
+      issue: { file, path: '$', message: `invalid JSON: syntax error (${describeError(body, first)})` },
+    };
+  const problem = findDuplicateKey(body, true);
+  if (problem !== undefined) return { ok: false, issue: { file, ...problem } };
+  return { ok: true, value };
+}
+
+/**
  * The first syntax error of `text` read as plain JSON (no comments, no trailing commas): where,
  * and what jsonc-parser calls it; undefined when it is valid. Node 20's JSON.parse messages often
  * give no position, and a config error must point at a line and column.
@@ -104,21 +131,26 @@ function syntaxMessage(text: string, err: unknown): string {
   const error = jsonSyntaxError(text);
   let where = '';
   if (error !== undefined) {
-    const offset = error.offset;
-    const before = text.slice(0, offset);
-    const line = before.split('\n').length;
-    const col = offset - before.lastIndexOf('\n');
-    const found =
-      printParseErrorCode(error.error) === 'UnexpectedEndOfString'
-        ? 'unterminated string'
-        : offset < text.length
-          ? `unexpected ${JSON.stringify(text[offset])}`
-          : 'unexpected end of file';
-    where = ` (${found} at line ${line}, column ${col})`;
+    where = ` (${describeError(text, error)})`;
   }
   // V8's own message quotes a snippet of the file; the position above says more in less.
   const reason = where ? 'syntax error' : message.split('\n')[0]!;
   return `invalid JSON: ${reason}${where}`;
+}
+
+/** `unexpected "," at line 3, column 7`: what jsonc-parser found, and where. */
+function describeError(text: string, error: ParseError): string {
+  const offset = error.offset;
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const col = offset - before.lastIndexOf('\n');
+  const found =
+    printParseErrorCode(error.error) === 'UnexpectedEndOfString'
+      ? 'unterminated string'
+      : offset < text.length
+        ? `unexpected ${JSON.stringify(text[offset])}`
+        : 'unexpected end of file';
+  return `${found} at line ${line}, column ${col}`;
 }
 
 /** 1-based, like the syntax errors above. */
@@ -134,7 +166,7 @@ type Problem = { path: string; message: string };
  * jsonc-parser decodes escapes in keys, so `"a"` and `"\u0061"` count as the same key, as they do
  * for JSON.parse. Its visitor recurses, so the depth is checked first, without recursion.
  */
-function findDuplicateKey(text: string): Problem | undefined {
+function findDuplicateKey(text: string, comments = false): Problem | undefined {
   const deep = jsonDepthOverflow(text, MAX_JSON_DEPTH);
   if (deep >= 0) return tooDeep(placeOf(text, deep));
   // Keys seen so far in each enclosing object, innermost last.
@@ -159,7 +191,7 @@ function findDuplicateKey(text: string): Problem | undefined {
           else found = duplicate(key, [...pathOf(), key], first, here);
         },
       },
-      { disallowComments: true },
+      { disallowComments: !comments, allowTrailingComma: comments },
     );
   } catch (err) {
     // Not expected within MAX_JSON_DEPTH; said rather than thrown all the same.

@@ -12,7 +12,7 @@ import type { GateRunContext } from '../dispatch/gate-parallel.ts';
 import type { Decision } from '../dispatch/gate-sequential.ts';
 import type { LurusEventName } from '../events/lurus-events.ts';
 import type { GateEntry } from '../registry/hook-definition.ts';
-import type { AgentConfig } from '../sources/agent-config.ts';
+import type { AgentConfig, UnusableSources } from '../sources/agent-config.ts';
 import type { LurusConfig } from './lurus/source.ts';
 
 /** What `decide()` answers: the Lurus decision [L-ANS-4], or the agent dialects' [C-OUT-1]. */
@@ -49,6 +49,11 @@ export interface DialectCliFlags {
 export interface GateRuntime extends GateRunContext {
   /** The entries configured for `event` whose matchers admit `target`, in run order. */
   select(event: string, target: string | undefined): readonly GateEntry[];
+  /**
+   * [G-FAIL-1] The loaded sources that exist but cannot be used and must not leave the gate open
+   * (hookwerk's strict policy files), or undefined when there are none.
+   */
+  unusable(): UnusableSources | undefined;
   /** Counts a decide in progress (`close()` waits for it); `done` ends it. */
   begin(): void;
   readonly done: () => void;

@@ -73,6 +73,7 @@ export class GateHost {
       sessionId: opts.sessionId,
       projectDir: () => this.#config.projectDir,
       select: opts.select,
+      unusable: () => ('unusable' in this.#config ? this.#config.unusable : undefined),
       record: opts.record,
       begin: () => {
         this.#deciding++;

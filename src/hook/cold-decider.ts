@@ -3,9 +3,11 @@
  * engine's modules are imported only now), closed after it. The daemon keeps engines warm instead.
  */
 import { createHash } from 'node:crypto';
+import type { GateConfig } from '../dialects/gate-dialect.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import { silentLogger } from '../records/logger.ts';
 import type { PolicyDecider, PolicyQuestion } from './hook-call.ts';
+import { indexKey } from './policy-index.ts';
 
 /** An engine for the policy of one project, as the agent asking sees it. */
 export async function policyEngine(
@@ -33,7 +35,10 @@ export function projectSession(projectDir: string): string {
 
 export const coldDecider: PolicyDecider = {
   async decide(q): Promise<AgentDecision> {
+    const started = Date.now();
     const engine = await policyEngine(q, q.call.sessionId ?? projectSession(q.projectDir));
+    // [R-HOOK-4] What this load found is what the next calls' fast path may trust.
+    if (q.indexStale === true) await writeIndex(q, engine.gate.config, started);
     try {
       const decision = await engine.decide(q.call.event, q.call.input);
       if (!('continue' in decision)) throw new Error('the policy answered in another dialect');
@@ -43,3 +48,9 @@ export const coldDecider: PolicyDecider = {
     }
   },
 };
+
+async function writeIndex(q: PolicyQuestion, config: GateConfig, started: number): Promise<void> {
+  const { policyIndexOf, writePolicyIndex } = await import('./policy-index-write.ts');
+  const index = policyIndexOf(indexKey(q), q.projectDir, config, started);
+  if (index !== undefined) writePolicyIndex(q.home, index);
+}

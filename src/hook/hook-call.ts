@@ -12,7 +12,7 @@ import type { ClaudeCall, HookReply } from '../dialects/hook-agent.ts';
 import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { RunRecord } from '../records/run-record.ts';
-import { skippedGuardLines } from '../records/skipped-guards.ts';
+import { runProblemLines } from '../records/skipped-guards.ts';
 import { scanPolicy } from './policy-prefilter.ts';
 
 /** A call as the command line (or the daemon's client) hands it over. */
@@ -39,6 +39,8 @@ export interface PolicyQuestion {
   agent: HookAgentName;
   env: NodeJS.ProcessEnv;
   call: ClaudeCall;
+  /** The fast path found no fresh policy index: a decider that loads the policy writes one. */
+  indexStale?: boolean;
 }
 
 /** How a call reaches an engine: made for it (cold) or kept warm (the daemon). */
@@ -89,17 +91,34 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
   const scan = scanPolicy({ projectDir, home, agent: req.agent, event: call.event, tool: call.toolName });
   if (!scan.mayRun) return agent.reply(call, undefined);
   try {
-    const decision = await deps.decider.decide({ projectDir, home, agent: req.agent, env: req.env, call });
+    const question = { projectDir, home, agent: req.agent, env: req.env, call, indexStale: scan.stale };
+    const decision = await deps.decider.decide(question);
     const unrecorded = await recordRuns(deps.record ?? journalRuns, decision, req.agent, call, home);
     passEnvBack(decision, req.env);
     const reply = withStderr(agent.reply(call, decision), unrecorded);
-    // [L-TRUST-11] A project guard that did not run as approved is never silent.
-    return withStderr(reply, skippedGuardLines(decision.runs, projectDir));
+    // [L-TRUST-11, G-FAIL-1, G-FAIL-2] A guard that did not run as written is never silent.
+    return withStderr(reply, runProblemLines(decision.runs, projectDir));
   } catch (e) {
     const why = `hookwerk could not run the policy: ${messageOf(e)}`;
-    if (!scan.closedGuard) return { ...agent.reply(call, undefined), stderr: `${why}; no objection\n` };
+    const closed =
+      scan.closedGuard ?? (await closedGuardNamed({ projectDir, home, agent: req.agent, event: call.event }));
+    if (!closed) return { ...agent.reply(call, undefined), stderr: `${why}; no objection\n` };
     const deny: AgentDecision = { decision: 'deny', blocked: true, reason: why, continue: true, runs: [] };
     return { ...agent.reply(call, deny), stderr: `${why}; a failMode "closed" guard denies\n` };
+  }
+}
+
+/**
+ * [R-HOOK-2] The engine failed before the fast path could say whether a closed guard names the
+ * event: the policy files' text is read for one (loaded only now, on this rare path). Reading the
+ * current text here can only turn a failure into a deny, never anything into an allow.
+ */
+async function closedGuardNamed(q: { projectDir: string; home: string; agent: string; event: string }) {
+  try {
+    const { closedGuardInFiles } = await import('./closed-guard-scan.ts');
+    return closedGuardInFiles(q);
+  } catch {
+    return false;
   }
 }
 

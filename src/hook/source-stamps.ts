@@ -1,26 +1,11 @@
 /**
- * [R-HOOK-4] What a warm engine's gate read, as one `stat` per path: every source file its config
- * names (absent ones too), every project source of every dialect (consent reads them all), the
- * hook folders (a file added there changes the folder), and the trust store. A changed stamp —
- * existence, inode, size, modification or change time — means a fresh engine would read
- * something else, so the warm one reloads before it decides.
+ * [R-HOOK-4] What a warm engine's gate read, to be stamped (`path-stamps.ts`): every source file
+ * its config names (absent ones too), every project source of every dialect (consent reads them
+ * all), the hook folders (a file added there changes the folder), and the trust store. A changed
+ * stamp means a fresh engine would read something else, so the warm one reloads before it decides.
  */
-import { statSync } from 'node:fs';
 import { trustStorePath } from '../consent/trust-store.ts';
-import { errorCode } from '../core/errno.ts';
 import type { GateConfig } from '../dialects/gate-dialect.ts';
-
-/**
- * File times come from the kernel's coarse clock, which may lag the wall clock by a tick: a
- * change this close to (or after) the start of a load may not be in what the load read.
- */
-const CLOCK_SLACK_NS = 20_000_000n;
-
-export interface SourceStamps {
-  readonly stamps: ReadonlyMap<string, string>;
-  /** Some path changed so near the load that the load may have missed it: reload next time. */
-  readonly unsure: boolean;
-}
 
 /** The paths a fresh engine's gate reads for `config`. */
 export function watchedPaths(config: GateConfig): string[] {
@@ -30,36 +15,4 @@ export function watchedPaths(config: GateConfig): string[] {
   for (const folder of config.surface.hookFolders) out.add(folder);
   out.add(trustStorePath(config.home));
   return [...out];
-}
-
-function stampOf(file: string): { stamp: string; changedNs: bigint } {
-  try {
-    const s = statSync(file, { bigint: true, throwIfNoEntry: false });
-    if (s === undefined) return { stamp: 'absent', changedNs: 0n };
-    // The change time moves with every write, rename or `touch -d` (which sets only the mtime).
-    return { stamp: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, changedNs: s.ctimeNs };
-  } catch (e) {
-    const code = errorCode(e);
-    return { stamp: code === 'ENOTDIR' ? 'absent' : `error ${code ?? '?'}`, changedNs: 0n };
-  }
-}
-
-/** Stamps `paths` right after a load that began at `loadStartMs` (wall clock). */
-export function stampSources(paths: readonly string[], loadStartMs: number): SourceStamps {
-  const since = BigInt(loadStartMs) * 1_000_000n - CLOCK_SLACK_NS;
-  const stamps = new Map<string, string>();
-  let unsure = false;
-  for (const file of paths) {
-    const { stamp, changedNs } = stampOf(file);
-    stamps.set(file, stamp);
-    if (changedNs >= since) unsure = true;
-  }
-  return { stamps, unsure };
-}
-
-/** True when a path's stamp differs from `seen` (or the last load was unsure). */
-export function sourcesChanged(seen: SourceStamps): boolean {
-  if (seen.unsure) return true;
-  for (const [file, stamp] of seen.stamps) if (stampOf(file).stamp !== stamp) return true;
-  return false;
 }

@@ -15,7 +15,8 @@ import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { HookEngine } from '../engine-api.ts';
 import { policyEngine, projectSession } from './cold-decider.ts';
 import type { PolicyDecider, PolicyQuestion } from './hook-call.ts';
-import { type SourceStamps, sourcesChanged, stampSources, watchedPaths } from './source-stamps.ts';
+import { type SourceStamps, sourcesChanged, stampSources } from './path-stamps.ts';
+import { watchedPaths } from './source-stamps.ts';
 
 export const DEFAULT_MAX_ENGINES = 16;
 export const DEFAULT_IDLE_MS = 10 * 60_000;

@@ -100,7 +100,7 @@ export class EngineMetrics {
       });
     counter(
       'hook_runs_total',
-      'Hook runs by event and outcome (ok, deny, error, timeout, spawn_error, skipped_untrusted, dropped).',
+      'Hook runs by event and outcome (ok, deny, error, timeout, spawn_error, skipped_untrusted, dropped, policy_error).',
       ['event', 'outcome'],
       () => this.#runs,
     );
@@ -193,7 +193,7 @@ export class EngineMetrics {
 
   record(r: RunRecord): void {
     this.#runs.inc2(r.event, r.outcome, () => ({ event: r.event, outcome: r.outcome }));
-    if (r.outcome === 'dropped' || r.outcome === 'skipped_untrusted') return;
+    if (r.outcome === 'dropped' || r.outcome === 'skipped_untrusted' || r.outcome === 'policy_error') return;
     this.#duration.observeEvent(r.event, r.durationMs / 1000);
     if (r.outcome === 'timeout') this.#timeouts.inc(r.event, () => ({ event: r.event }));
   }

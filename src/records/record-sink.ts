@@ -17,6 +17,7 @@ const RUN_TOPIC: Readonly<Record<RunOutcome, string>> = {
   spawn_error: 'hookwerk.run.spawn_error',
   skipped_untrusted: 'hookwerk.run.skipped_untrusted',
   dropped: 'hookwerk.run.dropped',
+  policy_error: 'hookwerk.run.policy_error',
 };
 
 export class RecordSink {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { RunRecord } from './run-record.ts';
+import { RUN_OUTCOMES, type RunOutcome, type RunRecord } from './run-record.ts';
 
-const outcome = z.enum(['ok', 'deny', 'error', 'timeout', 'spawn_error', 'skipped_untrusted', 'dropped']);
+const [firstOutcome, ...moreOutcomes] = RUN_OUTCOMES;
+const outcome = z.enum<[RunOutcome, ...RunOutcome[]]>([firstOutcome ?? 'ok', ...moreOutcomes]);
 
 /** A run record that arrived from elsewhere (a gate worker over NATS), checked field by field. */
 export const runRecordSchema = z.object({

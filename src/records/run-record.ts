@@ -7,7 +7,9 @@ export type RunOutcome =
   | 'timeout'
   | 'spawn_error'
   | 'skipped_untrusted'
-  | 'dropped';
+  | 'dropped'
+  /** [G-FAIL-1] A policy file could not be used: nothing of it ran. */
+  | 'policy_error';
 
 export const RUN_OUTCOMES: readonly RunOutcome[] = [
   'ok',
@@ -17,6 +19,7 @@ export const RUN_OUTCOMES: readonly RunOutcome[] = [
   'spawn_error',
   'skipped_untrusted',
   'dropped',
+  'policy_error',
 ];
 
 /** Text fields a stored record caps in size (`truncate-record.ts`); their content comes from hooks or callers. */

@@ -1,5 +1,21 @@
 import { CONSENT_CAUSES, trustHint } from '../consent/run-consent.ts';
+import { cannotRunLine } from './cannot-run.ts';
 import type { RunRecord } from './run-record.ts';
+
+/**
+ * What `hookwerk hook` says on stderr about the runs of one call: the guards skipped as not
+ * approved [L-TRUST-11], the policy files that cannot be used [G-FAIL-1] and the commands that
+ * could not run [G-FAIL-2], each once.
+ */
+export function runProblemLines(runs: readonly RunRecord[], projectDir: string): string[] {
+  const lines = new Set<string>();
+  for (const run of runs) {
+    if (run.outcome === 'policy_error' && run.reason !== undefined) lines.add(run.reason);
+    const cannot = cannotRunLine(run);
+    if (cannot !== undefined) lines.add(cannot);
+  }
+  return [...skippedGuardLines(runs, projectDir), ...lines];
+}
 
 /**
  * [L-TRUST-11] A guard that did not run as approved is never silent: one line per source file

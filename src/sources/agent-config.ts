@@ -59,9 +59,30 @@ export interface AgentConfig {
   issues: ConfigIssue[];
   /** Handlers skipped, unknown fields, undocumented events, uncompilable matchers [C-SRC-3]. */
   warnings: ConfigIssue[];
+  /**
+   * [G-FAIL-1] Files that exist but cannot be used and must not leave the gate open (hookwerk's
+   * policy files): the gate denies on its gate events while any is listed, unless `open`.
+   */
+  unusable?: UnusableSources;
   consent: ConsentSummary;
   surface: ProjectSurface;
   projectTexts: Record<string, string>;
+}
+
+/** One unusable file as a record names it: `file` (home as `~`), `file#$.path`, and the one-line reason. */
+export interface UnusableLine {
+  readonly file: string;
+  readonly source: string;
+  readonly text: string;
+}
+
+/** [G-FAIL-1] The problems that make files unusable, and whether the user asked to stay open anyway. */
+export interface UnusableSources {
+  readonly issues: readonly ConfigIssue[];
+  /** One per file: what the agent, stderr and the journal are told (its first problem). */
+  readonly lines: readonly UnusableLine[];
+  /** `HOOKWERK_POLICY_ERRORS=open` in the agent's environment: no objection instead of a deny. */
+  readonly open: boolean;
 }
 
 export function agentConfig(parts: {
@@ -74,6 +95,7 @@ export function agentConfig(parts: {
   warnings: ConfigIssue[];
   consent: ConsentSummary;
   project: ProjectRead;
+  unusable?: UnusableSources;
 }): AgentConfig {
   const hooks = parts.entries.filter((e): e is AgentHook => e.kind !== 'unapproved' && e.dialect !== 'lurus');
   const consent = parts.consent;
@@ -100,6 +122,7 @@ export function agentConfig(parts: {
     consent,
     surface: parts.project.surface,
     projectTexts: parts.project.texts,
+    ...(parts.unusable !== undefined ? { unusable: parts.unusable } : {}),
   };
 }
 
@@ -146,6 +169,8 @@ export interface AgentSourceSpec {
   label: string;
   /** Project, local, plugin: admitted under consent. */
   project: boolean;
+  /** How its text becomes its value, when not plain JSON (hookwerk's policy files are JSONC [G-FAIL-1]). */
+  parse?: SourceParse;
 }
 
 /** A source file opened: its settings object and handlers, or nothing more to do with it. */
@@ -166,7 +191,7 @@ export function openAgentSource(
   /** How the `hooks` map is walked: Claude's `{EVENT: [{matcher?, hooks: [...]}]}` unless given. */
   walk: typeof walkAgentHooks = walkAgentHooks,
   /** How the file's text becomes its settings value (default: JSON); a dialect's own format (Codex's TOML). */
-  parse: SourceParse = parseJsonText,
+  parse: SourceParse = spec.parse ?? parseJsonText,
 ): OpenedSource {
   const source: AgentSource = {
     dialect,

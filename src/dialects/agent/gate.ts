@@ -19,6 +19,7 @@ import type {
   GateLoadBase,
 } from '../gate-dialect.ts';
 import { runAgentHook, runInProcessAgentHook } from './run.ts';
+import { decideWithUnusable } from './unusable-sources.ts';
 
 /** How one Claude-style agent reads its hooks' answers and prepares their runs. */
 export interface AgentProtocol {
@@ -127,10 +128,23 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
           return Promise.reject(new HookInputError(`context.${field}`, `${field} contains a NUL byte`));
       }
       const entries = rt.select(event, spec.matchTarget(event, input));
-      if (entries.length === 0)
-        return Promise.resolve({ decision: 'allow', blocked: false, continue: true, runs: [] });
-      rt.begin();
-      return runAgentGate(parallel, event, input, entries, rt, call).finally(rt.done);
+      const run = (): Promise<AgentDecision> => {
+        if (entries.length === 0)
+          return Promise.resolve({ decision: 'allow', blocked: false, continue: true, runs: [] });
+        rt.begin();
+        return runAgentGate(parallel, event, input, entries, rt, call).finally(rt.done);
+      };
+      // [G-FAIL-1] A source that cannot be used closes the gate here, once, for every caller.
+      const unusable = rt.unusable();
+      if (unusable === undefined) return run();
+      const ctx = {
+        event,
+        input,
+        dialect: spec.name,
+        sessionId: rt.sessionId,
+        ...(call !== undefined ? { call } : {}),
+      };
+      return decideWithUnusable(unusable, ctx, rt.record, run);
     },
   };
 }

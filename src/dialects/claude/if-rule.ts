@@ -188,6 +188,12 @@ function anyGlob(globs: readonly Glob[], text: string): boolean {
   return globs.some((g) => globMatches(g, text));
 }
 
+/** Why an `if` rule cannot be read (it would then admit every call), or undefined [G-FAIL-1]. */
+export function ifRuleProblem(text: string): string | undefined {
+  const rule = compileIfRule(text);
+  return rule.kind === 'unreadable' ? rule.problem : undefined;
+}
+
 /** [C-RUN-1] A handler's `if` rule as the hook model holds it: compiled once, asked per call. */
 export function toolCallRuleOf(text: string): ToolCallRule {
   const rule = compileIfRule(text);

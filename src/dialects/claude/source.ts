@@ -35,7 +35,7 @@ import {
 import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
 import { startAgentLoad } from '../agent/load.ts';
 import { claudeMatchField, isDocumentedClaudeEvent } from './events.ts';
-import { toolCallRuleOf } from './if-rule.ts';
+import { ifRuleProblem, toolCallRuleOf } from './if-rule.ts';
 import { claudePluginDataDir } from './plugin-data.ts';
 
 const CLAUDE_DEFAULT_TIMEOUT_S = 600;
@@ -63,6 +63,8 @@ export interface LoadClaudeOptions {
 
 const seconds = z.number().positive('timeout must be a positive number of seconds');
 const failMode = z.enum(['open', 'closed']);
+/** [K-VER-1] Claude Code 2.1.332's per-handler switch: `block` is hookwerk's `failMode: "closed"`. */
+const onFailure = z.enum(['continue', 'block']);
 
 const commandHandler = z.object({
   type: z.literal('command'),
@@ -75,6 +77,7 @@ const commandHandler = z.object({
   async: z.boolean().optional(),
   if: z.string().optional(),
   failMode: failMode.optional(),
+  onFailure: onFailure.optional(),
   keepChildren: z.boolean().optional(),
   statusMessage: z.string().optional(),
 });
@@ -87,12 +90,13 @@ const httpHandler = z.object({
   timeout: seconds.optional(),
   if: z.string().optional(),
   failMode: failMode.optional(),
+  onFailure: onFailure.optional(),
   statusMessage: z.string().optional(),
   /** hookwerk's (issue 11): link-local and cloud metadata addresses may be reached. */
   allowLinkLocal: z.boolean().optional(),
 });
 
-const COMMON_FIELDS = ['type', 'timeout', 'if', 'statusMessage', 'once', 'failMode'];
+const COMMON_FIELDS = ['type', 'timeout', 'if', 'statusMessage', 'once', 'failMode', 'onFailure'];
 const COMMAND_FIELDS = new Set([
   ...COMMON_FIELDS,
   'command',
@@ -280,8 +284,13 @@ interface HandlerContext {
 /** One handler, validated, or `undefined` (skipped with a warning) [C-SRC-3, C-RUN-1]. */
 export function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentHook | undefined {
   const type: unknown = Reflect.get(raw.handler, 'type');
-  const warn = (message: string, at: PropertyKey[] = raw.at) =>
-    ctx.warnings.push({ file: ctx.file, path: jsonPath(at), message });
+  const warn = (message: string, at: PropertyKey[] = raw.at, level?: 'warning') =>
+    ctx.warnings.push({
+      file: ctx.file,
+      path: jsonPath(at),
+      message,
+      ...(level !== undefined ? { level } : {}),
+    });
   if (typeof type === 'string' && UNSUPPORTED_TYPES.has(type)) {
     warn(
       `handler type "${type}" is not supported by hookwerk (command and http are); this handler is skipped`,
@@ -327,8 +336,8 @@ export function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number):
       shell: '/bin/sh',
       env: ctx.env,
       cwd: ctx.projectDir,
-      timeoutMs: timeoutOf(h.timeout, warn),
-      failMode: h.failMode ?? 'open',
+      timeoutMs: timeoutOf(h.timeout, (m) => warn(m, [...raw.at, 'timeout'], 'warning')),
+      failMode: failModeOf(h),
       async: h.async === true,
       // Plugin copies stay apart [C-RUN-2]: their key carries the plugin folder.
       dedupeKey: `command\0${ctx.pluginRoot ?? ''}\0${h.command}\0${JSON.stringify(h.args ?? null)}`,
@@ -338,7 +347,7 @@ export function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number):
       hook.exec = { program: sub(h.command), args: h.args.map(sub) };
       hook.args = h.args;
     }
-    if (h.if !== undefined) hook.ifRule = toolCallRuleOf(h.if);
+    if (h.if !== undefined) hook.ifRule = ifRuleOf(h.if, raw, warn);
     if (h.statusMessage !== undefined) hook.statusMessage = h.statusMessage;
     if (h.keepChildren === true) hook.keepChildren = true;
     return hook;
@@ -365,15 +374,38 @@ export function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number):
     name: `POST ${h.url}`,
     url: h.url,
     headers: expandHeaders(headers, allowed, ctx.parentEnv),
-    timeoutMs: timeoutOf(h.timeout, warn),
-    failMode: h.failMode ?? 'open',
+    timeoutMs: timeoutOf(h.timeout, (m) => warn(m, [...raw.at, 'timeout'], 'warning')),
+    failMode: failModeOf(h),
     async: false,
     dedupeKey: `http\0${ctx.pluginRoot ?? ''}\0${h.url}`,
   };
   if (h.allowLinkLocal === true) hook.allowLinkLocal = true;
-  if (h.if !== undefined) hook.ifRule = toolCallRuleOf(h.if);
+  if (h.if !== undefined) hook.ifRule = ifRuleOf(h.if, raw, warn);
   if (h.statusMessage !== undefined) hook.statusMessage = h.statusMessage;
   return hook;
+}
+
+/**
+ * [C-RUN-1] The handler's `if` rule; one Claude Code cannot read runs the handler on every call,
+ * as Claude Code does, and `validate` says so (a warning: the file is the agent's, and lenient).
+ */
+function ifRuleOf(
+  text: string,
+  raw: RawHandler,
+  warn: (message: string, at: PropertyKey[], level: 'warning') => void,
+) {
+  const problem = ifRuleProblem(text);
+  if (problem !== undefined)
+    warn(`if rule cannot be read (${problem}): the handler runs on every call`, [...raw.at, 'if'], 'warning');
+  return toolCallRuleOf(text);
+}
+
+/** `failMode` as written, else Claude Code's own `onFailure` (`block` fails closed), else open. */
+function failModeOf(h: {
+  failMode?: 'open' | 'closed' | undefined;
+  onFailure?: 'continue' | 'block' | undefined;
+}) {
+  return h.failMode ?? (h.onFailure === 'block' ? 'closed' : 'open');
 }
 
 /** [C-MATCH-1, C-MATCH-2] A matcher on an event without a matched field is ignored. */
@@ -390,7 +422,10 @@ function matcherFor(raw: RawHandler, ctx: HandlerContext) {
   return matcher;
 }
 
-/** [C-RUN-1] Seconds (fractions allowed), default 600; beyond an hour cut to an hour, with a warning. */
+/**
+ * [C-RUN-1, G-FAIL-3] Seconds (fractions allowed), default 600; beyond an hour cut to an hour,
+ * with a warning that fails nothing: Claude Code runs such a file (and caps it) too.
+ */
 function timeoutOf(value: number | undefined, warn: (message: string) => void): number {
   const ms = Math.round((value ?? CLAUDE_DEFAULT_TIMEOUT_S) * 1000);
   if (ms > MAX_AGENT_TIMEOUT_MS) {

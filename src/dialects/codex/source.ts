@@ -465,7 +465,13 @@ function codexHook(
   const seconds = Math.max(1, h.timeout ?? CODEX_DEFAULT_TIMEOUT_S);
   let timeoutMs = seconds * 1000;
   if (timeoutMs > MAX_AGENT_TIMEOUT_MS) {
-    warn(`timeout ${seconds} s is over hookwerk's 1 hour limit; 3600 s is used`, [...raw.at, 'timeout']);
+    // [G-FAIL-3] A warning, never an error: Codex runs such a file.
+    ctx.warnings.push({
+      file,
+      path: jsonPath([...raw.at, 'timeout']),
+      message: `timeout ${seconds} s is over hookwerk's 1 hour limit; 3600 s is used`,
+      level: 'warning',
+    });
     timeoutMs = MAX_AGENT_TIMEOUT_MS;
   }
   const hook: AgentCommandHook = {

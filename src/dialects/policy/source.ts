@@ -5,8 +5,16 @@
  * file's `"include": ["claude"]` also runs the project's and user's Claude Code files (their own
  * sources, the same one approval) — except when the agent asking is Claude Code, which runs them
  * itself.
+ *
+ * [G-FAIL-1] Unlike the agents' files, a policy file is JSONC and strict (`strict.ts`): one that
+ * exists but cannot be used runs nothing at all — not its hooks, not its `include` — and is listed
+ * as `unusable`, which makes the gate deny instead of silently letting every call through.
  */
-import type { AgentConfig } from '../../sources/agent-config.ts';
+import type { ProjectRead } from '../../consent/project-surface.ts';
+import { homeTilde } from '../../core/home.ts';
+import type { ConfigIssue } from '../../core/issues.ts';
+import { parseJsoncText } from '../../core/json-text.ts';
+import type { AgentConfig, AgentSource, UnusableLine } from '../../sources/agent-config.ts';
 import { agentConfig } from '../../sources/agent-config.ts';
 import {
   type ClaudeOptions,
@@ -17,6 +25,7 @@ import {
 } from '../claude/source.ts';
 import type { GateLoadBase } from '../gate-dialect.ts';
 import { policyFile } from './files.ts';
+import { policyProblems } from './strict.ts';
 
 export interface PolicyOptions {
   /** The agent whose call is decided (`hookwerk hook --agent`): `claude` never includes its own files. */
@@ -25,10 +34,28 @@ export interface PolicyOptions {
   claude?: ClaudeOptions;
 }
 
+/** [G-FAIL-1] The agent's environment may ask for the old, open behaviour, by name. */
+export const POLICY_ERRORS_ENV = 'HOOKWERK_POLICY_ERRORS';
+
 function policySpecs(projectDir: string, home: string): SourceSpec[] {
+  const user: SourceSpec = {
+    scope: 'user',
+    file: policyFile(home),
+    label: 'user policy',
+    project: false,
+    parse: parseJsoncText,
+  };
+  // An agent started in the home folder: its project policy is the user's, read once, trusted.
+  if (projectDir === home) return [user];
   return [
-    { scope: 'user', file: policyFile(home), label: 'user policy', project: false },
-    { scope: 'project', file: policyFile(projectDir), label: 'project policy', project: true },
+    user,
+    {
+      scope: 'project',
+      file: policyFile(projectDir),
+      label: 'project policy',
+      project: true,
+      parse: parseJsoncText,
+    },
   ];
 }
 
@@ -41,7 +68,10 @@ function includes(settings: readonly ClaudeShapedSettings[], name: string): bool
 }
 
 export function loadPolicyConfig(base: GateLoadBase, options: PolicyOptions = {}): AgentConfig {
-  const { config, settings, project } = loadClaudeShaped(base, 'policy', policySpecs);
+  const loaded = loadClaudeShaped(base, 'policy', policySpecs);
+  const project = loaded.project;
+  const config = strictPolicy(loaded.config, loaded.settings, project, base.env ?? process.env);
+  const settings = loaded.settings.filter((s) => !config.unusable?.issues.some((i) => i.file === s.file));
   if (options.agent === 'claude' || !includes(settings, 'claude')) return config;
   const claude = loadClaudeConfig({
     ...base,
@@ -59,5 +89,71 @@ export function loadPolicyConfig(base: GateLoadBase, options: PolicyOptions = {}
     warnings: [...config.warnings, ...claude.warnings],
     consent: config.consent,
     project,
+    ...(config.unusable !== undefined ? { unusable: config.unusable } : {}),
+  });
+}
+
+/**
+ * [G-FAIL-1] The policy as loaded leniently, made strict: every file with an error (it could not
+ * be read or parsed, or `strict.ts` finds a problem in the text in force) keeps none of its
+ * entries and is listed as unusable. An unapproved project file is not in force and not judged.
+ */
+function strictPolicy(
+  config: AgentConfig,
+  settings: readonly ClaudeShapedSettings[],
+  project: ProjectRead,
+  env: NodeJS.ProcessEnv,
+): AgentConfig {
+  const policyFiles = new Set(config.sources.map((s) => s.file));
+  const errors: ConfigIssue[] = config.issues.filter((i) => policyFiles.has(i.file));
+  const warnings: ConfigIssue[] = config.warnings.filter((w) => !policyFiles.has(w.file));
+  for (const s of settings) {
+    const problems = policyProblems(s.file, s.value);
+    const strictErrors = problems.filter((p) => p.level !== 'warning');
+    // What the lenient reading skipped (an http hook's blocked address…) is an error here too,
+    // unless the strict reading already named the file's errors.
+    const lenient = config.warnings.filter((w) => w.file === s.file && w.level !== 'warning');
+    errors.push(...(strictErrors.length > 0 ? strictErrors : lenient));
+    warnings.push(...problems.filter((p) => p.level === 'warning'));
+  }
+  const broken = new Set(errors.map((e) => e.file));
+  const sources: AgentSource[] = config.sources.map((s) =>
+    broken.has(s.file) ? { ...s, state: 'invalid', ok: false, hookCount: 0 } : s,
+  );
+  return agentConfig({
+    dialect: 'policy',
+    projectDir: config.projectDir,
+    home: config.home,
+    sources,
+    entries: config.entries.filter((e) => !broken.has(e.origin.file ?? '')),
+    issues: [...config.issues.filter((i) => !policyFiles.has(i.file)), ...errors],
+    warnings,
+    consent: config.consent,
+    project,
+    ...(errors.length > 0
+      ? {
+          unusable: {
+            issues: errors,
+            lines: unusableLines(errors, config.home),
+            open: env[POLICY_ERRORS_ENV] === 'open',
+          },
+        }
+      : {}),
+  });
+}
+
+/** [G-FAIL-1] Each broken file's first problem, as the one line everybody is told. */
+function unusableLines(errors: readonly ConfigIssue[], home: string): UnusableLine[] {
+  const byFile = new Map<string, ConfigIssue[]>();
+  for (const e of errors) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
+  return [...byFile.entries()].map(([file, issues]) => {
+    const first = issues[0]!;
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    const shown = homeTilde(file, home);
+    return {
+      file: shown,
+      source: `${file}#${first.path}`,
+      text: `hookwerk: ${shown}: ${first.path}: ${first.message}${more} — fix it, or check it with hookwerk validate`,
+    };
   });
 }

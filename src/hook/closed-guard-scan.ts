@@ -1,0 +1,55 @@
+/**
+ * [R-HOOK-2] When the engine itself failed: does a closed guard (`failMode: "closed"`, or Claude
+ * Code's `onFailure: "block"`) name the event in any policy file, or in the Claude Code files a
+ * policy includes? Read from the files as they are now, bounded and regular files only; used only
+ * to turn "hookwerk could not decide" into a deny, never to allow anything.
+ */
+import path from 'node:path';
+import { MAX_SOURCE_BYTES } from '../consent/project-surface.ts';
+import { parseJsoncText } from '../core/json-text.ts';
+import { isPlainObject } from '../core/plain-object.ts';
+import { readSourceFile } from '../core/read-source.ts';
+import { policyFile } from '../dialects/policy/files.ts';
+
+export function closedGuardInFiles(q: {
+  projectDir: string;
+  home: string;
+  agent: string;
+  event: string;
+}): boolean {
+  const policies = [policyFile(q.home), policyFile(q.projectDir)].map(settingsValue);
+  const include = q.agent !== 'claude' && policies.some((v) => includesClaude(v));
+  const claude = include
+    ? [
+        path.join(q.home, '.claude', 'settings.json'),
+        path.join(q.projectDir, '.claude', 'settings.json'),
+        path.join(q.projectDir, '.claude', 'settings.local.json'),
+      ].map(settingsValue)
+    : [];
+  return [...policies, ...claude].some((v) => namesClosedGuard(v, q.event));
+}
+
+function settingsValue(file: string): unknown {
+  const read = readSourceFile(file, MAX_SOURCE_BYTES);
+  if (read.kind !== 'text') return undefined;
+  const parsed = parseJsoncText(file, read.text);
+  return parsed.ok ? parsed.value : undefined;
+}
+
+function includesClaude(value: unknown): boolean {
+  const list = isPlainObject(value) ? value.include : undefined;
+  return Array.isArray(list) && list.includes('claude');
+}
+
+function namesClosedGuard(value: unknown, event: string): boolean {
+  const hooks = isPlainObject(value) ? value.hooks : undefined;
+  const groups = isPlainObject(hooks) && Object.hasOwn(hooks, event) ? hooks[event] : undefined;
+  if (!Array.isArray(groups)) return false;
+  return groups.some((group) => {
+    const handlers = isPlainObject(group) ? group.hooks : undefined;
+    return (
+      Array.isArray(handlers) &&
+      handlers.some((h) => isPlainObject(h) && (h.failMode === 'closed' || h.onFailure === 'block'))
+    );
+  });
+}
