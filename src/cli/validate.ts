@@ -6,65 +6,95 @@ import { lurusProblems } from '../dialects/lurus/problems.ts';
 import { loadLurusConfig } from '../dialects/lurus/source.ts';
 import { loadPrxConfig } from '../dialects/prx/source.ts';
 import type { GateDialect } from '../engine-api.ts';
+import { missingCommandProblems } from '../sources/missing-commands.ts';
 import { PLUGINS_DIR, scanPlugins } from '../sources/plugin-scan.ts';
 import { resolveWorkspace } from './cli-error.ts';
 
 /**
- * `hookwerk validate` [P-CFG-4, L-VAL-1]: every problem with file, JSON path and reason, one per
- * line in the bare `file: path: reason` shape; exit 1 on any. With no flags it checks the current
- * folder as PRX workspace and as Lurus project (plus the global sources); `--workspace` alone checks
- * only the PRX side, `--project` alone only the Lurus side. The current text of every source is
- * checked, approved or not; where an approved project's file differs from the approved text, it
- * says that a newer version waits for consent [L-TRUST-6].
+ * `hookwerk validate` [P-CFG-4, L-VAL-1, G-FAIL-3]: every problem with file, JSON path and reason,
+ * one per line in the bare `file: path: reason` shape (warnings as `warning: …`, which never
+ * change the exit code); exit 1 on any error. With no flags it checks every source hookwerk would
+ * read for the current folder and the home: the PRX workspace, the Lurus project, hookwerk's policy
+ * files and every agent dialect's files that exist (each file's problems once, however many
+ * dialects read it). `--workspace` alone checks only the PRX side, `--project` alone only the Lurus
+ * side, `--dialect D` only that dialect. The current text of every source is checked, approved or
+ * not; where an approved project's file differs from the approved text, it says that a newer
+ * version waits for consent [L-TRUST-6].
  */
 export function validateCommand(
   opts: { workspace?: string; project?: string; home?: string; dialect?: GateDialect; pluginDir?: string[] },
   out: (line: string) => void,
   err: (line: string) => void,
 ): number {
+  // One line once: the policy's `include` and several dialects read the same Claude Code files.
+  const said = new Set<string>();
+  const once = (write: (line: string) => void) => (line: string) => {
+    if (said.has(line)) return;
+    said.add(line);
+    write(line);
+  };
+  const [o, e] = [once(out), once(err)];
   const agent = opts.dialect !== undefined && opts.dialect !== 'lurus' ? opts.dialect : undefined;
   // `--workspace` with an agent dialect checks both: the PRX workspace and the agent's files.
   const workspaceFailed =
-    opts.workspace !== undefined && agent !== undefined && validatePrx(opts.workspace, out, err);
-  if (agent !== undefined) return validateAgent(agent, opts, out, err) === 1 || workspaceFailed ? 1 : 0;
+    opts.workspace !== undefined && agent !== undefined && validatePrx(opts.workspace, o, e);
+  if (agent !== undefined) return validateAgent(agent, opts, o, e, false) === 1 || workspaceFailed ? 1 : 0;
   const both = opts.workspace === undefined && opts.project === undefined;
   let failed = false;
-  if (both || opts.workspace !== undefined) failed = validatePrx(opts.workspace, out, err);
-  if (both || opts.project !== undefined) {
-    const projectDir = both ? resolveWorkspace(undefined) : resolveWorkspace(opts.project);
-    const config = loadLurusConfig({ projectDir, ...(opts.home !== undefined ? { home: opts.home } : {}) });
-    const problems = lurusProblems(config);
-    for (const issue of problems) err(formatIssue(issue));
-    if (problems.length > 0) failed = true;
-    const troubled = new Set(problems.map((p) => p.file));
-    for (const source of config.sources) {
-      if (!source.exists || !source.ok || troubled.has(source.file)) continue;
-      out(
-        `ok: ${source.file}${source.key ? ` (${source.key})` : ''}: ${source.hookCount} hooks (${source.scope})`,
-      );
-    }
-    const status = consentStatus(config.home, config.surface);
-    // An approval counts even when the current text has no (valid) hooks: the approved text runs.
-    if (config.hooks.some((h) => h.origin.scope === 'project') || status.approved !== undefined) {
-      const where = path.join(config.projectDir, '.lurus');
-      if (status.problem !== undefined) err(status.problem);
-      if (status.approved === undefined) {
-        out(`note: project hooks in ${where}: not approved (run \`hookwerk trust\`)`);
-      } else {
-        for (const file of status.pending)
-          out(
-            `note: ${file} changed since approval: a newer version waits for consent; the approved version runs (run \`hookwerk trust\`)`,
-          );
-        for (const file of status.changed)
-          out(
-            `note: ${file} changed since approval: project hooks do not run as approved (run \`hookwerk trust\`)`,
-          );
-        if (status.pending.length === 0 && status.changed.length === 0)
-          out(`ok: project hooks in ${where}: approved ${status.approved.approvedAt}`);
-      }
+  if (both || opts.workspace !== undefined) failed = validatePrx(opts.workspace, o, e);
+  if (both || opts.project !== undefined) failed = validateLurus(opts, both, o, e) || failed;
+  // [G-FAIL-3] Everything else hookwerk reads: the policy first, then each agent's own files.
+  if (both)
+    for (const dialect of AGENT_DIALECTS) failed = validateAgent(dialect, opts, o, e, true) === 1 || failed;
+  return failed ? 1 : 0;
+}
+
+/** The agent dialects, the policy first (it is what `hookwerk hook` runs). */
+const AGENT_DIALECTS: readonly AgentGateDialect[] = [
+  'policy',
+  ...Object.keys(GATE_DIALECTS).filter((d): d is AgentGateDialect => d !== 'lurus' && d !== 'policy'),
+];
+
+function validateLurus(
+  opts: { project?: string; home?: string },
+  both: boolean,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): boolean {
+  let failed = false;
+  const projectDir = both ? resolveWorkspace(undefined) : resolveWorkspace(opts.project);
+  const config = loadLurusConfig({ projectDir, ...(opts.home !== undefined ? { home: opts.home } : {}) });
+  const problems = lurusProblems(config);
+  for (const issue of problems) err(formatIssue(issue));
+  if (problems.length > 0) failed = true;
+  const troubled = new Set(problems.map((p) => p.file));
+  for (const source of config.sources) {
+    if (!source.exists || !source.ok || troubled.has(source.file)) continue;
+    out(
+      `ok: ${source.file}${source.key ? ` (${source.key})` : ''}: ${source.hookCount} hooks (${source.scope})`,
+    );
+  }
+  const status = consentStatus(config.home, config.surface);
+  // An approval counts even when the current text has no (valid) hooks: the approved text runs.
+  if (config.hooks.some((h) => h.origin.scope === 'project') || status.approved !== undefined) {
+    const where = path.join(config.projectDir, '.lurus');
+    if (status.problem !== undefined) err(status.problem);
+    if (status.approved === undefined) {
+      out(`note: project hooks in ${where}: not approved (run \`hookwerk trust\`)`);
+    } else {
+      for (const file of status.pending)
+        out(
+          `note: ${file} changed since approval: a newer version waits for consent; the approved version runs (run \`hookwerk trust\`)`,
+        );
+      for (const file of status.changed)
+        out(
+          `note: ${file} changed since approval: project hooks do not run as approved (run \`hookwerk trust\`)`,
+        );
+      if (status.pending.length === 0 && status.changed.length === 0)
+        out(`ok: project hooks in ${where}: approved ${status.approved.approvedAt}`);
     }
   }
-  return failed ? 1 : 0;
+  return failed;
 }
 
 /** [P-CFG-4, P-WASM-2] The PRX workspace: hooks.json and plugin manifests; true when any failed. */
@@ -95,22 +125,31 @@ function validatePrx(
 }
 
 /**
- * `validate --dialect NAME` (a Claude-style dialect) [C-SRC-3, C-CLI-1, G-CLI-1]: files skipped whole and handlers
- * skipped are errors (exit 1), as are matchers the linear-time engine cannot run [L-MATCH-4];
- * unknown fields and undocumented events are warnings (those tools ignore them too).
+ * One agent dialect's sources [C-SRC-3, C-CLI-1, G-CLI-1, G-FAIL-1..3]: files skipped whole and
+ * handlers skipped are errors (exit 1), as are matchers the linear-time engine cannot run
+ * [L-MATCH-4], every error of a (strict) policy file, and a command whose script is missing;
+ * unknown fields, undocumented events and over-long timeouts of the agents' own (lenient) files
+ * are warnings (those tools run them too). `onlyPresent`: say nothing about a dialect none of whose
+ * files exist (the no-flag check of every dialect).
  */
 function validateAgent(
   dialect: AgentGateDialect,
   opts: { project?: string; home?: string; pluginDir?: string[] },
   out: (line: string) => void,
   err: (line: string) => void,
+  onlyPresent: boolean,
 ): number {
   const projectDir = resolveWorkspace(opts.project);
   const home = opts.home !== undefined ? { home: opts.home } : {};
   const plugin = GATE_DIALECTS[dialect];
   const flags = { pluginDirs: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)) };
   const config = plugin.load({ projectDir, ...home }, plugin.cliOptions(flags));
-  const errors = [...config.issues, ...config.warnings.filter((w) => w.level !== 'warning')];
+  if (onlyPresent && !config.sources.some((s) => s.exists)) return 0;
+  const errors = [
+    ...config.issues,
+    ...config.warnings.filter((w) => w.level !== 'warning'),
+    ...missingCommandProblems(config.hooks, config.home),
+  ];
   for (const issue of errors) err(formatIssue(issue));
   for (const w of config.warnings.filter((x) => x.level === 'warning')) err(`warning: ${formatIssue(w)}`);
   const troubled = new Set(errors.map((p) => p.file));
