@@ -7,7 +7,7 @@ import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
 import { silentLogger } from '../records/logger.ts';
-import { skippedGuardLines } from '../records/skipped-guards.ts';
+import { runProblemLines } from '../records/run-problem-lines.ts';
 import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 import { readStdin as readBoundedStdin } from './read-stdin.ts';
 import { closeOnStopSignal, graceOption } from './shutdown.ts';
@@ -75,7 +75,7 @@ export async function decideCommand(
     err(`hookwerk: ${file} changed since approval: the approved version runs (run \`hookwerk trust\`)`);
   try {
     const decision = await engine.decide(event, given);
-    for (const line of skippedGuardLines(decision.runs, config.projectDir)) err(line);
+    for (const line of runProblemLines(decision.runs, config.projectDir)) err(line);
     out(JSON.stringify(decision));
     return decision.blocked ? 2 : 0;
   } catch (e) {

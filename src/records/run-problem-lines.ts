@@ -21,7 +21,7 @@ export function runProblemLines(runs: readonly RunRecord[], projectDir: string):
  * [L-TRUST-11] A guard that did not run as approved is never silent: one line per source file
  * and cause, naming the file and the command that reviews the project.
  */
-export function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): string[] {
+function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): string[] {
   const lines = new Map<string, string>();
   for (const run of runs) {
     if (run.cause === undefined || !CONSENT_CAUSES.has(run.cause)) continue;
