@@ -11,8 +11,8 @@ import { homeFolder } from '../core/home.ts';
 import type { ClaudeCall, HookReply } from '../dialects/hook-agent.ts';
 import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
-import type { RunRecord } from '../records/run-record.ts';
 import { runProblemLines } from '../records/run-problem-lines.ts';
+import type { RunRecord } from '../records/run-record.ts';
 import { scanPolicy } from './policy-prefilter.ts';
 
 /** A call as the command line (or the daemon's client) hands it over. */

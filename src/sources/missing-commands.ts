@@ -17,7 +17,11 @@ export function missingCommandProblems(hooks: readonly AgentHook[], home: string
     if (hook.kind !== 'process') continue;
     const problem = commandProblem(hook, home);
     if (problem !== undefined)
-      out.push({ file: hook.origin.file ?? hook.origin.source, path: hook.origin.path ?? '$', message: problem });
+      out.push({
+        file: hook.origin.file ?? hook.origin.source,
+        path: hook.origin.path ?? '$',
+        message: problem,
+      });
   }
   return out;
 }
