@@ -13,6 +13,7 @@ import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { skippedGuardLines } from '../records/skipped-guards.ts';
+import { decideEachPart, sharedToolName } from './call-parts.ts';
 import { scanPolicy } from './policy-prefilter.ts';
 
 /** A call as the command line (or the daemon's client) hands it over. */
@@ -86,10 +87,22 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
     return { ...agent.reply(call, undefined), stderr: `hookwerk: ${messageOf(e)}\n` };
   }
   const projectDir = path.resolve(req.cwd, call.projectDir ?? req.project ?? req.cwd);
-  const scan = scanPolicy({ projectDir, home, agent: req.agent, event: call.event, tool: call.toolName });
+  const scan = scanPolicy({
+    projectDir,
+    home,
+    agent: req.agent,
+    event: call.event,
+    tool: sharedToolName(call),
+  });
   if (!scan.mayRun) return agent.reply(call, undefined);
   try {
-    const decision = await deps.decider.decide({ projectDir, home, agent: req.agent, env: req.env, call });
+    const decision = await decideEachPart(deps.decider, {
+      projectDir,
+      home,
+      agent: req.agent,
+      env: req.env,
+      call,
+    });
     const unrecorded = await recordRuns(deps.record ?? journalRuns, decision, req.agent, call, home);
     passEnvBack(decision, req.env);
     const reply = withStderr(agent.reply(call, decision), unrecorded);

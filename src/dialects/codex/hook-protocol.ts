@@ -1,29 +1,110 @@
 /**
  * `hookwerk hook --agent codex` [R-HOOK-1, R-MAP-1]: Codex CLI already uses Claude Code's event
- * names and `Bash`; its `apply_patch` becomes `Edit` (a patch that updates or deletes a file) or
- * `Write` (one that only adds files), with the first file as `file_path`. The answer is what Codex
- * 0.171's strict parser accepts for that event [A-CDX-1] — an unknown or unsupported field would
- * fail the hook and let the tool run — and `{}` for no opinion [R-HOOK-2]. Codex cannot ask from
- * PreToolUse, allows only with a rewrite and cannot stop there: an `ask` or a stop is a deny with
- * the reason, an allow without a rewrite is no opinion (docs/agents-hook.md).
+ * names and `Bash`. Its `apply_patch` is read as Codex's own parser reads the patch
+ * (`patch-files.ts`) and stands for one Claude call per file it touches [G-ACT-1], each decided
+ * (src/hook/call-parts.ts): `Write` for an added file (with its `content`), `Edit` for an updated
+ * one, `Edit` **and** `Write` for a file the patch removes (a delete, a move's source: changed and
+ * gone), `Write` for a move's target (new whole content). `file_path` is absolute (resolved
+ * against the input's `cwd`, `..` folded, as Codex resolves it), so `Edit(.env)` rules, and
+ * their `**` glob form, match it; `command` keeps the whole patch for command hooks. The answer
+ * is what Codex 0.171's strict parser accepts for that event [A-CDX-1] — an unknown or
+ * unsupported field would fail the hook and let the tool run — and `{}` for no opinion
+ * [R-HOOK-2]. Codex cannot ask from PreToolUse, allows only with a rewrite and cannot stop there:
+ * an `ask` or a stop is a deny with the reason, an allow without a rewrite is no opinion
+ * (docs/agents-hook.md). A patch is rewritten only through its patch text (`command`).
  */
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { jsonReply, policyVerdict, reasonOr } from '../agent/policy-verdict.ts';
 import { objectOf, textOf } from '../agent/tool-map.ts';
 import { claudeShapedCall } from '../claude/hook-protocol.ts';
 import type { ClaudeCall, HookAgentProtocol } from '../hook-agent.ts';
+import { type PatchChange, patchFiles } from './patch-files.ts';
 
-const PATCH_FILE = /^\*\*\* (Add|Update|Delete) File: (.+)$/gm;
+/** The Claude Code tools a file's change is decided as. */
+const TOOLS_OF: Readonly<Record<PatchChange, readonly ('Edit' | 'Write')[]>> = {
+  add: ['Write'],
+  update: ['Edit'],
+  delete: ['Edit', 'Write'],
+  'move-from': ['Edit', 'Write'],
+  'move-to': ['Write'],
+};
 
-/** `apply_patch`'s patch text as Claude's `Edit` or `Write`, with the first file it names. */
-function patchAsClaude(input: Record<string, unknown>): { tool: string; input: Record<string, unknown> } {
+/** How a file's change is named in a merged reason. */
+const VERB: Readonly<Record<PatchChange, string>> = {
+  add: 'add',
+  update: 'update',
+  delete: 'delete',
+  'move-from': 'move of',
+  'move-to': 'move to',
+};
+
+/** The folder Codex resolves a patch's relative paths against: the input's `cwd`. */
+function patchBase(given: Record<string, unknown>, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of [textOf(given.cwd), textOf(env.CLAUDE_PROJECT_DIR), textOf(env.PWD)])
+    if (dir !== undefined && path.isAbsolute(dir)) return dir;
+  return undefined;
+}
+
+/**
+ * `apply_patch` as Claude Code calls: one per file and tool (the first is the call, the rest its
+ * `also`), or one `Edit` with no `file_path` when the patch names no file (Codex refuses it).
+ */
+function patchCalls(call: ClaudeCall, given: Record<string, unknown>, env: NodeJS.ProcessEnv): ClaudeCall {
+  const input = objectOf(given.tool_input) ?? {};
   const patch = textOf(input.command) ?? textOf(input.patch) ?? textOf(input.input) ?? '';
-  const files = [...patch.matchAll(PATCH_FILE)];
-  const onlyAdds = files.length > 0 && files.every((m) => m[1] === 'Add');
-  const first = files[0]?.[2]?.trim();
-  return {
-    tool: onlyAdds ? 'Write' : 'Edit',
-    input: { ...input, ...(first !== undefined ? { file_path: first } : {}) },
-  };
+  const base = patchBase(given, env);
+  const seen = new Set<string>();
+  const parts: ClaudeCall[] = [];
+  for (const file of patchFiles(patch).files) {
+    const filePath = base !== undefined ? path.resolve(base, file.path) : path.normalize(file.path);
+    for (const tool of TOOLS_OF[file.change]) {
+      const key = `${tool}\0${filePath}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const toolInput = {
+        ...input,
+        file_path: filePath,
+        ...(file.content !== undefined ? { content: file.content } : {}),
+      };
+      parts.push({
+        ...call,
+        input: { ...call.input, tool_name: tool, tool_input: toolInput },
+        toolName: tool,
+        agentTool: 'apply_patch',
+        subject: `apply_patch ${VERB[file.change]} ${file.path}`,
+      });
+    }
+  }
+  const [first, ...also] = parts;
+  if (first === undefined)
+    return {
+      ...call,
+      input: { ...call.input, tool_name: 'Edit', tool_input: input },
+      toolName: 'Edit',
+      agentTool: 'apply_patch',
+    };
+  return also.length === 0 ? first : { ...first, also };
+}
+
+/**
+ * A policy rewrite of a patch as Codex takes it: the patch text in `command`. Codex runs only that
+ * text, so a rewrite that changes another field (`file_path`, `content`: derived from the patch)
+ * and leaves the text as it was cannot be applied; it is refused with the reason rather than
+ * dropped, which would run what a hook wanted changed.
+ */
+function patchRewrite(call: ClaudeCall, rewrite: Record<string, unknown>): { command: string } | string {
+  const given = objectOf(call.input.tool_input) ?? {};
+  const command = rewrite.command;
+  if (typeof command !== 'string' || command === '')
+    return 'hookwerk: a policy hook rewrote this patch without giving its text in tool_input.command; a patch is rewritten only through its text';
+  const same = command === given.command;
+  const changed = Object.keys({ ...given, ...rewrite }).filter(
+    (k) => k !== 'command' && !isDeepStrictEqual(given[k], rewrite[k]),
+  );
+  if (same && changed.length > 0)
+    return `hookwerk: a policy hook rewrote ${changed.join(', ')} of this patch but not its text; Codex applies only the patch text (tool_input.command)`;
+  return { command };
 }
 
 /** Codex's events whose `hookSpecificOutput.additionalContext` it reads. */
@@ -48,10 +129,15 @@ function codexReply(call: ClaudeCall, decision: Parameters<HookAgentProtocol['re
       specific.permissionDecision = 'deny';
       specific.permissionDecisionReason = v.reason ?? v.stop?.reason ?? reasonOr(v);
     } else if (v.updatedInput !== undefined) {
-      specific.permissionDecision = 'allow';
       // A Bash rewrite keeps Codex's `{command}`; an apply_patch rewrite gives its patch text back.
-      specific.updatedInput =
-        call.agentTool === 'apply_patch' ? { command: v.updatedInput.command } : v.updatedInput;
+      const rewrite = call.agentTool === 'apply_patch' ? patchRewrite(call, v.updatedInput) : v.updatedInput;
+      if (typeof rewrite === 'string') {
+        specific.permissionDecision = 'deny';
+        specific.permissionDecisionReason = rewrite;
+      } else {
+        specific.permissionDecision = 'allow';
+        specific.updatedInput = rewrite;
+      }
     }
   } else if (event === 'PermissionRequest') {
     const answer = v.permissionRequest;
@@ -80,13 +166,7 @@ export const codexHookProtocol: HookAgentProtocol = {
   toClaude(given, named, env) {
     const call = claudeShapedCall(given, named, textOf(env.CLAUDE_PROJECT_DIR) ?? textOf(given.cwd));
     if ('problem' in call || call.toolName !== 'apply_patch') return call;
-    const patch = patchAsClaude(objectOf(given.tool_input) ?? {});
-    return {
-      ...call,
-      input: { ...call.input, tool_name: patch.tool, tool_input: patch.input },
-      toolName: patch.tool,
-      agentTool: 'apply_patch',
-    };
+    return patchCalls(call, given, env);
   },
   reply: codexReply,
 };
