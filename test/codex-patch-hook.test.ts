@@ -260,6 +260,37 @@ if (t.file_path.endsWith('/.env')) { process.stderr.write('no secrets'); process
     );
   });
 
+  it('a shell command that runs apply_patch <<EOF (after cd DIR && too) is judged file by file beside its Bash call', async () => {
+    const home = tempDir('hw-patch-home-');
+    const project = tempDir('hw-patch-proj-');
+    writePolicy(home, ifGuard('Edit(.env)'));
+    const bash = async (command: string) =>
+      answerHookCall(
+        {
+          agent: 'codex',
+          stdin: JSON.stringify({
+            hook_event_name: 'PreToolUse',
+            cwd: project,
+            tool_name: 'Bash',
+            tool_input: { command },
+          }),
+          cwd: project,
+          env: { HOME: home },
+          home,
+        },
+        { decider: coldDecider },
+      );
+    const heredoc = (text: string) => `apply_patch <<'EOF'\n${text}EOF\n`;
+    expect(denial((await bash(heredoc(ATTACKS['the 2nd file is .env']!))).stdout)).toBe(
+      'apply_patch update .env: .env holds secrets',
+    );
+    expect(
+      denial((await bash(`cd sub && ${heredoc(patch(...edit('a.ts'), ...edit('../.env')))}`)).stdout),
+    ).toBe('apply_patch update ../.env: .env holds secrets');
+    expect((await bash(heredoc(EVERYDAY['add, update, delete']!))).stdout).toBe('{}\n');
+    expect((await bash('cat .env.example')).stdout).toBe('{}\n');
+  });
+
   it('PostToolUse hooks see each file too, and their context reaches Codex once', async () => {
     const home = tempDir('hw-patch-home-');
     const project = tempDir('hw-patch-proj-');

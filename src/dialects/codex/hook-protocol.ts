@@ -1,91 +1,20 @@
 /**
  * `hookwerk hook --agent codex` [R-HOOK-1, R-MAP-1]: Codex CLI already uses Claude Code's event
- * names and `Bash`. Its `apply_patch` is read as Codex's own parser reads the patch
- * (`patch-files.ts`) and stands for one Claude call per file it touches [G-ACT-1], each decided
- * (src/hook/call-parts.ts): `Write` for an added file (with its `content`), `Edit` for an updated
- * one, `Edit` **and** `Write` for a file the patch removes (a delete, a move's source: changed and
- * gone), `Write` for a move's target (new whole content). `file_path` is absolute (resolved
- * against the input's `cwd`, `..` folded, as Codex resolves it), so `Edit(.env)` rules, and
- * their `**` glob form, match it; `command` keeps the whole patch for command hooks. The answer
- * is what Codex 0.171's strict parser accepts for that event [A-CDX-1] — an unknown or
- * unsupported field would fail the hook and let the tool run — and `{}` for no opinion
- * [R-HOOK-2]. Codex cannot ask from PreToolUse, allows only with a rewrite and cannot stop there:
- * an `ask` or a stop is a deny with the reason, an allow without a rewrite is no opinion
- * (docs/agents-hook.md). A patch is rewritten only through its patch text (`command`).
+ * names and `Bash`. Its `apply_patch` — and a shell command that runs `apply_patch <<EOF`, which
+ * Codex applies as a patch too — stands for one Claude `Edit`/`Write` call per file the patch
+ * touches (`patch-calls.ts`, G-ACT-1), each decided by the policy. The answer is what Codex
+ * 0.171's strict parser accepts for that event [A-CDX-1] — an unknown or unsupported field would
+ * fail the hook and let the tool run — and `{}` for no opinion [R-HOOK-2]. Codex cannot ask from
+ * PreToolUse, allows only with a rewrite and cannot stop there: an `ask` or a stop is a deny with
+ * the reason, an allow without a rewrite is no opinion (docs/agents-hook.md). A patch is rewritten
+ * only through its patch text (`command`).
  */
-import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { jsonReply, policyVerdict, reasonOr } from '../agent/policy-verdict.ts';
 import { objectOf, textOf } from '../agent/tool-map.ts';
 import { claudeShapedCall } from '../claude/hook-protocol.ts';
 import type { ClaudeCall, HookAgentProtocol } from '../hook-agent.ts';
-import { type PatchChange, patchFiles } from './patch-files.ts';
-
-/** The Claude Code tools a file's change is decided as. */
-const TOOLS_OF: Readonly<Record<PatchChange, readonly ('Edit' | 'Write')[]>> = {
-  add: ['Write'],
-  update: ['Edit'],
-  delete: ['Edit', 'Write'],
-  'move-from': ['Edit', 'Write'],
-  'move-to': ['Write'],
-};
-
-/** How a file's change is named in a merged reason. */
-const VERB: Readonly<Record<PatchChange, string>> = {
-  add: 'add',
-  update: 'update',
-  delete: 'delete',
-  'move-from': 'move of',
-  'move-to': 'move to',
-};
-
-/** The folder Codex resolves a patch's relative paths against: the input's `cwd`. */
-function patchBase(given: Record<string, unknown>, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of [textOf(given.cwd), textOf(env.CLAUDE_PROJECT_DIR), textOf(env.PWD)])
-    if (dir !== undefined && path.isAbsolute(dir)) return dir;
-  return undefined;
-}
-
-/**
- * `apply_patch` as Claude Code calls: one per file and tool (the first is the call, the rest its
- * `also`), or one `Edit` with no `file_path` when the patch names no file (Codex refuses it).
- */
-function patchCalls(call: ClaudeCall, given: Record<string, unknown>, env: NodeJS.ProcessEnv): ClaudeCall {
-  const input = objectOf(given.tool_input) ?? {};
-  const patch = textOf(input.command) ?? textOf(input.patch) ?? textOf(input.input) ?? '';
-  const base = patchBase(given, env);
-  const seen = new Set<string>();
-  const parts: ClaudeCall[] = [];
-  for (const file of patchFiles(patch).files) {
-    const filePath = base !== undefined ? path.resolve(base, file.path) : path.normalize(file.path);
-    for (const tool of TOOLS_OF[file.change]) {
-      const key = `${tool}\0${filePath}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const toolInput = {
-        ...input,
-        file_path: filePath,
-        ...(file.content !== undefined ? { content: file.content } : {}),
-      };
-      parts.push({
-        ...call,
-        input: { ...call.input, tool_name: tool, tool_input: toolInput },
-        toolName: tool,
-        agentTool: 'apply_patch',
-        subject: `apply_patch ${VERB[file.change]} ${file.path}`,
-      });
-    }
-  }
-  const [first, ...also] = parts;
-  if (first === undefined)
-    return {
-      ...call,
-      input: { ...call.input, tool_name: 'Edit', tool_input: input },
-      toolName: 'Edit',
-      agentTool: 'apply_patch',
-    };
-  return also.length === 0 ? first : { ...first, also };
-}
+import { patchCalls, shellPatchCalls } from './patch-calls.ts';
 
 /**
  * A policy rewrite of a patch as Codex takes it: the patch text in `command`. Codex runs only that
@@ -165,8 +94,9 @@ function codexReply(call: ClaudeCall, decision: Parameters<HookAgentProtocol['re
 export const codexHookProtocol: HookAgentProtocol = {
   toClaude(given, named, env) {
     const call = claudeShapedCall(given, named, textOf(env.CLAUDE_PROJECT_DIR) ?? textOf(given.cwd));
-    if ('problem' in call || call.toolName !== 'apply_patch') return call;
-    return patchCalls(call, given, env);
+    if ('problem' in call) return call;
+    if (call.toolName === 'apply_patch') return patchCalls(call, given, env);
+    return call.toolName === 'Bash' ? shellPatchCalls(call, given, env) : call;
   },
   reply: codexReply,
 };
