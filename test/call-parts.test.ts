@@ -1,5 +1,5 @@
 /**
- * [C-ANS-4 across parts, G-ACT-1] One agent call that stands for several Claude calls (a Codex
+ * [C-ANS-4 across parts, R-MAP-1] One agent call that stands for several Claude calls (a Codex
  * patch's files): each part decided, the answers merged most restrictive first. A pure unit: a
  * decider that answers from a table, no engine.
  */
@@ -48,7 +48,7 @@ const question = (c: ClaudeCall): PolicyQuestion => ({
   call: c,
 });
 
-describe('[G-ACT-1] decideEachPart', () => {
+describe('[R-MAP-1] decideEachPart', () => {
   it('one part: the decision as it came, untouched', async () => {
     const d = decider({ 'a.ts': ok({ decision: 'deny', blocked: true, reason: 'no' }) });
     expect(await decideEachPart(d, question(part('a.ts')))).toEqual(

@@ -1,5 +1,5 @@
 /**
- * [R-MAP-1, G-ACT-1] Codex's `apply_patch` text read as Codex's own parser (codex-rs/apply-patch,
+ * [R-MAP-1] Codex's `apply_patch` text read as Codex's own parser (codex-rs/apply-patch,
  * lenient mode) reads it: every file section, indented headers, `*** Move to:`, the heredoc
  * wrapper, Rust's whitespace — and `patchFiles`, which also counts every line that only looks
  * like a header, so no reading of another Codex version walks a file past the gate.
@@ -126,7 +126,7 @@ describe('[R-MAP-1] parsePatch: as Codex reads a patch', () => {
   });
 });
 
-describe('[G-ACT-1] patchFiles: every file the patch touches, lookalike headers too', () => {
+describe('[R-MAP-1] patchFiles: every file the patch touches, lookalike headers too', () => {
   it("Codex's files first, a move as its source and its target", () => {
     expect(
       patchFiles(

@@ -1,5 +1,5 @@
 /**
- * [R-MAP-1, G-ACT-1, R-HOOK-1] `hookwerk hook --agent codex` judges **every** file of an
+ * [R-MAP-1, R-HOOK-1] `hookwerk hook --agent codex` judges **every** file of an
  * `apply_patch` (issue 28 item 9): the patch is read as Codex reads it and each file it touches is
  * its own Claude `Edit`/`Write` call, decided by the policy; one deny denies the patch, naming the
  * file. Real `hookwerk hook` processes with a temp HOME holding `~/.hookwerk/policy.json`, and the
@@ -99,7 +99,7 @@ function denial(stdout: string): string | undefined {
   return specific.permissionDecisionReason;
 }
 
-describe('[R-MAP-1, G-ACT-1] hookwerk hook --agent codex: every file of a patch (a real process)', () => {
+describe('[R-MAP-1] hookwerk hook --agent codex: every file of a patch (a real process)', () => {
   it('an if: "Edit(.env)" guard denies each patch that reaches .env past its first file, naming the file', async () => {
     const home = tempDir('hw-patch-home-');
     const project = tempDir('hw-patch-proj-');
@@ -167,7 +167,7 @@ describe('[R-MAP-1, G-ACT-1] hookwerk hook --agent codex: every file of a patch 
   });
 });
 
-describe('[G-ACT-1] each file as its own call: absolute file_path, the whole patch kept', () => {
+describe('[R-MAP-1] each file as its own call: absolute file_path, the whole patch kept', () => {
   async function decide(home: string, project: string, text: string, event?: string) {
     return answerHookCall(
       { agent: 'codex', stdin: codexInput(project, text, event), cwd: project, env: { HOME: home }, home },

@@ -26,7 +26,7 @@ export interface ClaudeCall {
   readonly subject?: string;
   /**
    * Further Claude Code calls the agent's one call stands for (a Codex patch: one per file it
-   * touches [G-ACT-1]). Each is decided too and the answers are merged, most restrictive first
+   * touches, SPEC §14.1). Each is decided too and the answers are merged, most restrictive first
    * (src/hook/call-parts.ts); the reply is given for this call.
    */
   readonly also?: readonly ClaudeCall[];

@@ -1,6 +1,6 @@
 /**
  * One agent call that stands for several Claude Code calls — a Codex patch that touches N files is
- * N `Edit`/`Write` calls [R-MAP-1, G-ACT-1] — is decided part by part, and the decisions are merged
+ * N `Edit`/`Write` calls [R-MAP-1] — is decided part by part, and the decisions are merged
  * most restrictive first: any deny denies (naming its part), an ask asks, so the gate sees every
  * file and no file rides through on another's answer. Nothing here knows which agent runs: the
  * parts come from the agent's `toClaude` (`ClaudeCall.also`). The choices (docs/policy.md):

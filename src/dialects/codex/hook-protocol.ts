@@ -2,7 +2,7 @@
  * `hookwerk hook --agent codex` [R-HOOK-1, R-MAP-1]: Codex CLI already uses Claude Code's event
  * names and `Bash`. Its `apply_patch` — and a shell command that runs `apply_patch <<EOF`, which
  * Codex applies as a patch too — stands for one Claude `Edit`/`Write` call per file the patch
- * touches (`patch-calls.ts`, G-ACT-1), each decided by the policy. The answer is what Codex
+ * touches (`patch-calls.ts`), each decided by the policy. The answer is what Codex
  * 0.171's strict parser accepts for that event [A-CDX-1] — an unknown or unsupported field would
  * fail the hook and let the tool run — and `{}` for no opinion [R-HOOK-2]. Codex cannot ask from
  * PreToolUse, allows only with a rewrite and cannot stop there: an `ask` or a stop is a deny with

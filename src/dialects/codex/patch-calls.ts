@@ -1,5 +1,5 @@
 /**
- * [R-MAP-1, G-ACT-1] A Codex patch as the Claude Code calls the policy decides: one per file it
+ * [R-MAP-1, SPEC §14.1] A Codex patch as the Claude Code calls the policy decides: one per file it
  * touches and tool (issue 28 item 9), read as Codex's own parser reads it (`patch-files.ts`).
  *
  * - `Write` for an added file (with its `content`), `Edit` for an updated one, `Edit` **and**

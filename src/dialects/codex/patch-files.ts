@@ -1,7 +1,7 @@
 /**
  * Codex's `apply_patch` text read the way Codex's own parser reads it (codex-rs/apply-patch,
  * lenient mode), so that the gate sees **every** file a patch touches (issue 28 item 9, the
- * `paths` of G-ACT-1): what Codex would add, update, delete, and move where. Read from Codex's
+ * `paths` of SPEC §14.1's action view): what Codex would add, update, delete, and move where. Read from Codex's
  * rules, not its code:
  *
  * - The whole text is trimmed (Rust's Unicode whitespace: NEL and no-break spaces count, a BOM
