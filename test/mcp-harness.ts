@@ -22,7 +22,7 @@ import {
 import { afterEach } from 'vitest';
 import { z } from 'zod';
 import { BIN, cleanEnv, REPO } from './cli-runner.ts';
-import { notesServer } from './fixtures/mcp/notes-server.mjs';
+import { logWire, notesServer } from './fixtures/mcp/notes-server.mjs';
 import { tempDir, writeScript } from './helpers.ts';
 
 export const NOTES_SERVER = path.join(REPO, 'test', 'fixtures', 'mcp', 'notes-server.mjs');
@@ -35,6 +35,16 @@ export function serverLog(file: string): { tool: string; args: Record<string, un
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => line.parse(JSON.parse(l)));
+}
+
+/** Every message that reached the notes server (stdio or HTTP), as it came. */
+export function wireLog(log: string): JSONRPCMessage[] {
+  const file = `${log}.wire.jsonl`;
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSONRPCMessageSchema.parse(JSON.parse(l)));
 }
 
 /**
@@ -129,6 +139,7 @@ export async function httpNotes(log: string): Promise<{ url: URL; ended: () => n
         });
         transport = fresh;
         await notesServer(log).connect(fresh);
+        logWire(fresh, log);
       }
       await transport.handleRequest(req, res);
     };

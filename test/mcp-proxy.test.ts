@@ -37,6 +37,7 @@ import {
   ProxyProcess,
   pidsSchema,
   serverLog,
+  wireLog,
 } from './mcp-harness.ts';
 
 /** Client → McpProxy → notes server, all in this process. */
@@ -270,6 +271,90 @@ describe('[AD-MCP-1] McpProxy: every message passes unchanged, tools/call throug
     expect(audit.lines).toContain(
       'audit: a call passes ungated: tools/call params must give the tool its name (a string) and its arguments as an object',
     );
+  });
+});
+
+describe('[AD-MCP-1] a tools/call sent as a notification (no id) never reaches the server ungated', () => {
+  const notified = {
+    jsonrpc: '2.0',
+    method: 'tools/call',
+    params: { name: 'delete_all', arguments: {} },
+  } satisfies JSONRPCMessage;
+  const isCall = (m: JSONRPCMessage) => 'method' in m && m.method === 'tools/call';
+  const refusedLine =
+    'hookwerk mcp-proxy: refused a tools/call of delete_all sent as a notification (no id): dropped, the server never sees it\n';
+
+  it('in-process: enforce drops it and records it refused; audit lets it pass, saying so', async () => {
+    const enforce = await inMemoryProxy(await claudeEngine(notesProject()));
+    await enforce.client.notification({ method: 'tools/call', params: notified.params });
+    await enforce.client.listTools();
+    expect(enforce.toServer.filter(isCall)).toEqual([]);
+    expect(enforce.lines).toEqual([
+      'refused a tools/call of delete_all sent as a notification (no id): dropped, the server never sees it',
+    ]);
+    expect(enforce.records).toEqual([
+      expect.objectContaining({
+        hook: 'mcp-gate',
+        toolName: 'mcp__notes__delete_all',
+        outcome: 'deny',
+        decision: 'deny',
+      }),
+    ]);
+    const audit = await inMemoryProxy(await claudeEngine(notesProject()), { mode: 'audit' });
+    await audit.client.notification({ method: 'tools/call', params: notified.params });
+    await audit.client.listTools();
+    expect(audit.toServer.filter(isCall)).toEqual([notified]);
+    expect(audit.lines).toEqual([
+      'audit: a tools/call of delete_all sent as a notification (no id) passes ungated',
+    ]);
+    expect(audit.records).toEqual([
+      expect.objectContaining({ cause: 'audit_would_deny', decision: 'allow' }),
+    ]);
+  });
+
+  it('stdio: the real proxy drops each one, says so on stderr once per call, records it; the server never saw it', async () => {
+    const { project, home } = await approvedProject();
+    const log = path.join(tempDir('hw-mcp-run-'), 'calls.jsonl');
+    const proxy = new ProxyProcess(['--project', project, '--', process.execPath, NOTES_SERVER, log], {
+      home,
+    });
+    const client = await clientOn(proxy);
+    await proxy.send(notified);
+    await proxy.send(notified);
+    // A request sent after them: once it is answered, the server got whatever came before it.
+    expect((await client.listTools()).tools.length).toBe(6);
+    expect(wireLog(log).filter(isCall)).toEqual([]);
+    expect(wireLog(log).some((m) => 'method' in m && m.method === 'tools/list')).toBe(true);
+    await client.close();
+    expect((await proxy.exit).code).toBe(0);
+    expect(proxy.stderr).toBe(refusedLine.repeat(2));
+    expect(journalOf(home).map((e) => [e.hook, e.toolName, e.decision])).toEqual([
+      ['mcp-gate', 'mcp__notes__delete_all', 'deny'],
+      ['mcp-gate', 'mcp__notes__delete_all', 'deny'],
+    ]);
+  });
+
+  it('--url: the same for a streamable-HTTP server', async () => {
+    const { project, home } = await approvedProject();
+    const log = path.join(tempDir('hw-mcp-run-'), 'calls.jsonl');
+    const http = await httpNotes(log);
+    const proxy = new ProxyProcess(['--project', project, '--url', http.url.href], { home });
+    const client = await clientOn(proxy);
+    await proxy.send(notified);
+    expect(await client.callTool({ name: 'write_note', arguments: { title: 'a', body: 'b' } })).toMatchObject(
+      {
+        content: [{ type: 'text', text: 'wrote "[reviewed] a"' }, expect.anything()],
+      },
+    );
+    await client.close();
+    expect((await proxy.exit).code).toBe(0);
+    expect(
+      wireLog(log)
+        .filter(isCall)
+        .map((m) => ('id' in m ? m.id : 'no id')),
+    ).toEqual([expect.any(Number)]);
+    expect(serverLog(log).map((c) => c.tool)).toEqual(['write_note']);
+    expect(proxy.stderr).toBe(refusedLine);
   });
 });
 

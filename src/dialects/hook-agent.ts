@@ -22,6 +22,14 @@ export interface ClaudeCall {
   readonly toolName?: string;
   /** The tool as the agent named it, to map an `updatedInput` back [R-MAP-1]. */
   readonly agentTool?: string;
+  /** What this call is about, to name it in a merged answer (a patch's file: `delete .env`). */
+  readonly subject?: string;
+  /**
+   * Further Claude Code calls the agent's one call stands for (a Codex patch: one per file it
+   * touches, SPEC §14.1). Each is decided too and the answers are merged, most restrictive first
+   * (src/hook/call-parts.ts); the reply is given for this call.
+   */
+  readonly also?: readonly ClaudeCall[];
 }
 
 /** What `hookwerk hook` prints and how it exits: the agent's own protocol [R-HOOK-1]. */

@@ -13,6 +13,7 @@ import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import { runProblemLines } from '../records/run-problem-lines.ts';
 import type { RunRecord } from '../records/run-record.ts';
+import { decideEachPart, sharedToolName } from './call-parts.ts';
 import { scanPolicy } from './policy-prefilter.ts';
 
 /** A call as the command line (or the daemon's client) hands it over. */
@@ -88,11 +89,17 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
     return { ...agent.reply(call, undefined), stderr: `hookwerk: ${messageOf(e)}\n` };
   }
   const projectDir = path.resolve(req.cwd, call.projectDir ?? req.project ?? req.cwd);
-  const scan = scanPolicy({ projectDir, home, agent: req.agent, event: call.event, tool: call.toolName });
+  const scan = scanPolicy({
+    projectDir,
+    home,
+    agent: req.agent,
+    event: call.event,
+    tool: sharedToolName(call),
+  });
   if (!scan.mayRun) return agent.reply(call, undefined);
   try {
     const question = { projectDir, home, agent: req.agent, env: req.env, call, indexStale: scan.stale };
-    const decision = await deps.decider.decide(question);
+    const decision = await decideEachPart(deps.decider, question);
     const unrecorded = await recordRuns(deps.record ?? journalRuns, decision, req.agent, call, home);
     passEnvBack(decision, req.env);
     const reply = withStderr(agent.reply(call, decision), unrecorded);

@@ -76,6 +76,12 @@ export interface McpGate {
     forward: McpForward,
     options?: McpCallOptions,
   ): Promise<McpToolResult>;
+  /**
+   * Records a call of `tool` that never reached the gate because it cannot be gated — a
+   * `tools/call` sent as a JSON-RPC notification, which no answer can deny — as refused (enforce)
+   * or as one audit mode would refuse: the journal keeps it beside the gated calls.
+   */
+  refused(tool: string, reason: string): void;
 }
 
 export function createMcpGate(engine: HookEngine, options: McpGateOptions): McpGate {
@@ -154,6 +160,22 @@ class Gate implements McpGate {
     if (out !== undefined) return out;
     this.#say(`the result of ${call.toolName} has no content list; the hooks' feedback was not added to it`);
     return result;
+  }
+
+  refused(tool: string, reason: string): void {
+    this.#keep([
+      verdictRecord({
+        server: this.name,
+        toolName: this.toolName(tool),
+        sessionId: this.sessionId,
+        dialect: this.#dialect,
+        at: isoNow(),
+        durationMs: 0,
+        enforce: this.mode === 'enforce',
+        deny: reason,
+        rewritten: false,
+      }),
+    ]);
   }
 
   /** PreToolUse: the verdict, recorded; a gate that fails denies (enforce) or lets through (audit). */

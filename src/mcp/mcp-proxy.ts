@@ -5,6 +5,9 @@
  * `tools/call`, which goes through the gate first. Only the transports' messages are handled, no
  * MCP method is re-implemented, so what a newer protocol adds passes through too.
  *
+ * A `tools/call` sent as a notification (no id) cannot be gated — no answer could carry a denial —
+ * and is dropped, never forwarded (audit mode lets it pass, saying so).
+ *
  * Ids pass unchanged: the proxy sends no request of its own, so the client's ids are the only
  * ones towards the server, and the server's the only ones towards the client.
  */
@@ -12,6 +15,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
   JSONRPCErrorResponse,
   JSONRPCMessage,
+  JSONRPCNotification,
   JSONRPCRequest,
   JSONRPCResultResponse,
   RequestId,
@@ -116,6 +120,10 @@ export class McpProxy {
   }
 
   #fromClient(message: JSONRPCMessage): void {
+    if ('method' in message && !('id' in message) && message.method === 'tools/call') {
+      this.#notifiedCall(message);
+      return;
+    }
     if ('method' in message && 'id' in message) {
       if (message.method === 'tools/call') {
         void this.#toolCall(message);
@@ -159,6 +167,25 @@ export class McpProxy {
       return;
     }
     this.#gate = this.#opts.gate(serverInfo.name);
+  }
+
+  /**
+   * A `tools/call` sent as a notification (no id): JSON-RPC gives it no answer, so no denial could
+   * reach the client, and a server that runs it anyway would run it ungated (issue 28). Enforce:
+   * dropped — never sent to the server —, one line on stderr and a refused record each time.
+   * Audit: it passes, said and recorded as a call enforce mode would refuse.
+   */
+  #notifiedCall(message: JSONRPCNotification): void {
+    const params = toolCallParams.safeParse(message.params);
+    const tool = params.success ? params.data.name : '';
+    const what = `a tools/call${tool !== '' ? ` of ${tool}` : ''} sent as a notification (no id)`;
+    this.#gate?.refused(tool, `${what} cannot be gated: a call must be a request, which gets an answer`);
+    if (this.#opts.mode === 'enforce') {
+      this.#opts.log(`refused ${what}: dropped, the server never sees it`);
+      return;
+    }
+    this.#opts.log(`audit: ${what} passes ungated`);
+    this.#toServer(message);
   }
 
   async #toolCall(request: JSONRPCRequest): Promise<void> {

@@ -1,6 +1,9 @@
 /**
  * [R-MAP-1] An agent's tool names and input fields as Claude Code's, and back for `updatedInput`.
- * A tool with no entry keeps its name and fields; a field with no entry keeps its name.
+ * A tool with no entry keeps its name and fields; a field with no entry keeps its name. A mapped
+ * field always wins over a field that already bears its new name: Copilot's `create` writes its
+ * `path`, so a `file_path` the model added beside it is a decoy, never the `file_path` the policy
+ * sees (issue 28) — and back, a hook's `file_path` is the `path` the tool gets.
  */
 export interface ToolEntry {
   /** The agent's tool name (`run_shell_command`, `bash`, `Shell`). */
@@ -25,7 +28,9 @@ export function toolMapper(entries: readonly ToolEntry[]): ToolMapper {
   const rename = (input: Record<string, unknown>, fields: Readonly<Record<string, string>> | undefined) => {
     if (fields === undefined) return { ...input };
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(input)) out[Object.hasOwn(fields, k) ? (fields[k] ?? k) : k] = v;
+    // The unmapped fields first, then the mapped ones over them: a decoy never hides the real field.
+    for (const [k, v] of Object.entries(input)) if (!Object.hasOwn(fields, k)) out[k] = v;
+    for (const [k, v] of Object.entries(input)) if (Object.hasOwn(fields, k)) out[fields[k] ?? k] = v;
     return out;
   };
   return {

@@ -4,10 +4,10 @@
  *
  * - `Tool` (or `Tool(*)`): the tool name only.
  * - `Tool(pattern)`: the tool matches and the glob matches `tool_input.command` or
- *   `tool_input.file_path`. `*` is any text (including `/` and spaces); `\*` a literal star;
- *   everything else is literal. As in Claude Code's permission rules, a trailing ` *` also matches
- *   the bare command (`git *` matches `git`), and the old `prefix:*` form means `prefix` or
- *   `prefix …`.
+ *   `tool_input.file_path` (a tool other than Bash that has a path: the path). `*` is any text
+ *   (including `/` and spaces); `\*` a literal star; everything else is literal. As in Claude
+ *   Code's permission rules, a trailing ` *` also matches the bare command (`git *` matches
+ *   `git`), and the old `prefix:*` form means `prefix` or `prefix …`.
  * - Bash: the pattern is tested against each subcommand — the command split on `&&`, `||`, `;`,
  *   `|`, `&` and newlines, plus every command inside `$(…)`, backticks, `<(…)`, `>(…)` and
  *   `(…)` subshells, quotes respected, leading `VAR=x` assignments removed; the rule admits when
@@ -209,6 +209,13 @@ export function ifRuleAdmits(rule: IfRule, toolName: string | undefined, toolInp
   if (toolName === undefined || !toolMatches(rule.tool, toolName)) return false;
   if (rule.kind === 'tool') return true;
   const command = stringField(toolInput, 'command');
+  const path =
+    stringField(toolInput, 'file_path') ??
+    stringField(toolInput, 'notebook_path') ??
+    stringField(toolInput, 'path');
+  // A file tool is matched on its path, even when its input also carries a `command` (a Codex
+  // patch's call keeps the patch text there [R-MAP-1]).
+  if (path !== undefined && toolName !== 'Bash') return pathMatches(rule, path);
   if (command !== undefined) {
     if (toolName !== 'Bash') return anyGlob(rule.globs, command.trim());
     const subcommands = simpleCommands(command);
@@ -216,10 +223,6 @@ export function ifRuleAdmits(rule: IfRule, toolName: string | undefined, toolInp
     if (subcommands.length === 0) return anyGlob(rule.globs, command.trim());
     return subcommands.some((sub) => subcommandCandidates(sub).some((c) => anyGlob(rule.globs, c)));
   }
-  const path =
-    stringField(toolInput, 'file_path') ??
-    stringField(toolInput, 'notebook_path') ??
-    stringField(toolInput, 'path');
   if (path !== undefined) return pathMatches(rule, path);
   return true; // nothing this rule can test: admit
 }

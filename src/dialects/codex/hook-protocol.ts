@@ -1,29 +1,39 @@
 /**
  * `hookwerk hook --agent codex` [R-HOOK-1, R-MAP-1]: Codex CLI already uses Claude Code's event
- * names and `Bash`; its `apply_patch` becomes `Edit` (a patch that updates or deletes a file) or
- * `Write` (one that only adds files), with the first file as `file_path`. The answer is what Codex
+ * names and `Bash`. Its `apply_patch` — and a shell command that runs `apply_patch <<EOF`, which
+ * Codex applies as a patch too — stands for one Claude `Edit`/`Write` call per file the patch
+ * touches (`patch-calls.ts`), each decided by the policy. The answer is what Codex
  * 0.171's strict parser accepts for that event [A-CDX-1] — an unknown or unsupported field would
  * fail the hook and let the tool run — and `{}` for no opinion [R-HOOK-2]. Codex cannot ask from
  * PreToolUse, allows only with a rewrite and cannot stop there: an `ask` or a stop is a deny with
- * the reason, an allow without a rewrite is no opinion (docs/agents-hook.md).
+ * the reason, an allow without a rewrite is no opinion (docs/agents-hook.md). A patch is rewritten
+ * only through its patch text (`command`).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { jsonReply, policyVerdict, reasonOr } from '../agent/policy-verdict.ts';
 import { objectOf, textOf } from '../agent/tool-map.ts';
 import { claudeShapedCall } from '../claude/hook-protocol.ts';
 import type { ClaudeCall, HookAgentProtocol } from '../hook-agent.ts';
+import { patchCalls, shellPatchCalls } from './patch-calls.ts';
 
-const PATCH_FILE = /^\*\*\* (Add|Update|Delete) File: (.+)$/gm;
-
-/** `apply_patch`'s patch text as Claude's `Edit` or `Write`, with the first file it names. */
-function patchAsClaude(input: Record<string, unknown>): { tool: string; input: Record<string, unknown> } {
-  const patch = textOf(input.command) ?? textOf(input.patch) ?? textOf(input.input) ?? '';
-  const files = [...patch.matchAll(PATCH_FILE)];
-  const onlyAdds = files.length > 0 && files.every((m) => m[1] === 'Add');
-  const first = files[0]?.[2]?.trim();
-  return {
-    tool: onlyAdds ? 'Write' : 'Edit',
-    input: { ...input, ...(first !== undefined ? { file_path: first } : {}) },
-  };
+/**
+ * A policy rewrite of a patch as Codex takes it: the patch text in `command`. Codex runs only that
+ * text, so a rewrite that changes another field (`file_path`, `content`: derived from the patch)
+ * and leaves the text as it was cannot be applied; it is refused with the reason rather than
+ * dropped, which would run what a hook wanted changed.
+ */
+function patchRewrite(call: ClaudeCall, rewrite: Record<string, unknown>): { command: string } | string {
+  const given = objectOf(call.input.tool_input) ?? {};
+  const command = rewrite.command;
+  if (typeof command !== 'string' || command === '')
+    return 'hookwerk: a policy hook rewrote this patch without giving its text in tool_input.command; a patch is rewritten only through its text';
+  const same = command === given.command;
+  const changed = Object.keys({ ...given, ...rewrite }).filter(
+    (k) => k !== 'command' && !isDeepStrictEqual(given[k], rewrite[k]),
+  );
+  if (same && changed.length > 0)
+    return `hookwerk: a policy hook rewrote ${changed.join(', ')} of this patch but not its text; Codex applies only the patch text (tool_input.command)`;
+  return { command };
 }
 
 /** Codex's events whose `hookSpecificOutput.additionalContext` it reads. */
@@ -48,10 +58,15 @@ function codexReply(call: ClaudeCall, decision: Parameters<HookAgentProtocol['re
       specific.permissionDecision = 'deny';
       specific.permissionDecisionReason = v.reason ?? v.stop?.reason ?? reasonOr(v);
     } else if (v.updatedInput !== undefined) {
-      specific.permissionDecision = 'allow';
       // A Bash rewrite keeps Codex's `{command}`; an apply_patch rewrite gives its patch text back.
-      specific.updatedInput =
-        call.agentTool === 'apply_patch' ? { command: v.updatedInput.command } : v.updatedInput;
+      const rewrite = call.agentTool === 'apply_patch' ? patchRewrite(call, v.updatedInput) : v.updatedInput;
+      if (typeof rewrite === 'string') {
+        specific.permissionDecision = 'deny';
+        specific.permissionDecisionReason = rewrite;
+      } else {
+        specific.permissionDecision = 'allow';
+        specific.updatedInput = rewrite;
+      }
     }
   } else if (event === 'PermissionRequest') {
     const answer = v.permissionRequest;
@@ -79,14 +94,9 @@ function codexReply(call: ClaudeCall, decision: Parameters<HookAgentProtocol['re
 export const codexHookProtocol: HookAgentProtocol = {
   toClaude(given, named, env) {
     const call = claudeShapedCall(given, named, textOf(env.CLAUDE_PROJECT_DIR) ?? textOf(given.cwd));
-    if ('problem' in call || call.toolName !== 'apply_patch') return call;
-    const patch = patchAsClaude(objectOf(given.tool_input) ?? {});
-    return {
-      ...call,
-      input: { ...call.input, tool_name: patch.tool, tool_input: patch.input },
-      toolName: patch.tool,
-      agentTool: 'apply_patch',
-    };
+    if ('problem' in call) return call;
+    if (call.toolName === 'apply_patch') return patchCalls(call, given, env);
+    return call.toolName === 'Bash' ? shellPatchCalls(call, given, env) : call;
   },
   reply: codexReply,
 };

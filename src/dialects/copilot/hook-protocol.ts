@@ -7,10 +7,10 @@
 import type { EventMap } from '../agent/event-map.ts';
 import { claudeEventOf } from '../agent/event-map.ts';
 import { jsonReply, policyVerdict, reasonOr } from '../agent/policy-verdict.ts';
-import { textOf, toolMapper } from '../agent/tool-map.ts';
+import { objectOf, textOf, toolMapper } from '../agent/tool-map.ts';
 import { claudeAnswerJson, claudeShapedCall } from '../claude/hook-protocol.ts';
-import type { HookAgentProtocol } from '../hook-agent.ts';
-import { toolArgsObject } from './payload.ts';
+import type { CallProblem, ClaudeCall, HookAgentProtocol } from '../hook-agent.ts';
+import { copilotToolName, toolArgsObject } from './payload.ts';
 
 export const COPILOT_CLAUDE_EVENTS: EventMap = {
   sessionStart: 'SessionStart',
@@ -52,13 +52,37 @@ const FIELDS: Readonly<Record<string, string>> = {
   errorMessage: 'error',
 };
 
+/**
+ * The VS Code form: Claude's shape, but Copilot's tool (PascalCased: `Create`) and its own fields
+ * (`path`, `file_text`): mapped as the camelCase form is, so a Write guard sees `create` and its
+ * `file_path` is the `path` the tool writes. A tool not in the table keeps its name and input.
+ */
+function vscodeCall(
+  given: Record<string, unknown>,
+  named: string | undefined,
+  projectDir: string | undefined,
+): ClaudeCall | CallProblem {
+  const call = claudeShapedCall(given, named, projectDir);
+  if ('problem' in call || call.toolName === undefined) return call;
+  const own = copilotToolName(call.toolName);
+  const claude = copilotTools.claudeName(own);
+  const args = objectOf(given.tool_input) ?? toolArgsObject(given.tool_input);
+  if (claude === own || args === undefined) return call;
+  return {
+    ...call,
+    input: { ...call.input, tool_name: claude, tool_input: copilotTools.toClaude(own, args) },
+    toolName: claude,
+    agentTool: own,
+  };
+}
+
 const CONTEXT_EVENTS = new Set(['userPromptSubmitted', 'sessionStart', 'subagentStart', 'notification']);
 const BLOCK_EVENTS = new Set(['userPromptSubmitted', 'agentStop', 'subagentStop', 'postToolUse']);
 
 export const copilotHookProtocol: HookAgentProtocol = {
   toClaude(given, named, env) {
     const projectDir = textOf(env.COPILOT_PROJECT_DIR) ?? textOf(env.CLAUDE_PROJECT_DIR) ?? textOf(given.cwd);
-    if (textOf(given.hook_event_name) !== undefined) return claudeShapedCall(given, named, projectDir);
+    if (textOf(given.hook_event_name) !== undefined) return vscodeCall(given, named, projectDir);
     const agentEvent = textOf(given.hookName) ?? named;
     if (agentEvent === undefined) return { problem: "Copilot's input names no event: give --event" };
     const event = claudeEventOf(COPILOT_CLAUDE_EVENTS, agentEvent) ?? agentEvent;
@@ -86,8 +110,13 @@ export const copilotHookProtocol: HookAgentProtocol = {
   },
   reply(call, decision) {
     if (textOf(call.input.hook_event_name) === call.agentEvent && call.agentEvent === call.event) {
-      // The VS Code form (a PascalCase key): Copilot reads Claude Code's answer there.
-      return jsonReply(claudeAnswerJson(call.event, decision));
+      // The VS Code form (a PascalCase key): Copilot reads Claude Code's answer there, its tool's
+      // own field names in a rewrite.
+      const back =
+        decision?.updatedInput !== undefined && call.agentTool !== undefined
+          ? { ...decision, updatedInput: copilotTools.fromClaude(call.agentTool, decision.updatedInput) }
+          : decision;
+      return jsonReply(claudeAnswerJson(call.event, back));
     }
     const v = policyVerdict(decision);
     const event = call.agentEvent;

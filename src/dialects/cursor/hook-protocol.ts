@@ -5,6 +5,8 @@
  * or not JSON [R-HOOK-2]. Where Cursor does not enforce `ask` (preToolUse, subagentStart,
  * beforeReadFile) an ask is a deny with the reason, never a silent pass.
  */
+
+import { mcpToolName } from '../../mcp/tool-name.ts';
 import type { EventMap } from '../agent/event-map.ts';
 import { claudeEventOf } from '../agent/event-map.ts';
 import { jsonReply, policyVerdict, reasonOr } from '../agent/policy-verdict.ts';
@@ -50,10 +52,13 @@ const PERMISSION_EVENTS: ReadonlyMap<string, boolean> = new Map([
 ]);
 const CONTEXT_EVENTS = new Set(['sessionStart', 'postToolUse']);
 
-/** `MCP:<tool>` (or beforeMCPExecution's tool) as Claude's `mcp__<server>__<tool>`. */
+/**
+ * `MCP:<tool>` (or beforeMCPExecution's tool) as Claude's `mcp__<server>__<tool>`, both names
+ * normalised as Claude Code does; the tool's name is the server's word, never a name of its own:
+ * a tool called `mcp__github__wipe` stays the tool of its server (src/mcp/tool-name.ts).
+ */
 function mcpName(tool: string, given: Record<string, unknown>): string {
-  const server = textOf(given.server_name) ?? textOf(given.server) ?? 'cursor';
-  return tool.startsWith('mcp__') ? tool : `mcp__${server}__${tool}`;
+  return mcpToolName(textOf(given.server_name) ?? textOf(given.server) ?? 'cursor', tool);
 }
 
 /** The Claude Code tool call an event of Cursor's stands for. */
