@@ -65,6 +65,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -798,6 +799,9 @@ static char **split_text(char *text, size_t text_len, size_t count) {
   return fields;
 }
 
+/* What a run's cgroup field becomes when its folder could not be made for it. */
+static char no_cgroup[] = "";
+
 static void do_spawn(struct reader *rq) {
   uint32_t id = rd_u32(rq);
   uint32_t flags = rd_u32(rq);
@@ -885,11 +889,20 @@ static void do_spawn(struct reader *rq) {
    * memory; CLONE_VFORK still holds us until it execs. Any refusal (an older kernel, a v1
    * hierarchy) falls back to vfork and the write, for this run and the rest.
    */
+  /*
+   * The run's cgroup is made here, right before the start, for this run alone, and removed at its
+   * exit [X-PROC-2]: never reused, because a cgroup that was ever cgroup.kill-ed kills every
+   * process later cloned into it (6.18 here) and any hook may write that file, its own or a
+   * sibling's. A folder that exists already was not made for this run (a hook can plant one, and
+   * kill it, under the next name): the run then goes without a cgroup (its group still holds it).
+   * Here, not in the engine: the mkdir and the rmdir (~60 us) stay off the agent's event loop.
+   */
+  char cgroup_dir[4096];
+  if (cgroup[0] != 0 && (!dir_of(cgroup, cgroup_dir, sizeof cgroup_dir) || mkdir(cgroup_dir, 0755) != 0))
+    cgroup = no_cgroup;
   static int clone3_usable = 1;
   volatile int cgroup_fd = -1;
-  char cgroup_dir[4096];
-  if (cgroup[0] != 0 && clone3_usable && dir_of(cgroup, cgroup_dir, sizeof cgroup_dir))
-    cgroup_fd = open(cgroup_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (cgroup[0] != 0 && clone3_usable) cgroup_fd = open(cgroup_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   volatile int born_in_cgroup = 0;
   sigset_t all_signals, saved_mask;
   sigfillset(&all_signals);
@@ -914,6 +927,7 @@ static void do_spawn(struct reader *rq) {
     int32_t e[1] = {errno};
     emit(102, id, e, 1, "fork", 4, 1);
     if (payload_path != NULL) unlink(payload_path);
+    if (cgroup[0] != 0) rmdir(cgroup_dir);
     goto cleanup;
   }
   if (pid == 0) {
@@ -970,6 +984,7 @@ static void do_spawn(struct reader *rq) {
     st = st ? st + 1 : "exec";
     waitpid(pid, NULL, 0);
     if (payload_path != NULL) unlink(payload_path);
+    if (cgroup[0] != 0) rmdir(cgroup_dir);
     int32_t e[1] = {err};
     emit(102, id, e, 1, st, strlen(st), 1);
     close(out_p[0]);
@@ -1066,6 +1081,9 @@ static void reap(void) {
     }
     /* Cheap here, a file read on the engine's event loop: is anything of the run left? */
     v[2] = kill(-r->pid, 0) == 0 || cgroup_populated(r->cgroup_procs) ? 1 : 0;
+    /* Nothing left: its cgroup goes now, never to be used again [X-PROC-2]. */
+    char dir[4096];
+    if (!v[2] && !r->keep && has_cgroup(r) && dir_of(r->cgroup_procs, dir, sizeof dir)) rmdir(dir);
     emit(105, r->id, v, 3, NULL, 0, 0);
     release_if_done(r);
   }
