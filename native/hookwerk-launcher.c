@@ -472,6 +472,25 @@ static void kill_listed(const char *dir, int depth) {
 }
 
 /*
+ * Removes cgroup `dir` once nothing is in it, and the empty cgroups below it first when it has
+ * some (a hook may make them, e.g. one that runs hookwerk itself), deepest first.
+ */
+static void remove_cgroup_tree(const char *dir, int depth) {
+  if (rmdir(dir) == 0 || errno == ENOENT || depth >= 32) return;
+  DIR *d = opendir(dir);
+  if (d == NULL) return;
+  char path[4096];
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_type != DT_DIR || e->d_name[0] == '.') continue;
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path)
+      remove_cgroup_tree(path, depth + 1);
+  }
+  closedir(d);
+  rmdir(dir);
+}
+
+/*
  * Kills every process of cgroup `dir` and below, as the engine does (containment.ts): one write to
  * cgroup.kill (v2, Linux >= 5.14), else frozen (v2 cgroup.freeze, v1 freezer.state) so that
  * nothing forks meanwhile, each listed process killed, thawed.
@@ -1081,9 +1100,13 @@ static void reap(void) {
     }
     /* Cheap here, a file read on the engine's event loop: is anything of the run left? */
     v[2] = kill(-r->pid, 0) == 0 || cgroup_populated(r->cgroup_procs) ? 1 : 0;
-    /* Nothing left: its cgroup goes now, never to be used again [X-PROC-2]. */
+    /*
+     * Nothing left: its cgroup goes now, never to be used again [X-PROC-2]. The engine counts on
+     * it (left 0, a run that does not keep its children: removed), and touches it no more.
+     */
     char dir[4096];
-    if (!v[2] && !r->keep && has_cgroup(r) && dir_of(r->cgroup_procs, dir, sizeof dir)) rmdir(dir);
+    if (!v[2] && !r->keep && has_cgroup(r) && dir_of(r->cgroup_procs, dir, sizeof dir))
+      remove_cgroup_tree(dir, 0);
     emit(105, r->id, v, 3, NULL, 0, 0);
     release_if_done(r);
   }

@@ -141,6 +141,37 @@ describe('[X-PROC-2] a hook that writes cgroup.kill poisons no later run', () =>
   );
 });
 
+describe('[X-PROC-2] a run cgroup is removed after its run', () => {
+  it.each(LAUNCHERS)(
+    '[X-PROC-2] %s launcher: after the run its cgroup is gone, with a cgroup the hook made inside it',
+    async (launcher) => {
+      const dir = tempDir('hw-cgnest-');
+      const script = writeScript(
+        dir,
+        'hook.sh',
+        [
+          WAIT_FOR_RUN_CGROUP,
+          `run="${MOUNT}$(sed -n 's/^0:://p' /proc/self/cgroup)"`,
+          `echo "$run" > '${dir}/run.txt'`,
+          KILLABLE ? `mkdir "$run/inner" && : > '${dir}/made-inner'` : ':',
+        ].join('\n'),
+      );
+      writeFileSync(
+        path.join(dir, 'hooks.json'),
+        JSON.stringify({ hooks: { tool_call: [{ command: script }] } }),
+      );
+      const engine = await makeEngine(dir, { launcher });
+      engine.emit('tool_call', { tool: 'shell', success: true, output: 'ok' });
+      await engine.drain();
+      expect(engine.runs({ limit: 1 })[0]).toMatchObject({ outcome: 'ok', exitCode: 0 });
+      if (!KILLABLE) return;
+      expect(existsSync(path.join(dir, 'made-inner'))).toBe(true);
+      // Gone when the run ended, not at the engine's close.
+      expect(existsSync(readFileSync(path.join(dir, 'run.txt'), 'utf8').trim())).toBe(false);
+    },
+  );
+});
+
 describe('[X-PROC-2] the decision, unit level', () => {
   it('[X-PROC-2] unit level, on any host (no cgroup delegation needed): a run cgroup is never handed out twice, is removed after its run, and a folder not made for the run is never used', () => {
     const base = tempDir('hw-cgunit-');

@@ -43,8 +43,11 @@ export interface RunContainer {
   signal(pgid: number | undefined, signal: 'SIGTERM' | 'SIGKILL'): void;
   /** No live process of the run remains (in its group, nor in its cgroup). */
   empty(pgid: number): boolean;
-  /** Lets go of the cgroup once empty; `empty`: already known to be empty. */
-  release(empty?: boolean): void;
+  /**
+   * Lets go of the cgroup once empty; `empty`: already known to be empty; `removed`: the backend
+   * removed it already (a launcher that found nothing of the run left at its exit).
+   */
+  release(empty?: boolean, removed?: boolean): void;
 }
 
 export interface Containment {
@@ -324,7 +327,7 @@ export class CgroupContainment implements Containment {
     // A kept process must outlive the run's cgroup: it stays until close() when not empty.
     const dir = `${this.#parent}/${keepChildren ? 'keep' : 'run'}-${++this.#next}`;
     return new CgroupRun(this.kind, dir, (empty) =>
-      keepChildren ? this.#keep(dir, empty) : removeCgroup(dir),
+      keepChildren ? this.#keep(dir, empty) : removeRunFolder(dir),
     );
   }
 
@@ -385,12 +388,13 @@ class CgroupRun implements RunContainer {
   }
 
   /**
-   * Removed (a launcher that found it empty at the exit has removed it already); a cgroup still
-   * holding a process (stuck in D state) is removed at close. Never reused [X-PROC-2].
+   * Removed, unless the launcher did at the exit; a cgroup still holding a process (stuck in D
+   * state) is removed at close. Never reused [X-PROC-2].
    */
-  release(known?: boolean): void {
+  release(known?: boolean, removed?: boolean): void {
     if (this.#released) return;
-    this.#released = this.#letGo(known ?? this.#cgroupEmpty());
+    // Removed by the launcher: no rmdir here (a failed one costs the agent's event loop ~20 µs).
+    this.#released = removed === true || this.#letGo(known ?? this.#cgroupEmpty());
   }
 
   #freeze(on: boolean): void {
@@ -414,9 +418,19 @@ export function makeRunCgroup(procs: string): boolean {
   }
 }
 
-/** Removes the folder of a run's cgroup once the run is over and it is empty; false while it is not. */
-export function removeRunCgroup(procs: string): boolean {
-  return removeCgroup(path.dirname(procs));
+/**
+ * Removes the folder of a run's cgroup once the run is over and nothing is in it, with the empty
+ * cgroups a hook made below it (the C launcher does the same).
+ */
+export function removeRunCgroup(procs: string): void {
+  removeRunFolder(path.dirname(procs));
+}
+
+/** rmdir of a run's cgroup, else of the tree it holds; whether it is gone. */
+function removeRunFolder(dir: string): boolean {
+  if (removeCgroup(dir)) return true;
+  removeCgroupTree(dir);
+  return !existsSync(dir);
 }
 
 /**
