@@ -65,6 +65,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -471,6 +472,25 @@ static void kill_listed(const char *dir, int depth) {
 }
 
 /*
+ * Removes cgroup `dir` once nothing is in it, and the empty cgroups below it first when it has
+ * some (a hook may make them, e.g. one that runs hookwerk itself), deepest first.
+ */
+static void remove_cgroup_tree(const char *dir, int depth) {
+  if (rmdir(dir) == 0 || errno == ENOENT || depth >= 32) return;
+  DIR *d = opendir(dir);
+  if (d == NULL) return;
+  char path[4096];
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_type != DT_DIR || e->d_name[0] == '.') continue;
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path)
+      remove_cgroup_tree(path, depth + 1);
+  }
+  closedir(d);
+  rmdir(dir);
+}
+
+/*
  * Kills every process of cgroup `dir` and below, as the engine does (containment.ts): one write to
  * cgroup.kill (v2, Linux >= 5.14), else frozen (v2 cgroup.freeze, v1 freezer.state) so that
  * nothing forks meanwhile, each listed process killed, thawed.
@@ -798,6 +818,9 @@ static char **split_text(char *text, size_t text_len, size_t count) {
   return fields;
 }
 
+/* What a run's cgroup field becomes when its folder could not be made for it. */
+static char no_cgroup[] = "";
+
 static void do_spawn(struct reader *rq) {
   uint32_t id = rd_u32(rq);
   uint32_t flags = rd_u32(rq);
@@ -885,11 +908,20 @@ static void do_spawn(struct reader *rq) {
    * memory; CLONE_VFORK still holds us until it execs. Any refusal (an older kernel, a v1
    * hierarchy) falls back to vfork and the write, for this run and the rest.
    */
+  /*
+   * The run's cgroup is made here, right before the start, for this run alone, and removed at its
+   * exit [X-PROC-2]: never reused, because a cgroup that was ever cgroup.kill-ed kills every
+   * process later cloned into it (6.18 here) and any hook may write that file, its own or a
+   * sibling's. A folder that exists already was not made for this run (a hook can plant one, and
+   * kill it, under the next name): the run then goes without a cgroup (its group still holds it).
+   * Here, not in the engine: the mkdir and the rmdir (~60 us) stay off the agent's event loop.
+   */
+  char cgroup_dir[4096];
+  if (cgroup[0] != 0 && (!dir_of(cgroup, cgroup_dir, sizeof cgroup_dir) || mkdir(cgroup_dir, 0755) != 0))
+    cgroup = no_cgroup;
   static int clone3_usable = 1;
   volatile int cgroup_fd = -1;
-  char cgroup_dir[4096];
-  if (cgroup[0] != 0 && clone3_usable && dir_of(cgroup, cgroup_dir, sizeof cgroup_dir))
-    cgroup_fd = open(cgroup_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (cgroup[0] != 0 && clone3_usable) cgroup_fd = open(cgroup_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   volatile int born_in_cgroup = 0;
   sigset_t all_signals, saved_mask;
   sigfillset(&all_signals);
@@ -914,6 +946,7 @@ static void do_spawn(struct reader *rq) {
     int32_t e[1] = {errno};
     emit(102, id, e, 1, "fork", 4, 1);
     if (payload_path != NULL) unlink(payload_path);
+    if (cgroup[0] != 0) rmdir(cgroup_dir);
     goto cleanup;
   }
   if (pid == 0) {
@@ -970,6 +1003,7 @@ static void do_spawn(struct reader *rq) {
     st = st ? st + 1 : "exec";
     waitpid(pid, NULL, 0);
     if (payload_path != NULL) unlink(payload_path);
+    if (cgroup[0] != 0) rmdir(cgroup_dir);
     int32_t e[1] = {err};
     emit(102, id, e, 1, st, strlen(st), 1);
     close(out_p[0]);
@@ -1066,6 +1100,13 @@ static void reap(void) {
     }
     /* Cheap here, a file read on the engine's event loop: is anything of the run left? */
     v[2] = kill(-r->pid, 0) == 0 || cgroup_populated(r->cgroup_procs) ? 1 : 0;
+    /*
+     * Nothing left: its cgroup goes now, never to be used again [X-PROC-2]. The engine counts on
+     * it (left 0, a run that does not keep its children: removed), and touches it no more.
+     */
+    char dir[4096];
+    if (!v[2] && !r->keep && has_cgroup(r) && dir_of(r->cgroup_procs, dir, sizeof dir))
+      remove_cgroup_tree(dir, 0);
     emit(105, r->id, v, 3, NULL, 0, 0);
     release_if_done(r);
   }

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'n
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../src/records/run-record.ts';
-import { detectContainment } from '../src/runners/containment.ts';
+import { detectContainment, makeRunCgroup } from '../src/runners/containment.ts';
 import { nativeLauncherPath } from '../src/runners/launcher/launcher-backend.ts';
 import { BIN, cleanEnv } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
@@ -322,19 +322,21 @@ describe('[X-PROC-3] the CLI on SIGTERM: the grace, then everything stopped, not
 });
 
 describe('[X-PROC-2] containment on this host', () => {
-  it('detects a cgroup (v2 with cgroup.kill here), reuses emptied run cgroups, and removes its folder on close', async () => {
+  it('detects a cgroup (v2 with cgroup.kill here), never reuses a run cgroup, and removes its folder on close', async () => {
     const c = detectContainment();
     expect(['cgroup2', 'cgroup2-freeze', 'freezer', 'pgroup']).toContain(c.kind);
     const run = c.create(false);
     if (run.procs !== undefined) {
+      // The backend makes it right before the start: a real cgroup, with its own cgroup.procs.
+      expect(makeRunCgroup(run.procs)).toBe(true);
       expect(existsSync(run.procs)).toBe(true);
       run.release();
-      // Kept for the next run (a pool), removed with the engine's folder on close.
+      // Gone after its run, and the next run gets another one: no pool [X-PROC-2].
+      expect(existsSync(path.dirname(run.procs))).toBe(false);
       const again = c.create(false);
-      expect(again.procs).toBe(run.procs);
+      expect(again.procs).not.toBe(run.procs);
       again.release();
       c.close();
-      expect(existsSync(path.dirname(run.procs))).toBe(false);
       expect(existsSync(path.dirname(path.dirname(run.procs)))).toBe(false);
     }
     c.close();

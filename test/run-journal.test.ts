@@ -75,7 +75,7 @@ describe('[R-HOOK-3] RunJournal', () => {
     const dir = journalDir(home);
     expect(dir).toBe(path.join(home, '.hookwerk', 'records'));
     const journal = new RunJournal(dir);
-    expect(journal.read()).toEqual({ entries: [], skipped: 0, droppedSegments: 0 });
+    expect(journal.read()).toEqual({ entries: [], skipped: 0, droppedSegments: 0, refused: [] });
     const first = [
       entry(1),
       entry(2, { agent: 'codex', toolName: 'apply_patch', outcome: 'deny', reason: 'no' }),

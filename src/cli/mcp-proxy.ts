@@ -175,7 +175,9 @@ export async function mcpProxyCommand(
         name,
         mode: parsed.mode,
         notify: say,
-        record: (runs) => appendJournal(journal, runs),
+        record: (runs) => {
+          for (const note of appendJournal(journal, runs)) say(note);
+        },
       }),
     ...(parsed.name !== undefined ? { name: parsed.name } : {}),
     mode: parsed.mode,

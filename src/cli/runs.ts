@@ -64,6 +64,8 @@ export function runsCommand(
     err(`hookwerk runs: the newest ${limit} shown; --limit N shows more, --since T fewer`);
   else if (read.droppedSegments > 0 && shown.length > 0 && query.since === undefined)
     err('hookwerk runs: older runs were dropped at the journal bound (64 MiB)');
+  // [T-SELF-3] A journal file that was not read (a FIFO, a link, a folder): one line each.
+  for (const line of read.refused) err(`hookwerk runs: ${line}`);
   if (read.skipped > 0)
     err(`hookwerk runs: ${read.skipped} unreadable line${read.skipped === 1 ? '' : 's'} skipped`);
   return 0;

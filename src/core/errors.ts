@@ -33,6 +33,8 @@ export type HookwerkErrorCode =
   | 'HOOK_FILE'
   /** A gate hook refused a tool call an adapter was asked to run [AD-AI-1]. */
   | 'TOOL_DENIED'
+  /** A journal folder or segment is not what it must be: a FIFO, a link, a device… [T-SELF-3] */
+  | 'JOURNAL'
   /** A command line the CLI cannot run (its message is printed as is). */
   | 'CLI'
   /** A broken invariant inside hookwerk: a bug to report. */

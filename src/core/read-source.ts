@@ -89,7 +89,8 @@ function tooLarge(size: number, maxBytes: number): SourceRead {
   return { kind: 'refused', message: `is ${size} bytes; the limit is ${maxBytes}` };
 }
 
-function describe(stats: Stats): string {
+/** What a file that is not a regular one is, for a one-line refusal: `a FIFO`, `a directory`… */
+export function describe(stats: Stats): string {
   if (stats.isFIFO()) return 'a FIFO';
   if (stats.isCharacterDevice()) return 'a character device';
   if (stats.isBlockDevice()) return 'a block device';

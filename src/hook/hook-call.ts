@@ -61,13 +61,17 @@ export interface HookCallDeps {
   record?: (runs: readonly AgentRunRecord[], home: string) => void | Promise<void>;
 }
 
-/** Loaded on use: a call without runs (the common one) never loads the journal [R-HOOK-4]. */
+/**
+ * Loaded on use: a call without runs (the common one) never loads the journal [R-HOOK-4]. A
+ * segment skipped as not a regular file is one line on this process's stderr: the hook call's
+ * (the agent's), or the daemon's log [T-SELF-3].
+ */
 async function journalRuns(runs: readonly AgentRunRecord[], home: string): Promise<void> {
   const [{ appendJournal }, { journalDir }] = await Promise.all([
     import('../records/journal-append.ts'),
     import('../records/journal-segments.ts'),
   ]);
-  appendJournal(journalDir(home), runs);
+  for (const note of appendJournal(journalDir(home), runs)) process.stderr.write(`hookwerk: ${note}\n`);
 }
 
 export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): Promise<HookReply> {

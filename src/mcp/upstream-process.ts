@@ -12,7 +12,12 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errno.ts';
-import { type Containment, detectContainment, type RunContainer } from '../runners/containment.ts';
+import {
+  type Containment,
+  detectContainment,
+  makeRunCgroup,
+  type RunContainer,
+} from '../runners/containment.ts';
 
 /** After stdin closes, how long the server may take to exit on its own before SIGTERM. */
 const EXIT_GRACE_MS = 2000;
@@ -138,8 +143,10 @@ export class UpstreamProcess implements Transport {
     try {
       this.#containment = detectContainment();
       this.#box = this.#containment.create(false);
-      // Right after it started: the process group holds whatever it forks before this write.
-      if (this.#box.procs !== undefined) writeFileSync(this.#box.procs, String(pid));
+      // Right after it started: the process group holds whatever it forks before this write. Its
+      // cgroup is one made now, for it alone [X-PROC-2].
+      if (this.#box.procs !== undefined && makeRunCgroup(this.#box.procs))
+        writeFileSync(this.#box.procs, String(pid));
     } catch (err) {
       this.onerror?.(new Error(`the MCP server runs in its process group only: ${errorMessage(err)}`));
     }

@@ -12,6 +12,8 @@ export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
 export const JOURNAL_SEGMENT_BYTES = 8 * 1024 * 1024;
 
 const SEGMENT = /^runs-(\d{1,15})\.jsonl$/;
+/** The highest segment number a name may hold (15 digits). */
+export const MAX_SEGMENT_SEQ = 999_999_999_999_999;
 
 /** Where the journal of `home` lives [R-HOOK-3]. */
 export function journalDir(home: string): string {

@@ -3,12 +3,12 @@
  * MCP proxy) as JSON lines in `<home>/.hookwerk/records/`, bounded, written by many processes at
  * once (`journal-append.ts`) and read back newest first.
  */
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
-import { isErrno } from '../core/errno.ts';
+import { closeSync } from 'node:fs';
 import { InvalidOptionError } from '../core/errors.ts';
 import { appendJournal, type JournalBounds } from './journal-append.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import { journalEntrySchema } from './journal-entry-schema.ts';
+import { lookAtFolder, openSegmentToRead } from './journal-files.ts';
 import { JOURNAL_MAX_BYTES, JOURNAL_SEGMENT_BYTES, listSegments, segmentFile } from './journal-segments.ts';
 import { linesBackwards } from './lines-backwards.ts';
 
@@ -40,6 +40,11 @@ export interface JournalRead {
   skipped: number;
   /** Segments deleted at the bound so far (their numbers are never reused, so the gap says it). */
   droppedSegments: number;
+  /**
+   * [T-SELF-3] One line for each journal file not read: a segment that is not a regular file (or
+   * is larger than the whole journal's bound), never opened; a folder that is not a folder.
+   */
+  refused: string[];
 }
 
 /** A bounded, multi-process journal of agents' runs in one folder. */
@@ -61,11 +66,12 @@ export class RunJournal {
   /**
    * Adds `entries` in one write (whole lines, never interleaved with another process's), to the
    * current segment, or to a new one when it is full (then the oldest past the bound are deleted).
-   * Synchronous: a CLI that is about to exit calls it last. Throws on I/O errors.
+   * Synchronous: a CLI that is about to exit calls it last. Throws on I/O errors. Returns one
+   * line for each segment skipped unopened (not a regular file) [T-SELF-3].
    */
-  append(entries: readonly JournalEntry[]): void {
+  append(entries: readonly JournalEntry[]): string[] {
     const bounds: JournalBounds = { maxBytes: this.maxBytes, segmentBytes: this.segmentBytes };
-    appendJournal(this.dir, entries, bounds);
+    return appendJournal(this.dir, entries, bounds);
   }
 
   /**
@@ -75,42 +81,57 @@ export class RunJournal {
   read(query: JournalQuery = {}): JournalRead {
     const limit = query.limit ?? Number.POSITIVE_INFINITY;
     const since = query.since?.getTime();
-    const seqs = listSegments(this.dir);
-    const out: JournalRead = {
-      entries: [],
-      skipped: 0,
-      droppedSegments: seqs.length === 0 ? 0 : (seqs[0] ?? 1) - 1,
-    };
+    const out: JournalRead = { entries: [], skipped: 0, droppedSegments: 0, refused: [] };
+    const folder = lookAtFolder(this.dir);
+    if (folder.kind === 'refused') {
+      out.refused.push(`the journal folder ${this.dir} ${folder.why}: not read`);
+      return out;
+    }
+    const seqs = folder.kind === 'ok' ? listSegments(this.dir) : [];
+    if (seqs.length > 0) out.droppedSegments = (seqs[0] ?? 1) - 1;
+    // What the bound lets the journal hold, plus what racing writers may add: a reader never
+    // reads more, however many (sparse, huge) files sit under segment names.
+    let budget = this.maxBytes + this.segmentBytes;
     for (let i = seqs.length - 1; i >= 0 && out.entries.length < limit; i--) {
-      let fd: number;
-      try {
-        fd = openSync(segmentFile(this.dir, seqs[i] ?? 0), constants.O_RDONLY | constants.O_NOFOLLOW);
-      } catch (err) {
-        // Dropped at the bound since the listing.
-        if (isErrno(err, 'ENOENT')) continue;
-        throw err;
+      const file = segmentFile(this.dir, seqs[i] ?? 0);
+      const segment = openSegmentToRead(file, this.maxBytes);
+      if (segment.kind === 'refused') {
+        out.refused.push(`journal segment ${file} ${segment.why}: skipped, not opened`);
+        continue;
       }
+      // Gone: dropped at the bound since the listing.
+      if (segment.kind !== 'open') continue;
       try {
-        const stat = fstatSync(fd);
         // Every entry's `at` is before the write that stored it, so before the segment's mtime.
-        if (since !== undefined && stat.mtimeMs + MTIME_SLACK_MS < since) continue;
-        for (const line of linesBackwards(fd, stat.size, MAX_LINE_BYTES)) {
-          const entry = line === undefined ? undefined : parseLine(line);
-          if (entry === undefined) {
-            out.skipped++;
-            continue;
-          }
-          if (entry === null) continue;
-          if (query.agent !== undefined && entry.agent !== query.agent) continue;
-          if (since !== undefined && !(Date.parse(entry.at) >= since)) continue;
-          out.entries.push(entry);
-          if (out.entries.length >= limit) break;
+        if (since !== undefined && segment.mtimeMs + MTIME_SLACK_MS < since) continue;
+        if (segment.size > budget) {
+          out.refused.push(`journal segments up to ${file} lie past the journal's bound: not read`);
+          break;
         }
+        budget -= segment.size;
+        this.#readSegment(segment.fd, segment.size, query, limit, out);
       } finally {
-        closeSync(fd);
+        closeSync(segment.fd);
       }
     }
     return out;
+  }
+
+  /** Entries of one open segment, newest first, into `out` until `limit`. */
+  #readSegment(fd: number, size: number, query: JournalQuery, limit: number, out: JournalRead): void {
+    const since = query.since?.getTime();
+    for (const line of linesBackwards(fd, size, MAX_LINE_BYTES)) {
+      const entry = line === undefined ? undefined : parseLine(line);
+      if (entry === undefined) {
+        out.skipped++;
+        continue;
+      }
+      if (entry === null) continue;
+      if (query.agent !== undefined && entry.agent !== query.agent) continue;
+      if (since !== undefined && !(Date.parse(entry.at) >= since)) continue;
+      out.entries.push(entry);
+      if (out.entries.length >= limit) return;
+    }
   }
 }
 

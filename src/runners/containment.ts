@@ -12,6 +12,9 @@
  * The child joins its cgroup before exec (the C launcher) or right after it starts (the Node
  * launcher, the direct fallback: a process it forks in that first instant can escape).
  *
+ * Every run gets a cgroup of its own that no run had before, made right before its start by the
+ * backend and removed after it: never a pool (see CgroupContainment.create) [X-PROC-2].
+ *
  * A `keepChildren` run gets a cgroup too (`keep-N`): its processes stay in it after the run, so
  * that the C launcher (a child subreaper, which kills orphans that belong to no run) can tell them
  * from escapees; they are moved out into the engine's own cgroup when the engine closes, or by the
@@ -30,7 +33,7 @@ import {
 import path from 'node:path';
 import { errorCode } from '../core/errno.ts';
 
-type ContainmentKind = 'cgroup2' | 'cgroup2-freeze' | 'freezer' | 'pgroup';
+export type ContainmentKind = 'cgroup2' | 'cgroup2-freeze' | 'freezer' | 'pgroup';
 
 /** The container of one run. */
 export interface RunContainer {
@@ -40,8 +43,11 @@ export interface RunContainer {
   signal(pgid: number | undefined, signal: 'SIGTERM' | 'SIGKILL'): void;
   /** No live process of the run remains (in its group, nor in its cgroup). */
   empty(pgid: number): boolean;
-  /** Lets go of the cgroup once empty; `empty`: already known to be empty. */
-  release(empty?: boolean): void;
+  /**
+   * Lets go of the cgroup once empty; `empty`: already known to be empty; `removed`: the backend
+   * removed it already (a launcher that found nothing of the run left at its exit).
+   */
+  release(empty?: boolean, removed?: boolean): void;
 }
 
 export interface Containment {
@@ -285,16 +291,13 @@ class GroupContainment implements Containment {
   close(): void {}
 }
 
-/** Empty run cgroups kept for the next runs: a mkdir and an rmdir on cgroupfs cost ~60 µs a run. */
-const POOL_SIZE = 16;
-
-class CgroupContainment implements Containment {
+/** Exported for tests, which run it over a plain folder on any host (cgroups or not). */
+export class CgroupContainment implements Containment {
   readonly kind: ContainmentKind;
   /** The engine's own cgroup: where kept processes go when the engine closes. */
   readonly #base: string;
   readonly #parent: string;
   #next = 0;
-  readonly #pool: string[] = [];
   /** cgroups of `keepChildren` runs that still held processes when their run ended. */
   readonly #kept = new Set<string>();
   #made = false;
@@ -305,40 +308,27 @@ class CgroupContainment implements Containment {
     this.#parent = parent;
   }
 
+  /**
+   * [X-PROC-2] A new name for every run, never one used before: the backend makes the folder
+   * right before the start (`makeRunCgroup`, off the agent's event loop where it is a launcher)
+   * and it is removed after the run. No pool: a cgroup that was ever `cgroup.kill`-ed kills every
+   * process later cloned into it (CLONE_INTO_CGROUP, Linux 6.18 here), and any hook may write that
+   * file — its own cgroup's, or a sibling's — so a reused one could carry a kill into later runs.
+   */
   create(keepChildren: boolean): RunContainer {
-    // A kept process must outlive the run's cgroup: it gets one of its own, never pooled.
-    if (keepChildren) {
-      const dir = `${this.#parent}/keep-${++this.#next}`;
-      if (!this.#mkdir(dir)) return new GroupContainment().create();
-      return new CgroupRun(this.kind, dir, (empty) => this.#keep(dir, empty));
+    if (!this.#made) {
+      try {
+        mkdirSync(this.#parent, { recursive: true });
+        this.#made = true;
+      } catch {
+        return new GroupContainment().create();
+      }
     }
-    let dir = this.#pool.pop();
-    if (dir === undefined) {
-      dir = `${this.#parent}/run-${++this.#next}`;
-      if (!this.#mkdir(dir)) return new GroupContainment().create();
-    }
-    const run = dir;
-    return new CgroupRun(this.kind, run, (empty) => (empty ? this.#recycle(run) : removeCgroup(run)));
-  }
-
-  #mkdir(dir: string): boolean {
-    try {
-      if (!this.#made) mkdirSync(this.#parent, { recursive: true });
-      this.#made = true;
-      mkdirSync(dir);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** An emptied run cgroup goes back to the pool (or away, when the pool is full). */
-  #recycle(dir: string): boolean {
-    if (this.#pool.length < POOL_SIZE) {
-      this.#pool.push(dir);
-      return true;
-    }
-    return removeCgroup(dir);
+    // A kept process must outlive the run's cgroup: it stays until close() when not empty.
+    const dir = `${this.#parent}/${keepChildren ? 'keep' : 'run'}-${++this.#next}`;
+    return new CgroupRun(this.kind, dir, (empty) =>
+      keepChildren ? this.#keep(dir, empty) : removeRunFolder(dir),
+    );
   }
 
   /** A kept run's cgroup goes once empty; else it stays, with its processes, until close(). */
@@ -348,7 +338,6 @@ class CgroupContainment implements Containment {
   }
 
   close(): void {
-    this.#pool.length = 0;
     if (!this.#made) return;
     // [X-PROC-2] Kept processes survive the engine: out of its folder, into its own cgroup.
     for (const dir of this.#kept) moveOut(dir, this.#base);
@@ -365,12 +354,6 @@ class CgroupRun implements RunContainer {
   /** Lets go of the folder (`empty`: it holds no process); whether it is done with it. */
   readonly #letGo: (empty: boolean) => boolean;
   #released = false;
-  /**
-   * `cgroup.kill` was written: the folder is never pooled again. Some kernels (6.18 here) kill
-   * every process later started in such a cgroup with CLONE_INTO_CGROUP (its kill count is
-   * compared with the parent's), which is how the C launcher starts runs.
-   */
-  #killed = false;
 
   constructor(kind: ContainmentKind, dir: string, letGo: (empty: boolean) => boolean) {
     this.#kind = kind;
@@ -382,7 +365,6 @@ class CgroupRun implements RunContainer {
   signal(pgid: number | undefined, signal: 'SIGTERM' | 'SIGKILL'): void {
     if (pgid !== undefined) signalGroup(pgid, signal);
     if (signal === 'SIGKILL' && this.#kind === 'cgroup2') {
-      this.#killed = true;
       write(path.join(this.#dir, 'cgroup.kill'), '1');
       return;
     }
@@ -405,17 +387,50 @@ class CgroupRun implements RunContainer {
     return !cgroupPopulated(this.procs);
   }
 
-  /** Back to the pool once empty; a cgroup still holding a process (stuck in D state) is removed at close. */
-  release(known?: boolean): void {
+  /**
+   * Removed, unless the launcher did at the exit; a cgroup still holding a process (stuck in D
+   * state) is removed at close. Never reused [X-PROC-2].
+   */
+  release(known?: boolean, removed?: boolean): void {
     if (this.#released) return;
-    // A killed cgroup is removed, never pooled (a removal that fails is retried at close).
-    this.#released = this.#killed ? removeCgroup(this.#dir) : this.#letGo(known ?? this.#cgroupEmpty());
+    // Removed by the launcher: no rmdir here (a failed one costs the agent's event loop ~20 µs).
+    this.#released = removed === true || this.#letGo(known ?? this.#cgroupEmpty());
   }
 
   #freeze(on: boolean): void {
     if (this.#kind === 'freezer') write(path.join(this.#dir, 'freezer.state'), on ? 'FROZEN' : 'THAWED');
     else write(path.join(this.#dir, 'cgroup.freeze'), on ? '1' : '0');
   }
+}
+
+/**
+ * [X-PROC-2] Makes the folder of a run's cgroup (`procs` is its `cgroup.procs`) right before the
+ * run starts. Only a folder made here and now is used: one that exists already was not made for
+ * this run (a hook can plant one under the next name, and kill it), so the run goes without a
+ * cgroup (its process group still holds it). What every backend calls; the C launcher does the same.
+ */
+export function makeRunCgroup(procs: string): boolean {
+  try {
+    mkdirSync(path.dirname(procs));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes the folder of a run's cgroup once the run is over and nothing is in it, with the empty
+ * cgroups a hook made below it (the C launcher does the same).
+ */
+export function removeRunCgroup(procs: string): void {
+  removeRunFolder(path.dirname(procs));
+}
+
+/** rmdir of a run's cgroup, else of the tree it holds; whether it is gone. */
+function removeRunFolder(dir: string): boolean {
+  if (removeCgroup(dir)) return true;
+  removeCgroupTree(dir);
+  return !existsSync(dir);
 }
 
 /**

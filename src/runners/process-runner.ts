@@ -255,7 +255,8 @@ class ProcessRun implements LiveRun, SpawnEvents {
     this.#abortSignal?.removeEventListener('abort', this.#onAbort);
     // Processes left behind may still hold the pipes; we stop listening rather than wait for them.
     this.#spawned?.detach();
-    this.#container.release(this.#gone ? true : undefined);
+    // [X-PROC-2] A launcher removes the cgroup of a run it found nothing left of at the exit.
+    this.#container.release(this.#gone ? true : undefined, this.#goneAtExit && !this.#keepChildren);
     const pid = this.#pid;
     if (failure !== undefined) {
       const result = notStarted(this.#start, 'spawn_error', failure.message);

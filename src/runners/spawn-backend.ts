@@ -8,6 +8,7 @@
 import { type StdioOptions, spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, statSync, writeFile } from 'node:fs';
 import { errorCode, errorMessage } from '../core/errno.ts';
+import { makeRunCgroup } from './containment.ts';
 
 export interface SpawnRequest {
   command: string;
@@ -15,7 +16,11 @@ export interface SpawnRequest {
   env: Readonly<Record<string, string>>;
   cwd: string;
   stdin?: string | Buffer;
-  /** `cgroup.procs` of the run's cgroup: the process joins it (before exec where the backend can). */
+  /**
+   * `cgroup.procs` of the run's cgroup: the backend makes its folder right before the start
+   * (`makeRunCgroup`; one that exists already is not used) and the process joins it (before exec
+   * where the backend can). A launcher removes it at the exit when nothing of the run is left.
+   */
   cgroupProcs?: string;
   /** [X-PROC-2] Its other processes may outlive it: the C launcher's orphan killing spares them. */
   keepChildren?: boolean;
@@ -123,6 +128,9 @@ export class DirectBackend implements SpawnBackend {
   }
 
   spawn(req: SpawnRequest, events: SpawnEvents): SpawnedProcess {
+    // [X-PROC-2] The run's cgroup, made now for this run alone; the runner removes it after.
+    const procs =
+      req.cgroupProcs !== undefined && makeRunCgroup(req.cgroupProcs) ? req.cgroupProcs : undefined;
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(req.command, req.args, {
@@ -148,7 +156,7 @@ export class DirectBackend implements SpawnBackend {
       return NOTHING;
     }
     const pid = child.pid;
-    if (req.cgroupProcs !== undefined) joinCgroup(req.cgroupProcs, pid);
+    if (procs !== undefined) joinCgroup(procs, pid);
     events.started(pid);
     let open = 2;
     const eof = () => {

@@ -32,10 +32,15 @@ export type AgentRunsAnswer =
 
 /**
  * The journal of `home` (default: the account's, from HOME) as `{runs, skipped, droppedSegments,
- * omitted?}`, newest first: the runs of agents' hooks that `hookwerk serve` shows beside its own.
- * Empty values in the query mean "not given", as for `/api/runs`.
+ * unreadFiles, omitted?}`, newest first: the runs of agents' hooks that `hookwerk serve` shows
+ * beside its own. Empty values in the query mean "not given", as for `/api/runs`. A journal file
+ * that was not read is one `warn` line.
  */
-export function agentRunsAnswer(query: Record<string, string>, home: string | undefined): AgentRunsAnswer {
+export function agentRunsAnswer(
+  query: Record<string, string>,
+  home: string | undefined,
+  warn: (line: string) => void = () => {},
+): AgentRunsAnswer {
   const given = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== ''));
   const parsed = parseBody(agentRunsQuerySchema, given);
   if (!parsed.ok) return { status: 400, body: { error: summarize(parsed.issues), issues: parsed.issues } };
@@ -52,11 +57,14 @@ export function agentRunsAnswer(query: Record<string, string>, home: string | un
     ...(agent !== undefined ? { agent } : {}),
     ...(since !== undefined ? { since } : {}),
   });
+  // [T-SELF-3] A journal file that is not a regular file was skipped unopened: logged, and counted.
+  for (const line of read.refused) warn(line);
   return {
     status: 200,
     json: runsResponseJson(read.entries, undefined, {
       skipped: read.skipped,
       droppedSegments: read.droppedSegments,
+      unreadFiles: read.refused.length,
     }),
   };
 }

@@ -115,8 +115,15 @@ export function createApp(opts: AppOptions): HookwerkApp {
   gateRoutes(app, engines, decisions, engineOptions);
   streamRoutes(app, engine, streams);
   // [R-HOOK-3] The agents' runs from the journal, beside the engine's own (`/api/runs`).
+  // The dashboard asks every 5 s: each journal file it cannot read is logged once, not each time.
+  const told = new Set<string>();
+  const tellOnce = (line: string) => {
+    if (told.has(line) || told.size >= 1000) return;
+    told.add(line);
+    logger.warn(line);
+  };
   app.get('/api/agent-runs', (c) => {
-    const answer = agentRunsAnswer(c.req.query(), opts.home);
+    const answer = agentRunsAnswer(c.req.query(), opts.home, tellOnce);
     if (answer.status === 200) return c.body(answer.json, 200, { 'content-type': 'application/json' });
     return c.json(answer.body, answer.status);
   });

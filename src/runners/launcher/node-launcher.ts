@@ -25,7 +25,7 @@ import {
 } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
-import { cgroupPopulated, killCgroupTree } from '../containment.ts';
+import { cgroupPopulated, killCgroupTree, makeRunCgroup, removeRunCgroup } from '../containment.ts';
 import {
   decodeSpawn,
   encodeEvent,
@@ -82,7 +82,7 @@ interface Run {
 const live = new Map<number, Run>();
 /** cgroup folders of runs that do not keep their children: all killed when the engine goes away. */
 const usedCgroups = new Set<string>();
-/** Past this many, folders that are gone are forgotten (a pool reuses a few; more come and go). */
+/** Past this many, folders that are gone are forgotten (each run has a new one, removed after it). */
 const USED_CGROUPS_PRUNE = 64;
 
 function noteCgroup(dir: string): void {
@@ -148,6 +148,13 @@ function start(frame: Buffer): void {
       // gone already
     }
   };
+  // [X-PROC-2] The run's cgroup, made now for this run alone (none when it could not be).
+  const cgroup =
+    req.cgroupProcs !== '' && makeRunCgroup(req.cgroupProcs) ? path.dirname(req.cgroupProcs) : '';
+  const procs = cgroup === '' ? '' : req.cgroupProcs;
+  const removeCgroup = () => {
+    if (procs !== '') removeRunCgroup(procs);
+  };
   let child: ChildProcess;
   try {
     child = spawn(command, args, {
@@ -158,12 +165,14 @@ function start(frame: Buffer): void {
     });
   } catch (err) {
     removePayload();
+    removeCgroup();
     send({ type: 'failed', id: req.id, errno: errnoOf(err), stage: 'exec' });
     return;
   }
   if (child.pid === undefined) {
     child.once('error', (err) => {
       removePayload();
+      removeCgroup();
       // Node blames the command for a missing cwd too: tell them apart.
       send({
         type: 'failed',
@@ -175,10 +184,9 @@ function start(frame: Buffer): void {
     return;
   }
   const pid = child.pid;
-  const cgroup = req.cgroupProcs === '' ? '' : path.dirname(req.cgroupProcs);
   if (cgroup !== '') {
     try {
-      writeFileSync(req.cgroupProcs, String(pid));
+      writeFileSync(procs, String(pid));
     } catch {
       // The process group still contains it.
     }
@@ -197,12 +205,15 @@ function start(frame: Buffer): void {
     run.exited = true;
     live.delete(req.id);
     removePayload();
+    const leftAlive = groupAlive(pid) || cgroupPopulated(procs);
+    // Empty: removed here, off the engine's event loop; never used again [X-PROC-2].
+    if (!leftAlive && !req.keepChildren) removeCgroup();
     send({
       type: 'exit',
       id: req.id,
       code,
       signal: signal === null ? null : constants.signals[signal],
-      leftAlive: groupAlive(pid) || cgroupPopulated(req.cgroupProcs),
+      leftAlive,
     });
   });
   child.on('close', () => children.delete(req.id));
