@@ -35,7 +35,8 @@ export const coldDecider: PolicyDecider = {
   async decide(q): Promise<AgentDecision> {
     const engine = await policyEngine(q, q.call.sessionId ?? projectSession(q.projectDir));
     try {
-      const decision = await engine.decide(q.call.event, q.call.input);
+      const options = q.deadline?.decideOptions(engine.gate.config.entries, q.call.event);
+      const decision = await engine.decide(q.call.event, q.call.input, options);
       if (!('continue' in decision)) throw new Error('the policy answered in another dialect');
       return decision;
     } finally {

@@ -13,6 +13,7 @@ import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { skippedGuardLines } from '../records/skipped-guards.ts';
+import { CallDeadline } from './call-deadline.ts';
 import { scanPolicy } from './policy-prefilter.ts';
 
 /** A call as the command line (or the daemon's client) hands it over. */
@@ -30,6 +31,10 @@ export interface HookCallRequest {
   env: NodeJS.ProcessEnv;
   /** The account's home (default: `homeFolder()` of `env`). */
   home?: string;
+  /** [G-FAIL-4] `--timeout`: the agent kills the call after this many seconds. */
+  timeoutS?: number;
+  /** [G-FAIL-4] When the call started (epoch ms; default: now): the answer is due S − 2 s later. */
+  startedAt?: number;
 }
 
 /** What the policy's engine is asked: the project, the agent, the call. */
@@ -39,6 +44,8 @@ export interface PolicyQuestion {
   agent: HookAgentName;
   env: NodeJS.ProcessEnv;
   call: ClaudeCall;
+  /** [G-FAIL-4] The call's budget: the decide must end within it. */
+  deadline?: CallDeadline;
 }
 
 /** How a call reaches an engine: made for it (cold) or kept warm (the daemon). */
@@ -88,13 +95,19 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
   const projectDir = path.resolve(req.cwd, call.projectDir ?? req.project ?? req.cwd);
   const scan = scanPolicy({ projectDir, home, agent: req.agent, event: call.event, tool: call.toolName });
   if (!scan.mayRun) return agent.reply(call, undefined);
+  const deadline = callDeadline(req, call);
   try {
-    const decision = await deps.decider.decide({ projectDir, home, agent: req.agent, env: req.env, call });
-    const unrecorded = await recordRuns(deps.record ?? journalRuns, decision, req.agent, call, home);
+    const record = deps.record ?? journalRuns;
+    const decision = await deadline.within(
+      deps.decider.decide({ projectDir, home, agent: req.agent, env: req.env, call, deadline }),
+      (late) => void recordRuns(record, late, req.agent, call, home),
+    );
+    const unrecorded = await recordRuns(record, decision, req.agent, call, home);
     passEnvBack(decision, req.env);
     const reply = withStderr(agent.reply(call, decision), unrecorded);
     // [L-TRUST-11] A project guard that did not run as approved is never silent.
-    return withStderr(reply, skippedGuardLines(decision.runs, projectDir));
+    const told = withStderr(reply, skippedGuardLines(decision.runs, projectDir));
+    return withStderr(told, await deadline.staleInstallLines(home));
   } catch (e) {
     const why = `hookwerk could not run the policy: ${messageOf(e)}`;
     if (!scan.closedGuard) return { ...agent.reply(call, undefined), stderr: `${why}; no objection\n` };
@@ -147,6 +160,11 @@ function agentRun(run: RunRecord, agent: string, call: ClaudeCall): AgentRunReco
   if (call.sessionId !== undefined) out.sessionId = call.sessionId;
   if (call.toolName !== undefined) out.toolName = call.toolName;
   return out;
+}
+
+/** [G-FAIL-4] The call's deadline: `--timeout` (else the agent's default for the event) from its start. */
+function callDeadline(req: HookCallRequest, call: ClaudeCall): CallDeadline {
+  return new CallDeadline(req.agent, call.agentEvent, req.timeoutS, req.startedAt ?? Date.now());
 }
 
 /** No objection before the call could even be read: the agent's own, with the reason on stderr. */
