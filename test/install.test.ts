@@ -11,7 +11,12 @@ import { isPlainObject } from '../src/core/plain-object.ts';
 import type { GateLoadBase } from '../src/dialects/gate-dialect.ts';
 import { GATE_DIALECTS } from '../src/dialects/gate-dialects.ts';
 import { HOOK_AGENTS, type HookAgentName } from '../src/dialects/hook-agents.ts';
-import { type HookCommandFlags, hookCommandLine, hookFlags, shellQuote } from '../src/install/hook-command.ts';
+import {
+  type HookCommandFlags,
+  hookCommandLine,
+  hookFlags,
+  shellQuote,
+} from '../src/install/hook-command.ts';
 import { HookFileError } from '../src/install/hook-file-error.ts';
 import { type InstallOptions, installAgent } from '../src/install/install-agent.ts';
 import { installRecordFile } from '../src/install/install-record.ts';
@@ -173,9 +178,7 @@ function ourCommands(agent: HookAgentName, value: unknown): Record<string, strin
 
 function expectedCommands(agent: HookAgentName, cmd = CMD): Record<string, string[]> {
   const install = HOOK_AGENTS[agent].install;
-  return Object.fromEntries(
-    install.events.map((e) => [e, [cmdOf(agent, e, cmd)]]),
-  );
+  return Object.fromEntries(install.events.map((e) => [e, [cmdOf(agent, e, cmd)]]));
 }
 
 /** Each line of `before` is in `after`, in order, as it was (or with the one comma an append adds). */
@@ -253,9 +256,7 @@ describe.each(AGENTS)('[R-INST-1] install --agent %s', (agent) => {
       const after = read(file);
       expectLinesKept(WITH_COMMENTS[agent], after);
       // Appended after theirs, in the file's own indentation.
-      expect(after.indexOf(THEIRS)).toBeLessThan(
-        after.indexOf(cmdOf(agent, install.events[0] ?? '')),
-      );
+      expect(after.indexOf(THEIRS)).toBeLessThan(after.indexOf(cmdOf(agent, install.events[0] ?? '')));
       const indent = agent === 'codex' ? '\t' : agent === 'claude' ? '    ' : '  ';
       expect(
         after
@@ -640,9 +641,9 @@ describe('[R-INST-1] the hook command', () => {
     expect(hookCommandLine('copilot', { event: 'preToolUse' }, root)).toBe(
       `'${client.replace("'", `'\\''`)}' --agent copilot --event preToolUse`,
     );
-    expect(isOurCommand(hookCommandLine('copilot', { event: 'preToolUse', timeoutS: 35 }, root), 'copilot')).toBe(
-      true,
-    );
+    expect(
+      isOurCommand(hookCommandLine('copilot', { event: 'preToolUse', timeoutS: 35 }, root), 'copilot'),
+    ).toBe(true);
   });
 
   it('the default command runs, from the shell, the hookwerk of this checkout', () => {

@@ -16,7 +16,7 @@ import type { DecideOptions } from '../dispatch/decide-call.ts';
 import type { GateEntry } from '../registry/hook-definition.ts';
 
 /** What the reply still needs once the engine has decided: recording, closing, writing stdout. */
-const REPLY_MARGIN_MS = 300;
+const REPLY_MARGIN_MS = 500;
 /** The answer without the decide goes out this long before it is due. */
 const LAST_CALL_MS = 100;
 
