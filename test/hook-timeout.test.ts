@@ -92,7 +92,10 @@ function expectTimedOutDeny(reply: HookReply): void {
 
 /** The open guard's: no objection, which for Claude Code is empty stdout and exit 0 [R-HOOK-2]. */
 function expectNoObjection(reply: HookReply): void {
-  expect({ exitCode: reply.exitCode, stdout: reply.stdout }, reply.stderr).toEqual({ exitCode: 0, stdout: '' });
+  expect({ exitCode: reply.exitCode, stdout: reply.stdout }, reply.stderr).toEqual({
+    exitCode: 0,
+    stdout: '',
+  });
 }
 
 /** Every guard process started is gone once its answer came: nothing sleeps on. */

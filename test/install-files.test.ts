@@ -40,7 +40,9 @@ function world(): World {
   const guard = writeScript(root, 'guard.sh', `echo 'no Bash here' >&2\nexit 2`);
   writeFileSync(
     path.join(home, '.hookwerk', 'policy.json'),
-    JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] } }),
+    JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] },
+    }),
   );
   return { root, home, project };
 }
@@ -84,7 +86,9 @@ describe('[R-INST-1] [G-FAIL-4] install replaces an entry it did not write as it
     const list = listOf(file, 'PreToolUse');
     expect(list).toHaveLength(1);
     expect(list[0]).toEqual({
-      hooks: [{ type: 'command', command: expect.stringMatching(/--agent claude --timeout 605$/), timeout: 605 }],
+      hooks: [
+        { type: 'command', command: expect.stringMatching(/--agent claude --timeout 605$/), timeout: 605 },
+      ],
     });
 
     // The entry now gates every tool: Bash is denied by the policy.

@@ -51,8 +51,7 @@ function entryOf(file: string, event: string): Record<string, unknown> {
   const list = isPlainObject(value) && isPlainObject(value.hooks) ? value.hooks[event] : undefined;
   for (const item of Array.isArray(list) ? list : []) {
     const handlers: unknown[] = isPlainObject(item) && Array.isArray(item.hooks) ? item.hooks : [item];
-    for (const h of handlers)
-      if (isPlainObject(h) && /hookwerk/.test(String(h.command ?? h.bash))) return h;
+    for (const h of handlers) if (isPlainObject(h) && /hookwerk/.test(String(h.command ?? h.bash))) return h;
   }
   throw new Error(`${file}: no hookwerk entry for ${event}`);
 }
@@ -74,9 +73,13 @@ describe('[G-FAIL-4] install writes entry timeouts from the policy', () => {
         Stop: [{}],
       }),
     });
-    put(path.join(w.project, '.hookwerk', 'policy.json'), { hooks: hooks({ PostToolUse: [{ timeout: 20 }] }) });
+    put(path.join(w.project, '.hookwerk', 'policy.json'), {
+      hooks: hooks({ PostToolUse: [{ timeout: 20 }] }),
+    });
     // Included for every agent but Claude Code, which runs its own files itself [R-POL-1].
-    put(path.join(w.project, '.claude', 'settings.json'), { hooks: hooks({ UserPromptSubmit: [{ timeout: 50 }] }) });
+    put(path.join(w.project, '.claude', 'settings.json'), {
+      hooks: hooks({ UserPromptSubmit: [{ timeout: 50 }] }),
+    });
 
     const gemini = await runCli(['install', '--agent', 'gemini', '--project', w.project], { home: w.home });
     expect(gemini.code, gemini.stderr).toBe(0);
@@ -103,7 +106,6 @@ describe('[G-FAIL-4] install writes entry timeouts from the policy', () => {
     expect(timeoutsOf(c, 'Stop')).toEqual({ field: 605, flag: '605' });
     expect(timeoutsOf(c, 'UserPromptSubmit')).toEqual({ field: 30, flag: '30' });
     expect(timeoutsOf(c, 'SessionStart')).toEqual({ field: 600, flag: '600' });
-
   });
 
   it('capped at what the agent accepts, with a warning when that cuts a closed guard short', async () => {

@@ -16,7 +16,7 @@ export function claudeGroup(handler: Readonly<Record<string, unknown>>): unknown
  * [G-FAIL-4] Claude Code's timeouts (research/claude-code-hooks.md §7), in seconds: 600 s for a
  * command hook, 30 s on UserPromptSubmit; SessionEnd hooks share a 1.5 s budget, raised to the
  * longest hook's timeout up to 60 s (1 s here: whole seconds, within the budget). Above one hour
- * Claude Code's cap applies (G-FAIL-3).
+ * Claude Code's cap applies (SPEC §14.5).
  */
 export const claudeTimeouts: AgentTimeouts = {
   unit: 's',
