@@ -82,7 +82,7 @@ describe('[R-INST-1] [G-FAIL-4] install replaces an entry it did not write as it
     expect(r.stderr).toMatch(
       /^hookwerk: replaced an entry calling hookwerk hook that is not what install writes, with install's own: .*settings\.json: \$\.hooks\.PreToolUse\[0\]\.hooks\[0\]: it was \{"matcher":"Read","hooks":\[\{"type":"command","command":"hookwerk hook --agent claude","async":true,"timeout":1\}\]\}$/m,
     );
-    expect(r.stdout).toMatch(/entries replaced by install's own: PreToolUse/);
+    expect(r.stdout).toMatch(/entries updated or replaced by install's own: PreToolUse/);
     const list = listOf(file, 'PreToolUse');
     expect(list).toHaveLength(1);
     expect(list[0]).toEqual({

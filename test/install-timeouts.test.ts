@@ -179,6 +179,9 @@ describe('[G-FAIL-4] a policy changed after install to a longer timeout', () => 
     // Installed again: the longer timeout, and nothing more to say.
     const again = await runCli(['install', '--agent', 'claude', '--project', w.project], { home: w.home });
     expect(again.code, again.stderr).toBe(0);
+    // Its own entries of last time: updated (stdout), not reported as replaced (stderr).
+    expect(again.stdout).toMatch(/entries updated or replaced by install's own: PreToolUse$/m);
+    expect(again.stderr).not.toMatch(/replaced/);
     expect(timeoutsOf(file, 'PreToolUse')).toEqual({ field: 105, flag: '105' });
     expect(installTimeoutWarnings({ projectDir: w.project, home: w.home })).toEqual([]);
   });

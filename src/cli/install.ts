@@ -56,7 +56,7 @@ function printInstall(r: InstallResult, out: Print, err: Print): void {
     const what = r.created ? `${would}create ${r.file}` : `${would}change ${r.file}`;
     out(`${capital(what)}: hookwerk's hooks for ${label}`);
     if (r.events.length > 0) out(`  events added: ${r.events.join(', ')}`);
-    if (r.updated.length > 0) out(`  entries replaced by install's own: ${r.updated.join(', ')}`);
+    if (r.updated.length > 0) out(`  entries updated or replaced by install's own: ${r.updated.join(', ')}`);
     if (r.unchanged.length > 0) out(`  already there: ${r.unchanged.join(', ')}`);
   }
   const perEvent = isHookAgentName(r.agent) && HOOK_AGENTS[r.agent].install.needsEventFlag;

@@ -53,11 +53,14 @@ export interface InstallResult {
   readonly changed: boolean;
   /** Events that got our entry. */
   readonly events: string[];
-  /** Events whose entry calling hookwerk was not what install writes, now replaced by install's own. */
+  /**
+   * Events whose entry calling hookwerk was not what install writes now (another timeout or
+   * command line, a matcher, `async`…), replaced by install's own.
+   */
   readonly updated: string[];
   /** Events that had our entry already, as it is. */
   readonly unchanged: string[];
-  /** One line per entry replaced: where it was and what it held (for stderr). */
+  /** One line per entry replaced that install had not written (for stderr): where, and what it held. */
   readonly replaced: string[];
   /** The entries' command line, without `--event` and `--timeout` (each entry adds its own). */
   readonly command: string;
@@ -87,6 +90,9 @@ export function installAgent(opts: InstallOptions): InstallResult {
   const updated: string[] = [];
   const unchanged: string[] = [];
   const replaced: string[] = [];
+  // The file as install left it last time: its entries are install's own, updated without a word.
+  const ownResult =
+    read.original !== undefined && readInstallRecord(target.home, file)?.after === read.original;
   for (const event of install.events) {
     const parsed = parseHooks(file, text, install.events);
     const ours = findOurEntries(parsed.value, name).filter((e) => e.event === event);
@@ -99,7 +105,9 @@ export function installAgent(opts: InstallOptions): InstallResult {
       unchanged.push(event);
     } else {
       // [G-FAIL-4] A matcher, `async`, a short timeout — planted or older: install's own replaces it.
-      for (const o of ours) replaced.push(`${file}: ${jsonPath(o.at)}: ${describeReplaced(parsed.root, o)}`);
+      if (!ownResult)
+        for (const o of ours)
+          replaced.push(`${file}: ${jsonPath(o.at)}: ${describeReplaced(parsed.root, o)}`);
       text = replaceOurs(text, parsed.root, ours, event, entry, read.style);
       updated.push(event);
     }
