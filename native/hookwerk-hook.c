@@ -7,7 +7,8 @@
  * Without a usable daemon (no socket, not ours, nothing listening), or when the daemon's reply is
  * incomplete (it died mid-call), it falls back to deciding in its own process: it execs
  * `node <package>/bin/hookwerk.js hook <args>` with the stdin it read (through a temp file), so
- * the answer is the cold path's, never a guess. The node binary and the package path are baked in
+ * the answer is the cold path's, never a guess; HOOKWERK_HOOK_STARTED_MS tells it when the call
+ * started, so its answer is still due before the agent's timeout (`--timeout`) [G-FAIL-4]. The node binary and the package path are baked in
  * at build time (scripts/build-launcher.js), with `node` from PATH and a path relative to this
  * binary as fallbacks.
  *
@@ -32,6 +33,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -276,6 +278,9 @@ static const char *cli_path(const char *argv0, char *out, size_t size) {
   return n > 0 && (size_t)n < size ? out : NULL;
 }
 
+/* When this call started, in ms since the epoch: the fallback's answer is due from then [G-FAIL-4]. */
+static long long started_ms;
+
 /* Decides in a process of its own: exec node on the CLI with the same arguments. Never returns. */
 static void fallback(int argc, char **argv, const struct buf *in, int consumed) {
   if (consumed && replay_stdin(in) != 0) {
@@ -290,6 +295,10 @@ static void fallback(int argc, char **argv, const struct buf *in, int consumed) 
   }
   /* The Node command then decides itself rather than ask the daemon again; it drops this variable. */
   setenv("HOOKWERK_HOOK_COLD", "1", 1);
+  /* Node's own start comes later: the agent's timeout counts from this process's. */
+  char started[32];
+  if (started_ms > 0 && snprintf(started, sizeof started, "%lld", started_ms) > 0)
+    setenv("HOOKWERK_HOOK_STARTED_MS", started, 1);
   char **args = calloc((size_t)argc + 3, sizeof *args);
   if (args == NULL) exit(1);
   args[0] = (char *)HOOKWERK_NODE;
@@ -307,6 +316,8 @@ int main(int argc, char **argv) {
   struct buf in = {0};
   int too_large = 0, consumed = 0;
   if (argc < 1) return 1;
+  struct timeval now;
+  if (gettimeofday(&now, NULL) == 0) started_ms = (long long)now.tv_sec * 1000 + now.tv_usec / 1000;
   if (read_stdin(&in, &too_large, &consumed) != 0) {
     fprintf(stderr, "hookwerk-hook: out of memory reading stdin\n");
     return 1;

@@ -12,6 +12,7 @@ const LAZY = [
   '/hook/cold-decider.js',
   '/hook/daemon-client.js',
   '/hook/closed-guard-scan.js',
+  '/hook/daily-warnings.js',
   '/records/journal-append.js',
   '/records/journal-segments.js',
 ];

@@ -298,5 +298,11 @@ function decideOptionProblem(opts: unknown): HookInputError | undefined {
   const agent: unknown = Reflect.get(opts, 'agent');
   if (agent !== undefined && (typeof agent !== 'string' || agent === '' || agent.includes('\0')))
     return new HookInputError('agent', 'agent must be a non-empty string without NUL bytes');
+  const timeoutMs: unknown = Reflect.get(opts, 'timeoutMs');
+  if (
+    timeoutMs !== undefined &&
+    (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs < 0)
+  )
+    return new HookInputError('timeoutMs', 'timeoutMs must be a finite number of milliseconds, at least 0');
   return undefined;
 }

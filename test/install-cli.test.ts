@@ -32,7 +32,7 @@ describe('[R-INST-1] hookwerk install / uninstall (CLI)', () => {
     // This checkout's hookwerk, by absolute path: the native client if built, else node + bin script.
     expect(text).toMatch(
       new RegExp(
-        `${REPO.replaceAll('/', '\\/')}\\/(bin\\/hookwerk\\.js' hook|dist\\/native\\/hookwerk-hook') --agent codex"`,
+        `${REPO.replaceAll('/', '\\/')}\\/(bin\\/hookwerk\\.js' hook|dist\\/native\\/hookwerk-hook') --agent codex --timeout 600"`,
       ),
     );
 

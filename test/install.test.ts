@@ -11,7 +11,12 @@ import { isPlainObject } from '../src/core/plain-object.ts';
 import type { GateLoadBase } from '../src/dialects/gate-dialect.ts';
 import { GATE_DIALECTS } from '../src/dialects/gate-dialects.ts';
 import { HOOK_AGENTS, type HookAgentName } from '../src/dialects/hook-agents.ts';
-import { hookCommandLine, shellQuote } from '../src/install/hook-command.ts';
+import {
+  type HookCommandFlags,
+  hookCommandLine,
+  hookFlags,
+  shellQuote,
+} from '../src/install/hook-command.ts';
 import { HookFileError } from '../src/install/hook-file-error.ts';
 import { type InstallOptions, installAgent } from '../src/install/install-agent.ts';
 import { installRecordFile } from '../src/install/install-record.ts';
@@ -25,11 +30,19 @@ const SCOPES = ['project', 'user'] as const;
 type Scope = (typeof SCOPES)[number];
 
 /** The command tests install: shaped as hookCommandLine's, independent of dist/. */
-const CMD = (agent: string, event?: string) =>
-  `'/opt/hw/bin/hookwerk.js' hook --agent ${agent}${event !== undefined ? ` --event ${event}` : ''}`;
+const CMD = (agent: string, flags: HookCommandFlags = {}) =>
+  `'/opt/hw/bin/hookwerk.js' hook --agent ${agent}${hookFlags(flags)}`;
 /** The same after the native client was built: another command line for the same entries. */
-const NATIVE = (agent: string, event?: string) =>
-  `'/opt/hw/dist/native/hookwerk-hook' --agent ${agent}${event !== undefined ? ` --event ${event}` : ''}`;
+const NATIVE = (agent: string, flags: HookCommandFlags = {}) =>
+  `'/opt/hw/dist/native/hookwerk-hook' --agent ${agent}${hookFlags(flags)}`;
+/** The command of `agent`'s entry for `event` with no policy: `--timeout` the agent's default [G-FAIL-4]. */
+const cmdOf = (agent: HookAgentName, event: string, cmd = CMD) => {
+  const install = HOOK_AGENTS[agent].install;
+  return cmd(agent, {
+    ...(install.needsEventFlag ? { event } : {}),
+    timeoutS: install.timeouts.defaultS(event),
+  });
+};
 
 /** Each agent's existing file: comments, its own entries, other settings. */
 const WITH_COMMENTS: Record<HookAgentName, string> = {
@@ -165,9 +178,7 @@ function ourCommands(agent: HookAgentName, value: unknown): Record<string, strin
 
 function expectedCommands(agent: HookAgentName, cmd = CMD): Record<string, string[]> {
   const install = HOOK_AGENTS[agent].install;
-  return Object.fromEntries(
-    install.events.map((e) => [e, [cmd(agent, install.needsEventFlag ? e : undefined)]]),
-  );
+  return Object.fromEntries(install.events.map((e) => [e, [cmdOf(agent, e, cmd)]]));
 }
 
 /** Each line of `before` is in `after`, in order, as it was (or with the one comma an append adds). */
@@ -204,7 +215,7 @@ function expectLoadsClean(w: World, agent: HookAgentName, alsoTheirs: boolean): 
   expect(config.warnings).toEqual([]);
   const install = HOOK_AGENTS[agent].install;
   for (const event of install.events) {
-    const command = CMD(agent, install.needsEventFlag ? event : undefined);
+    const command = cmdOf(agent, event);
     expect(
       config.hooks.filter((h) => h.event === event && 'command' in h && h.command === command),
       `${agent} ${event}`,
@@ -245,9 +256,7 @@ describe.each(AGENTS)('[R-INST-1] install --agent %s', (agent) => {
       const after = read(file);
       expectLinesKept(WITH_COMMENTS[agent], after);
       // Appended after theirs, in the file's own indentation.
-      expect(after.indexOf(THEIRS)).toBeLessThan(
-        after.indexOf(CMD(agent, install.needsEventFlag ? install.events[0] : undefined)),
-      );
+      expect(after.indexOf(THEIRS)).toBeLessThan(after.indexOf(cmdOf(agent, install.events[0] ?? '')));
       const indent = agent === 'codex' ? '\t' : agent === 'claude' ? '    ' : '  ';
       expect(
         after
@@ -458,31 +467,48 @@ describe('[R-INST-1] the files each agent gets', () => {
     );
   });
 
-  it('Gemini CLI: the timeout in milliseconds and the handler named hookwerk; Codex, Claude: seconds', () => {
+  it("[G-FAIL-4] no policy: each agent's default timeout, in its unit (Gemini CLI ms, the others s), also as --timeout", () => {
     const w = world();
     const hooksOf = (agent: HookAgentName) => json(installAgent(opts(w, agent, 'project')).file).hooks;
     expect(hooksOf('gemini')).toHaveProperty(
       ['BeforeTool'],
-      [{ hooks: [{ type: 'command', name: 'hookwerk', command: CMD('gemini'), timeout: 30_000 }] }],
+      [
+        {
+          hooks: [
+            { type: 'command', name: 'hookwerk', command: CMD('gemini', { timeoutS: 60 }), timeout: 60_000 },
+          ],
+        },
+      ],
     );
     expect(hooksOf('claude')).toHaveProperty(
       ['PreToolUse'],
-      [{ hooks: [{ type: 'command', command: CMD('claude'), timeout: 30 }] }],
+      [{ hooks: [{ type: 'command', command: CMD('claude', { timeoutS: 600 }), timeout: 600 }] }],
+    );
+    expect(hooksOf('claude')).toHaveProperty(
+      ['UserPromptSubmit'],
+      [{ hooks: [{ type: 'command', command: CMD('claude', { timeoutS: 30 }), timeout: 30 }] }],
     );
     expect(hooksOf('codex')).toHaveProperty(
       ['PreToolUse'],
-      [{ hooks: [{ type: 'command', command: CMD('codex'), timeout: 30 }] }],
+      [{ hooks: [{ type: 'command', command: CMD('codex', { timeoutS: 600 }), timeout: 600 }] }],
+    );
+    expect(hooksOf('codex')).toHaveProperty(
+      ['SessionEnd'],
+      [{ hooks: [{ type: 'command', command: CMD('codex', { timeoutS: 1 }), timeout: 1 }] }],
     );
     expect(hooksOf('copilot')).toHaveProperty(
       ['preToolUse'],
-      [{ type: 'command', bash: CMD('copilot', 'preToolUse'), timeoutSec: 30 }],
+      [{ type: 'command', bash: CMD('copilot', { event: 'preToolUse', timeoutS: 30 }), timeoutSec: 30 }],
     );
     // Tool calls gated once, through preToolUse; no failClosed.
-    expect(hooksOf('cursor')).toHaveProperty(['preToolUse'], [{ command: CMD('cursor'), timeout: 30 }]);
+    expect(hooksOf('cursor')).toHaveProperty(
+      ['preToolUse'],
+      [{ command: CMD('cursor', { timeoutS: 30 }), timeout: 30 }],
+    );
     expect(hooksOf('cursor')).not.toHaveProperty(['beforeShellExecution']);
   });
 
-  it('an entry of ours written by hand (hookwerk on the PATH) counts as ours: updated in place, not added again', () => {
+  it('an entry of ours written by hand (hookwerk on the PATH) counts as ours: replaced in place, not added again; uninstall puts it back', () => {
     const w = world();
     const file = fileOf(w, 'claude', 'project');
     put(
@@ -491,12 +517,13 @@ describe('[R-INST-1] the files each agent gets', () => {
         hooks: { Stop: [{ hooks: [{ type: 'command', command: 'hookwerk hook --agent claude' }] }] },
       }),
     );
+    const before = read(file);
     const r = installAgent(opts(w, 'claude', 'project'));
     expect(r.updated).toEqual(['Stop']);
-    expect(ourCommands('claude', json(file)).Stop).toEqual([CMD('claude')]);
-    // Uninstall takes it out too: "before" never holds an entry of ours.
+    expect(ourCommands('claude', json(file)).Stop).toEqual([cmdOf('claude', 'Stop')]);
+    // [R-INST-1] Uninstall gives the file back as it was, the hand-written entry with it.
     uninstallAgent(opts(w, 'claude', 'project'));
-    expect(ourCommands('claude', json(file))).toEqual({});
+    expect(read(file)).toBe(before);
   });
 
   it("another agent's entries and commands that merely look alike are not ours", () => {
@@ -602,19 +629,21 @@ describe('[R-INST-1] the hook command', () => {
   it("the native client by absolute path when it is built and executable, else node and hookwerk's bin script; shell-quoted", () => {
     const root = path.join(tempDir('hw-root-'), "it's here");
     mkdirSync(path.join(root, 'dist', 'native'), { recursive: true });
-    expect(hookCommandLine('codex', undefined, root)).toBe(
+    expect(hookCommandLine('codex', {}, root)).toBe(
       `${shellQuote(process.execPath)} '${root.replace("'", `'\\''`)}/bin/hookwerk.js' hook --agent codex`,
     );
     const client = path.join(root, 'dist', 'native', 'hookwerk-hook');
     writeFileSync(client, '');
-    expect(hookCommandLine('copilot', 'preToolUse', root)).toMatch(
-      /hookwerk\.js' hook --agent copilot --event preToolUse$/,
+    expect(hookCommandLine('copilot', { event: 'preToolUse', timeoutS: 35 }, root)).toMatch(
+      /hookwerk\.js' hook --agent copilot --event preToolUse --timeout 35$/,
     );
     chmodSync(client, 0o755);
-    expect(hookCommandLine('copilot', 'preToolUse', root)).toBe(
+    expect(hookCommandLine('copilot', { event: 'preToolUse' }, root)).toBe(
       `'${client.replace("'", `'\\''`)}' --agent copilot --event preToolUse`,
     );
-    expect(isOurCommand(hookCommandLine('copilot', 'preToolUse', root), 'copilot')).toBe(true);
+    expect(
+      isOurCommand(hookCommandLine('copilot', { event: 'preToolUse', timeoutS: 35 }, root), 'copilot'),
+    ).toBe(true);
   });
 
   it('the default command runs, from the shell, the hookwerk of this checkout', () => {

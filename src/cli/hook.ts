@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import type { HookReply } from '../dialects/hook-agent.ts';
 import { HOOK_AGENT_NAMES, type HookAgentName, isHookAgentName } from '../dialects/hook-agents.ts';
+import { callStart, STARTED_ENV } from '../hook/call-deadline.ts';
 import { COLD_ENV, usableSocket } from '../hook/daemon-socket.ts';
 import { answerHookCall, type HookCallDeps, type PolicyDecider } from '../hook/hook-call.ts';
 
@@ -24,14 +25,17 @@ const coldDecider: PolicyDecider = {
 /** The input object is at most this big on stdin. */
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 
-export const HOOK_USAGE = `usage: hookwerk hook --agent ${HOOK_AGENT_NAMES.join('|')} [--event EVENT] [--project DIR]
+export const HOOK_USAGE = `usage: hookwerk hook --agent ${HOOK_AGENT_NAMES.join('|')} [--event EVENT] [--project DIR] [--timeout SECONDS]
   Reads the agent's hook input on stdin, runs the policy (.hookwerk/policy.json, ~/.hookwerk/policy.json)
-  and answers in that agent's own protocol. Written into the agents' hook files by \`hookwerk install\`.`;
+  and answers in that agent's own protocol, 2 s before --timeout (the agent's own timeout for the entry).
+  Written into the agents' hook files by \`hookwerk install\`.`;
 
 interface HookArgs {
   agent: string;
   event?: string;
   project?: string;
+  /** [G-FAIL-4] The agent's timeout for this entry, in seconds. */
+  timeoutS?: number;
 }
 
 /** The flags, or the one-line reason they are wrong; `help` for --help. */
@@ -47,8 +51,12 @@ export function parseHookArgs(args: readonly string[]): HookArgs | { help: true 
   const v = parsed.values;
   if (v.help === true) return { help: true };
   if (v.agent === undefined) return { error: `--agent is required (${HOOK_AGENT_NAMES.join(', ')})` };
+  const timeoutS = v.timeout === undefined ? undefined : Number(v.timeout);
+  if (timeoutS !== undefined && !(Number.isFinite(timeoutS) && timeoutS > 0 && timeoutS <= 86_400))
+    return { error: `--timeout must be a number of seconds above 0 (at most 86400), not "${v.timeout}"` };
   return {
     agent: v.agent,
+    ...(timeoutS !== undefined ? { timeoutS } : {}),
     ...(v.event !== undefined ? { event: v.event } : {}),
     ...(v.project !== undefined ? { project: v.project } : {}),
   };
@@ -58,6 +66,7 @@ const OPTIONS = {
   agent: { type: 'string' },
   event: { type: 'string' },
   project: { type: 'string' },
+  timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -79,18 +88,20 @@ export interface HookInput {
   stdin: Buffer | undefined;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** [G-FAIL-4] When the call started (epoch ms); default: when it is answered (the daemon's receipt). */
+  startedAt?: number;
 }
 
 /** Runs one call in this process; resolves with the reply (never rejects). */
 export async function hookCommand(
   args: readonly string[],
   deps: Partial<HookCallDeps> = {},
-  opts: { daemon?: boolean } = {},
+  opts: { daemon?: boolean; startedAt?: number } = {},
 ): Promise<HookReply> {
   const checked = checkArgs(args);
   if ('reply' in checked) return checked.reply;
   const stdin = await readAll(MAX_INPUT_BYTES).catch(() => undefined);
-  const input = { stdin, cwd: process.cwd(), env: process.env };
+  const input = { stdin, cwd: process.cwd(), env: process.env, startedAt: opts.startedAt ?? Date.now() };
   if (opts.daemon === true && stdin !== undefined) {
     // [R-HOOK-4] A running daemon answers warm; no socket costs this one stat.
     const socket = usableSocket(process.env);
@@ -136,7 +147,7 @@ export async function answerHookArgs(
 ): Promise<HookReply> {
   const checked = checkArgs(args);
   if ('reply' in checked) return checked.reply;
-  const { agent, event, project } = checked.call;
+  const { agent, event, project, timeoutS } = checked.call;
   const reply = await answerHookCall(
     {
       agent,
@@ -145,6 +156,8 @@ export async function answerHookArgs(
       ...(project !== undefined ? { project } : {}),
       cwd: input.cwd,
       env: input.env,
+      ...(timeoutS !== undefined ? { timeoutS } : {}),
+      startedAt: input.startedAt ?? Date.now(),
     },
     { decider: deps.decider ?? coldDecider, ...(deps.record !== undefined ? { record: deps.record } : {}) },
   );
@@ -166,8 +179,11 @@ function envRecord(env: NodeJS.ProcessEnv): Record<string, string> {
 export async function hookMain(args: readonly string[]): Promise<number> {
   // The C client's fallback: decide here, and leave the environment as the agent gave it.
   const cold = process.env[COLD_ENV] !== undefined;
+  // [G-FAIL-4] The C client's call started before this process: its answer is due from then.
+  const startedAt = cold ? callStart(process.env) : performance.timeOrigin;
   delete process.env[COLD_ENV];
-  const reply = await hookCommand(args, {}, { daemon: !cold });
+  delete process.env[STARTED_ENV];
+  const reply = await hookCommand(args, {}, { daemon: !cold, startedAt });
   if (reply.stderr !== '') process.stderr.write(reply.stderr);
   if (reply.stdout !== '')
     await new Promise<void>((resolve) => process.stdout.write(reply.stdout, () => resolve()));

@@ -56,11 +56,17 @@ function printInstall(r: InstallResult, out: Print, err: Print): void {
     const what = r.created ? `${would}create ${r.file}` : `${would}change ${r.file}`;
     out(`${capital(what)}: hookwerk's hooks for ${label}`);
     if (r.events.length > 0) out(`  events added: ${r.events.join(', ')}`);
-    if (r.updated.length > 0) out(`  command line updated: ${r.updated.join(', ')}`);
+    if (r.updated.length > 0) out(`  entries updated or replaced by install's own: ${r.updated.join(', ')}`);
     if (r.unchanged.length > 0) out(`  already there: ${r.unchanged.join(', ')}`);
   }
   const perEvent = isHookAgentName(r.agent) && HOOK_AGENTS[r.agent].install.needsEventFlag;
-  out(`  each runs: ${r.command}${perEvent ? ' --event <its event>' : ''}`);
+  out(`  each runs: ${r.command}${perEvent ? ' --event <its event>' : ''} --timeout <its timeout>`);
+  out(`  timeouts (s): ${timeoutsLine(r.timeouts)}`);
+  // [G-FAIL-4] An entry that was not install's own is never replaced silently.
+  for (const line of r.replaced)
+    err(
+      `hookwerk: ${r.dryRun ? 'would replace' : 'replaced'} an entry calling hookwerk hook that is not what install writes, with install's own: ${line}`,
+    );
   for (const w of r.warnings) err(`hookwerk: warning: ${w}`);
   for (const n of r.notes) out(`note: ${n}`);
   if (r.dryRun) out('dry run: nothing was written');
@@ -77,6 +83,13 @@ function printUninstall(r: UninstallResult, out: Print, err: Print): void {
   if (r.changed && r.events.length > 0) out(`  events: ${r.events.join(', ')}`);
   for (const w of r.warnings) err(`hookwerk: warning: ${w}`);
   if (r.dryRun) out('dry run: nothing was written');
+}
+
+/** `PreToolUse 605, Stop 600, …`: events with the same timeout grouped, in the agent's order. */
+function timeoutsLine(timeouts: Readonly<Record<string, number>>): string {
+  const groups = new Map<number, string[]>();
+  for (const [event, s] of Object.entries(timeouts)) groups.set(s, [...(groups.get(s) ?? []), event]);
+  return [...groups].map(([s, events]) => `${s} ${events.join(', ')}`).join('; ');
 }
 
 function capital(s: string): string {

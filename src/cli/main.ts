@@ -263,7 +263,10 @@ function addHookCommand(program: Command, setExit: SetExit): void {
     .description("what an agent's hook file calls: runs the policy, answers in that agent's protocol")
     .allowUnknownOption()
     .helpOption(false)
-    .argument('[args...]', '--agent claude|gemini|codex|copilot|cursor [--event EVENT] [--project DIR]')
+    .argument(
+      '[args...]',
+      '--agent claude|gemini|codex|copilot|cursor [--event EVENT] [--project DIR] [--timeout SECONDS]',
+    )
     .action(async (args: string[]) => {
       // `bin/hookwerk.js` comes here only when `hook` is not the first word (`hookwerk -v hook`…).
       const { hookMain } = await import('./hook.ts');

@@ -127,7 +127,9 @@ export class GateHost {
     if (opts === undefined && tracer === undefined) return this.#plugin.decide(event, context, this.#runtime);
     const agent = opts?.agent;
     const trace = tracer === undefined ? undefined : this.#openTrace(tracer, event, context, agent);
-    const call: DecideCall = { signal, trace, agent };
+    const budget = opts?.timeoutMs;
+    const deadline = budget === undefined ? undefined : performance.now() + budget;
+    const call: DecideCall = { signal, trace, agent, deadline };
     let decided: Promise<GateDecision>;
     try {
       decided = this.#plugin.decide(event, context, this.#runtime, call);

@@ -5,6 +5,7 @@
  * that call us [R-INST-1]. Each agent's folder holds its own; `hook-agents.ts` is the table.
  */
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
+import type { AgentTimeouts } from './hook-timeout.ts';
 
 /** One call of the agent's, as the policy sees it: a Claude Code event and input [R-MAP-1]. */
 export interface ClaudeCall {
@@ -73,8 +74,12 @@ export interface AgentInstall {
   readonly events: readonly string[];
   /** The agent's input names no event: the entry's command carries `--event NAME`. */
   readonly needsEventFlag: boolean;
-  /** The JSON value appended to the file's `hooks.<event>` array for one event. */
-  entry(event: string, command: string): unknown;
+  /** The Claude Code event the agent's `event` runs the policy of [R-MAP-1]. */
+  claudeEvent(event: string): string | undefined;
+  /** [G-FAIL-4] The agent's documented default and maximum timeouts, and their unit. */
+  readonly timeouts: AgentTimeouts;
+  /** The JSON value appended to the file's `hooks.<event>` array for one event (`timeoutS` in seconds). */
+  entry(event: string, command: string, timeoutS: number): unknown;
   /** Top-level fields a file install creates starts with (`{"version": 1}`). */
   readonly newFile?: Readonly<Record<string, unknown>>;
   /** The agent runs the project's Claude Code files itself (Cursor, Copilot) [R-INST-1, A-ALL-1]. */

@@ -11,6 +11,8 @@ export interface DecideCall {
   readonly trace: TraceScope | undefined;
   /** The agent the caller named: on every run record. */
   readonly agent: string | undefined;
+  /** [G-FAIL-4] When the decide's budget ends (`performance.now()` ms): every run ends by then. */
+  readonly deadline?: number | undefined;
 }
 
 /** `decide(event, input, opts)`: what a caller may add [AD-ALL-1]. */
@@ -23,4 +25,10 @@ export interface DecideOptions {
   signal?: AbortSignal;
   /** The agent that asks (`claude`, `mcp`, `ai-sdk`…): on every run record (`agent`) and span. */
   agent?: string;
+  /**
+   * [G-FAIL-4] A budget for the whole decide, in ms from the call: every hook run is given at most
+   * what is left of it, its kill grace included, so the decide settles within it. A run cut short
+   * ends as a timeout, which its `failMode` reads as any timeout (a closed guard denies).
+   */
+  timeoutMs?: number;
 }

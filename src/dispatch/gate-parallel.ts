@@ -33,19 +33,21 @@ export interface ParallelDialect {
   readonly name: AgentDialectName;
   /** [G-RUN-1] A definition may ask to run one after another; then the whole event does. */
   readonly sequentialDefinitions: boolean;
-  /** Runs one hook; `signal` (the decide's) stops it. */
+  /** Runs one hook; `signal` (the decide's) stops it; it ends by `deadline` [G-FAIL-4]. */
   run(
     hook: AgentHook,
     event: string,
     input: Record<string, unknown>,
     ctx: GateRunContext,
     signal: AbortSignal | undefined,
+    deadline?: number,
   ): Promise<AgentRun>;
   runInProcess(
     hook: InProcessGateHook,
     input: Record<string, unknown>,
     cwd: string,
     signal: AbortSignal | undefined,
+    deadline?: number,
   ): Promise<AgentAnswer>;
   /** Merges answers given in configuration order (`env`: what the answers set, if the agent has such a field). */
   merge(
@@ -314,14 +316,27 @@ async function stepOf(
         'INTERNAL',
         `${entry.origin.source}: a Lurus hook in a ${gate.dialect.name} gate`,
       );
-    const answer = await gate.dialect.runInProcess(entry, input, gate.ctx.projectDir(), gate.call?.signal);
+    const answer = await gate.dialect.runInProcess(
+      entry,
+      input,
+      gate.ctx.projectDir(),
+      gate.call?.signal,
+      gate.call?.deadline,
+    );
     if (answer.ending.cause === ABORTED) return abortedStep(gate, entry, at, answer.ending);
     return { kind: 'answer', answer, record: recordOf(gate, entry, at, answer) };
   }
   // [L-TRUST-6, L-TRUST-9] Right before it runs: a changed or unpinned file means it cannot run as approved.
   const consent = consentBefore(entry, input, checks);
   if (consent.refusal !== undefined) return refusedStep(gate, entry, at, consent.refusal, consent.pending);
-  const run = await gate.dialect.run(entry, gate.event, input, gate.ctx, gate.call?.signal);
+  const run = await gate.dialect.run(
+    entry,
+    gate.event,
+    input,
+    gate.ctx,
+    gate.call?.signal,
+    gate.call?.deadline,
+  );
   if (run.answer.ending.cause === ABORTED) return abortedStep(gate, entry, at, run.answer.ending);
   // [L-TRUST-8] And right after: an answer from a run during which its code moved is not the approved code's.
   const after =

@@ -32,6 +32,7 @@ type RunGateHook = (
   json: () => string,
   runners: Runners,
   signal: AbortSignal | undefined,
+  deadline: number | undefined,
 ) => HookVerdict | Promise<HookVerdict>;
 
 /** What the walk needs of the engine: made once, never per decide. */
@@ -155,10 +156,13 @@ class GateWalk {
   /** Runs one hook, inside its span when it has one (its own spans nest under it). */
   #run(entry: LurusGateHook, span: Span | undefined): HookVerdict | Promise<HookVerdict> {
     const signal = this.call?.signal;
+    const deadline = this.call?.deadline;
     const trace = this.call?.trace;
     if (span === undefined || trace === undefined)
-      return this.run(entry, this.envelope, this.#jsonOf, this.ctx.runners, signal);
-    return trace.within(span, () => this.run(entry, this.envelope, this.#jsonOf, this.ctx.runners, signal));
+      return this.run(entry, this.envelope, this.#jsonOf, this.ctx.runners, signal, deadline);
+    return trace.within(span, () =>
+      this.run(entry, this.envelope, this.#jsonOf, this.ctx.runners, signal, deadline),
+    );
   }
 
   /** Records one entry's verdict; true when it denies or was aborted (the walk stops). */

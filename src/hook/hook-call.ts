@@ -13,6 +13,7 @@ import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import { runProblemLines } from '../records/run-problem-lines.ts';
 import type { RunRecord } from '../records/run-record.ts';
+import { CallDeadline } from './call-deadline.ts';
 import { decideEachPart, sharedToolName } from './call-parts.ts';
 import { scanPolicy } from './policy-prefilter.ts';
 
@@ -31,6 +32,10 @@ export interface HookCallRequest {
   env: NodeJS.ProcessEnv;
   /** The account's home (default: `homeFolder()` of `env`). */
   home?: string;
+  /** [G-FAIL-4] `--timeout`: the agent kills the call after this many seconds. */
+  timeoutS?: number;
+  /** [G-FAIL-4] When the call started (epoch ms; default: now): the answer is due S − 2 s later. */
+  startedAt?: number;
 }
 
 /** What the policy's engine is asked: the project, the agent, the call. */
@@ -42,6 +47,8 @@ export interface PolicyQuestion {
   call: ClaudeCall;
   /** The fast path found no fresh policy index: a decider that loads the policy writes one. */
   indexStale?: boolean;
+  /** [G-FAIL-4] The call's budget: the decide must end within it. */
+  deadline?: CallDeadline;
 }
 
 /** How a call reaches an engine: made for it (cold) or kept warm (the daemon). */
@@ -101,14 +108,28 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
     tool: sharedToolName(call),
   });
   if (!scan.mayRun) return agent.reply(call, undefined);
+  const deadline = callDeadline(req, call);
   try {
-    const question = { projectDir, home, agent: req.agent, env: req.env, call, indexStale: scan.stale };
-    const decision = await decideEachPart(deps.decider, question);
-    const unrecorded = await recordRuns(deps.record ?? journalRuns, decision, req.agent, call, home);
+    const record = deps.record ?? journalRuns;
+    const question = {
+      projectDir,
+      home,
+      agent: req.agent,
+      env: req.env,
+      call,
+      deadline,
+      indexStale: scan.stale,
+    };
+    const decision = await deadline.within(
+      decideEachPart(deps.decider, question),
+      (late) => void recordRuns(record, late, req.agent, call, home),
+    );
+    const unrecorded = await recordRuns(record, decision, req.agent, call, home);
     passEnvBack(decision, req.env);
     const reply = withStderr(agent.reply(call, decision), unrecorded);
     // [L-TRUST-11, G-FAIL-1, G-FAIL-2] A guard that did not run as written is never silent.
-    return withStderr(reply, runProblemLines(decision.runs, projectDir));
+    const told = withStderr(reply, runProblemLines(decision.runs, projectDir));
+    return withStderr(told, await deadline.staleInstallLines(home));
   } catch (e) {
     const why = `hookwerk could not run the policy: ${messageOf(e)}`;
     const closed =
@@ -177,6 +198,11 @@ function agentRun(run: RunRecord, agent: string, call: ClaudeCall): AgentRunReco
   if (call.sessionId !== undefined) out.sessionId = call.sessionId;
   if (call.toolName !== undefined) out.toolName = call.toolName;
   return out;
+}
+
+/** [G-FAIL-4] The call's deadline: `--timeout` (else the agent's default for the event) from its start. */
+function callDeadline(req: HookCallRequest, call: ClaudeCall): CallDeadline {
+  return new CallDeadline(req.agent, call.agentEvent, req.timeoutS, req.startedAt ?? Date.now());
 }
 
 /** No objection before the call could even be read: the agent's own, with the reason on stderr. */

@@ -89,7 +89,8 @@ export class WarmDecider implements PolicyDecider {
       const engine = await warm.engine;
       this.#refresh(warm, engine);
       ready = true;
-      const decision = await engine.decide(q.call.event, inputWithSession(q));
+      const options = q.deadline?.decideOptions(engine.gate.config.entries, q.call.event);
+      const decision = await engine.decide(q.call.event, inputWithSession(q), options);
       if (!('continue' in decision)) throw new Error('the policy answered in another dialect');
       return decision;
     } catch (e) {

@@ -17,16 +17,33 @@ export function shellQuote(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
+/** What an entry's command says besides the agent: its event (Copilot), the agent's timeout [G-FAIL-4]. */
+export interface HookCommandFlags {
+  readonly event?: string | undefined;
+  /** The entry's timeout in seconds: `hookwerk hook` answers within it. */
+  readonly timeoutS?: number | undefined;
+}
+
 /**
- * `'<root>/dist/native/hookwerk-hook' --agent A [--event E]` when that client exists and is
- * executable, else `'<node>' '<root>/bin/hookwerk.js' hook --agent A [--event E]`.
+ * `'<root>/dist/native/hookwerk-hook' --agent A [--event E] [--timeout S]` when that client exists
+ * and is executable, else `'<node>' '<root>/bin/hookwerk.js' hook --agent A [--event E] [--timeout S]`.
  */
-export function hookCommandLine(agent: string, event?: string, root: string = packageRoot()): string {
+export function hookCommandLine(
+  agent: string,
+  flags: HookCommandFlags = {},
+  root: string = packageRoot(),
+): string {
   const client = path.join(root, 'dist', 'native', 'hookwerk-hook');
   const program = isExecutableFile(client)
     ? shellQuote(client)
     : `${shellQuote(process.execPath)} ${shellQuote(path.join(root, 'bin', 'hookwerk.js'))} hook`;
-  return `${program} --agent ${agent}${event !== undefined ? ` --event ${event}` : ''}`;
+  return `${program} --agent ${agent}${hookFlags(flags)}`;
+}
+
+/** ` --event E --timeout S`, each when given. */
+export function hookFlags(flags: HookCommandFlags): string {
+  const event = flags.event !== undefined ? ` --event ${flags.event}` : '';
+  return `${event}${flags.timeoutS !== undefined ? ` --timeout ${flags.timeoutS}` : ''}`;
 }
 
 function isExecutableFile(file: string): boolean {

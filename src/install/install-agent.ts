@@ -1,31 +1,46 @@
 /**
  * `installAgent`: adds to an agent's own hook file one entry per event that calls
- * `hookwerk hook --agent A` [R-INST-1]. Everything else in the file stays as it was (entries,
- * comments, formatting); our entries already there are kept, or updated in place when the
- * command line changed (twice = once); the write is atomic and keeps the file's mode. A file
- * that cannot be changed safely is refused (HookFileError) before anything is written.
+ * `hookwerk hook --agent A --timeout S` [R-INST-1, G-FAIL-4]. Everything else in the file stays as
+ * it was (entries, comments, formatting); an entry of ours already there is kept when it is
+ * exactly what install writes (twice = once), else replaced by install's own (a planted entry with
+ * a matcher, `async` or a short timeout must not leave the gate blind); the write is atomic and
+ * keeps the file's mode. A file that cannot be changed safely is refused (HookFileError) before
+ * anything is written.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { applyEdits, findNodeAtLocation, modify, type Node } from 'jsonc-parser';
+import { findNodeAtLocation, getNodeValue, type JSONPath, type Node } from 'jsonc-parser';
 import { writeFileAtomic } from '../core/atomic-write.ts';
+import { jsonPath } from '../core/issues.ts';
+import { isPlainObject } from '../core/plain-object.ts';
 import { agentNotes } from './agent-notes.ts';
-import { hookCommandLine } from './hook-command.ts';
+import { type PlannedTimeouts, plannedTimeouts } from './entry-timeouts.ts';
+import { type HookCommandFlags, hookCommandLine } from './hook-command.ts';
 import { type HookFileText, parseHooks, readHookFile } from './hook-file.ts';
 import { HookFileError } from './hook-file-error.ts';
 import { type InstallRecord, readInstallRecord, writeInstallRecord } from './install-record.ts';
 import { type InstallTarget, type InstallTargetOptions, installTarget } from './install-target.ts';
-import { addMember, appendElement, type TextStyle } from './json-edits.ts';
+import { addMember, appendElement, replaceValue, type TextStyle } from './json-edits.ts';
 import { unifiedDiff } from './line-diff.ts';
-import { findOurEntries, holdsNothingElse, KEEP_NOTHING, removeOurEntries } from './our-entries.ts';
+import {
+  findOurEntries,
+  holdsNothingElse,
+  KEEP_NOTHING,
+  type OurEntry,
+  removeEntries,
+  removeOurEntries,
+} from './our-entries.ts';
 import { policiesIncluding, policyFiles } from './policy-include.ts';
 import { unchangedSince } from './unchanged-since.ts';
 
 export interface InstallOptions extends InstallTargetOptions {
   /** Print the change, write nothing. */
   dryRun?: boolean;
-  /** The command line of an entry (default `hookCommandLine`); `event` is set for agents that need `--event`. */
-  command?: (agent: string, event: string | undefined) => string;
+  /**
+   * The command line of an entry (default `hookCommandLine`): `flags.event` is set for agents that
+   * need `--event`, `flags.timeoutS` is the entry's timeout [G-FAIL-4].
+   */
+  command?: (agent: string, flags: HookCommandFlags) => string;
 }
 
 export interface InstallResult {
@@ -38,12 +53,19 @@ export interface InstallResult {
   readonly changed: boolean;
   /** Events that got our entry. */
   readonly events: string[];
-  /** Events whose entry of ours had another command line, now updated. */
+  /**
+   * Events whose entry calling hookwerk was not what install writes now (another timeout or
+   * command line, a matcher, `async`…), replaced by install's own.
+   */
   readonly updated: string[];
   /** Events that had our entry already, as it is. */
   readonly unchanged: string[];
-  /** The entries' command line (for agents that need it, each adds `--event <its event>`). */
+  /** One line per entry replaced that install had not written (for stderr): where, and what it held. */
+  readonly replaced: string[];
+  /** The entries' command line, without `--event` and `--timeout` (each entry adds its own). */
   readonly command: string;
+  /** [G-FAIL-4] Each event's entry timeout, in seconds (the command's `--timeout`). */
+  readonly timeouts: Readonly<Record<string, number>>;
   /** Why the entries might not run as meant (hooks that run twice, switches that turn them off). */
   readonly warnings: string[];
   /** What the user must still do before the agent runs them. */
@@ -56,9 +78,10 @@ export interface InstallResult {
 export function installAgent(opts: InstallOptions): InstallResult {
   const target = installTarget(opts);
   const { install, name, file } = target;
+  refuseDanglingLink(file);
   const read = readHookFile(file, install.events);
-  const commandOf = (event: string) =>
-    (opts.command ?? hookCommandLine)(name, install.needsEventFlag ? event : undefined);
+  const planned = plannedTimeouts(target);
+  const plan = entryPlan(target, planned, opts.command ?? hookCommandLine);
   let text = read.text;
   if (read.blank)
     for (const [key, value] of Object.entries(install.newFile ?? {}))
@@ -66,17 +89,28 @@ export function installAgent(opts: InstallOptions): InstallResult {
   const events: string[] = [];
   const updated: string[] = [];
   const unchanged: string[] = [];
+  const replaced: string[] = [];
+  // The file as install left it last time: its entries are install's own, updated without a word.
+  const ownResult =
+    read.original !== undefined && readInstallRecord(target.home, file)?.after === read.original;
   for (const event of install.events) {
     const parsed = parseHooks(file, text, install.events);
-    const ours = findOurEntries(parsed.value, name).find((e) => e.event === event);
-    const command = commandOf(event);
-    if (ours === undefined) {
-      text = addEntry(text, parsed.root, event, install.entry(event, command), read.style);
+    const ours = findOurEntries(parsed.value, name).filter((e) => e.event === event);
+    const entry = plan.entryOf(event);
+    const first = ours[0];
+    if (first === undefined) {
+      text = addEntry(text, parsed.root, event, entry, read.style);
       events.push(event);
-    } else if (ours.command !== command) {
-      text = applyEdits(text, modify(text, ours.commandAt, command, {}));
+    } else if (ours.length === 1 && isExactly(parsed.root, first, entry)) {
+      unchanged.push(event);
+    } else {
+      // [G-FAIL-4] A matcher, `async`, a short timeout — planted or older: install's own replaces it.
+      if (!ownResult)
+        for (const o of ours)
+          replaced.push(`${file}: ${jsonPath(o.at)}: ${describeReplaced(parsed.root, o)}`);
+      text = replaceOurs(text, parsed.root, ours, event, entry, read.style);
       updated.push(event);
-    } else unchanged.push(event);
+    }
   }
   const after = read.bom + text;
   const changed = after !== read.original;
@@ -98,14 +132,125 @@ export function installAgent(opts: InstallOptions): InstallResult {
     events,
     updated,
     unchanged,
-    command: (opts.command ?? hookCommandLine)(name, undefined),
-    warnings: [...warningsFor(target, read), ...notes.warnings],
+    replaced,
+    command: (opts.command ?? hookCommandLine)(name, {}),
+    timeouts: Object.fromEntries(planned.seconds),
+    warnings: [...warningsFor(target, read), ...planned.warnings, ...notes.warnings],
     notes: notes.notes,
     diff: changed ? unifiedDiff(file, read.original ?? null, after) : '',
     dryRun: opts.dryRun === true,
   };
-  if (changed && opts.dryRun !== true) write(target, read, after);
+  if (changed && opts.dryRun !== true) write(target, read, after, plan);
   return result;
+}
+
+/** What install writes for each event: the entry, with its command and timeout [G-FAIL-4]. */
+interface EntryPlan {
+  entryOf(event: string): unknown;
+}
+
+function entryPlan(
+  target: InstallTarget,
+  planned: PlannedTimeouts,
+  command: NonNullable<InstallOptions['command']>,
+): EntryPlan {
+  const { install, name } = target;
+  return {
+    entryOf(event) {
+      const timeoutS = planned.seconds.get(event) ?? install.timeouts.defaultS(event);
+      const line = command(name, { ...(install.needsEventFlag ? { event } : {}), timeoutS });
+      return install.entry(event, line, timeoutS);
+    },
+  };
+}
+
+/** The entry at `ours.at` is a whole item of the event's list holding exactly `entry`. */
+function isExactly(root: Node, ours: OurEntry, entry: unknown): boolean {
+  if (ours.at.length !== 3) return false;
+  const node = findNodeAtLocation(root, ours.at);
+  return node !== undefined && sameJson(getNodeValue(node), entry);
+}
+
+/** Deep equality of two JSON values, whatever the order of object keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b))
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]))
+    );
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = Object.keys(a);
+    return (
+      keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]))
+    );
+  }
+  return a === b;
+}
+
+/** `was {...}`: the entry (or the group holding the handler) as it was, on one bounded line. */
+function describeReplaced(root: Node, ours: OurEntry): string {
+  const node = findNodeAtLocation(root, ours.at.slice(0, 3));
+  const was = JSON.stringify(node === undefined ? null : getNodeValue(node));
+  const shown = was.length > 300 ? `${was.slice(0, 300)}…` : was;
+  return `it was ${shown}`;
+}
+
+/**
+ * Our entries of `event` replaced by `entry`: in place when the first is a whole item of the
+ * list, else (a handler in a group of other handlers, or under a matcher) appended once they are out.
+ */
+function replaceOurs(
+  text: string,
+  root: Node,
+  ours: readonly OurEntry[],
+  event: string,
+  entry: unknown,
+  style: TextStyle,
+): string {
+  const [first, ...rest] = ours;
+  if (first !== undefined && first.at.length === 3) {
+    // The others first: removing them never moves the first (they come later in the file).
+    const node = findNodeAtLocation(root, first.at);
+    const others = rest.filter((o) => !samePath(o.at, first.at));
+    if (node !== undefined && others.every((o) => later(o.at, first.at))) {
+      const without = removeEntries(text, others);
+      const at = findNodeAtLocation(parseHooks('', without, []).root, first.at);
+      if (at !== undefined) return replaceValue(without, at, entry, style);
+    }
+  }
+  const without = removeEntries(text, ours);
+  return addEntry(without, parseHooks('', without, []).root, event, entry, style);
+}
+
+function samePath(a: JSONPath, b: JSONPath): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** `a` comes after `b` in the same event list (a later item, or a handler of a later item). */
+function later(a: JSONPath, b: JSONPath): boolean {
+  const ai = a[2];
+  const bi = b[2];
+  return typeof ai === 'number' && typeof bi === 'number' && ai > bi;
+}
+
+/**
+ * [R-INST-1] A settings file that is a symbolic link to nothing: writing over it would replace
+ * the user's link (a dotfiles setup) and uninstall would then delete it; writing through it would
+ * create a file wherever it points. Neither: install refuses, nothing written.
+ */
+function refuseDanglingLink(file: string): void {
+  let link: string;
+  try {
+    if (!lstatSync(file).isSymbolicLink()) return;
+    link = readlinkSync(file);
+  } catch {
+    return;
+  }
+  if (existsSync(file)) return;
+  throw new HookFileError(
+    file,
+    '$',
+    `is a symbolic link to ${link}, which does not exist; create that file (even as {}) or remove the link, then run install again`,
+  );
 }
 
 /** Appends one entry to `hooks.<event>`, creating the list and `hooks` when missing. */
@@ -118,7 +263,7 @@ function addEntry(text: string, root: Node, event: string, entry: unknown, style
 }
 
 /** The record first (a record the file never matched is harmless), then the file, atomically. */
-function write(target: InstallTarget, read: HookFileText, after: string): void {
+function write(target: InstallTarget, read: HookFileText, after: string, plan: EntryPlan): void {
   const { file, home, name } = target;
   const previous = readInstallRecord(home, file);
   let before: string | null = read.original ?? null;
@@ -128,11 +273,14 @@ function write(target: InstallTarget, read: HookFileText, after: string): void {
     before = previous.before;
     createdDirs = previous.createdDirs;
   } else if (read.original !== undefined) {
-    // Our entries already there (written by hand, or a record that is gone or stale): "before" is
-    // the file without them, so that uninstall never puts one back.
-    const value = parseHooks(file, read.text, []).value;
-    if (findOurEntries(value, name).length > 0) {
-      const without = read.bom + removeOurEntries(read.text, value, name, KEEP_NOTHING).text;
+    // Entries exactly as install writes them already there (a record that is gone or stale): they
+    // are install's, and "before" is the file without them, so that uninstall takes them out.
+    // Any other entry calling hookwerk (planted, written by hand) was replaced: "before" keeps it,
+    // and uninstall gives the file back byte for byte [R-INST-1].
+    const parsed = parseHooks(file, read.text, []);
+    const exact = (o: OurEntry) => isExactly(parsed.root, o, plan.entryOf(o.event));
+    if (findOurEntries(parsed.value, name).some(exact)) {
+      const without = read.bom + removeOurEntries(read.text, parsed.value, name, KEEP_NOTHING, exact).text;
       const empty = holdsNothingElse(
         parseHooks(file, without.slice(read.bom.length), []).value,
         target.install.newFile ?? {},

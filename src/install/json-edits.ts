@@ -21,6 +21,7 @@ const LINE_COMMENT = 12;
 const BLOCK_COMMENT = 13;
 const LINE_BREAK = 14;
 const TRIVIA = 15;
+const EOF = 17;
 
 /** The file's indent step (the smallest indentation of a line, or a tab) and line end. */
 export function detectStyle(text: string, root: Node | undefined): TextStyle {
@@ -67,6 +68,16 @@ export function addMember(text: string, object: Node, key: string, value: unknow
       `${JSON.stringify(key)}${base === undefined && style.compact ? ':' : ': '}${render(value, base, style)}`,
     style,
   );
+}
+
+/**
+ * Replaces the value `node` with `value`, written as an appended one would be at that place
+ * (indented as its line, or on one line in a compact file or an inline list).
+ */
+export function replaceValue(text: string, node: Node, value: unknown, style: TextStyle): string {
+  const inline = style.compact || !startsLine(text, node.offset);
+  const content = render(value, inline ? undefined : lineIndent(text, node.offset), style);
+  return applyEdits(text, [{ offset: node.offset, length: node.length, content }]);
 }
 
 /**
@@ -150,16 +161,20 @@ function trailingOf(text: string, from: number): { comma: number; lineEnd: numbe
 /**
  * Removes an array element or an object member (a `property` node) and the separator that went
  * with it: the reverse of `appendElement` / `addMember`, so what was inserted there comes out
- * byte for byte. The only child leaves the container empty (`[]`, `{}`).
+ * byte for byte. The only child leaves the container empty (`[]`, `{}`) — unless comments are in
+ * it: comments, and every line that is not the child's, always stay.
  */
 export function removeNode(text: string, node: Node): string {
   const parent = node.parent;
   const siblings = parent?.children ?? [];
   const k = siblings.indexOf(node);
   if (parent === undefined || k < 0) throw new Error('removeNode: a node without its container');
-  if (siblings.length === 1)
-    return applyEdits(text, [{ offset: parent.offset + 1, length: parent.length - 2, content: '' }]);
   const end = node.offset + node.length;
+  if (siblings.length === 1) {
+    if (!hasComment(text, parent.offset + 1, parent.offset + parent.length - 1))
+      return applyEdits(text, [{ offset: parent.offset + 1, length: parent.length - 2, content: '' }]);
+    return removeOwnLines(text, node, true) ?? text;
+  }
   const next = siblings[k + 1];
   if (next === undefined) {
     const prev = siblings[k - 1]!;
@@ -176,11 +191,39 @@ export function removeNode(text: string, node: Node): string {
     if (ownComma >= 0) edits.push({ offset: ownComma, length: 1, content: '' });
     return applyEdits(text, edits);
   }
-  if (!startsLine(text, node.offset) || !startsLine(text, next.offset))
-    return applyEdits(text, [{ offset: node.offset, length: next.offset - node.offset, content: '' }]);
-  // Whole lines: from this child's line to the line of the next one.
-  const from = lineStart(text, node.offset);
-  return applyEdits(text, [{ offset: from, length: lineStart(text, next.offset) - from, content: '' }]);
+  if (startsLine(text, node.offset) && startsLine(text, next.offset)) {
+    // Its own lines only: a comment line between it and the next child stays.
+    const own = removeOwnLines(text, node, false);
+    if (own !== undefined) return own;
+  }
+  return applyEdits(text, [{ offset: node.offset, length: next.offset - node.offset, content: '' }]);
+}
+
+/**
+ * The lines `node` fills (with its comma and what follows it on its last line) removed; with
+ * `blankBefore`, a line of only spaces right before them too (what `insertLast` leaves after
+ * comments). Undefined when the node shares a line with something else.
+ */
+function removeOwnLines(text: string, node: Node, blankBefore: boolean): string | undefined {
+  if (!startsLine(text, node.offset)) return undefined;
+  const after = trailingOf(text, node.offset + node.length);
+  const br = text.startsWith('\r\n', after.lineEnd) ? 2 : text.startsWith('\n', after.lineEnd) ? 1 : 0;
+  if (br === 0) return undefined;
+  let from = lineStart(text, node.offset);
+  if (blankBefore && from > 0) {
+    const prev = lineStart(text, from - 1);
+    if (/^[ \t]*\r?\n$/.test(text.slice(prev, from))) from = prev;
+  }
+  return applyEdits(text, [{ offset: from, length: after.lineEnd + br - from, content: '' }]);
+}
+
+/** A comment token between `from` and `to`. */
+function hasComment(text: string, from: number, to: number): boolean {
+  const scanner = createScanner(text, false);
+  scanner.setPosition(from);
+  for (let kind = scanner.scan(); scanner.getTokenOffset() < to && kind !== EOF; kind = scanner.scan())
+    if (kind === LINE_COMMENT || kind === BLOCK_COMMENT) return true;
+  return false;
 }
 
 /** Offset of the start of the line holding `offset`. */

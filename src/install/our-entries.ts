@@ -97,8 +97,9 @@ export function removeOurEntries(
   value: Record<string, unknown>,
   agent: string,
   keep: KeptContainers,
+  which: (entry: OurEntry) => boolean = () => true,
 ): { text: string; events: string[] } {
-  const ours = findOurEntries(value, agent);
+  const ours = findOurEntries(value, agent).filter(which);
   const paths = unique(ours.map((o) => o.at)).sort(laterFirst);
   let out = text;
   for (const at of paths) out = removeAt(out, at);
@@ -128,6 +129,24 @@ export function holdsNothingElse(
 function nodeAt(text: string, at: JSONPath): Node | undefined {
   const root = parseTree(text, [], { allowTrailingComma: true });
   return root === undefined ? undefined : findNodeAtLocation(root, at);
+}
+
+/**
+ * `text` without the given entries of ours (found in it), later ones first; a group whose `hooks`
+ * they leave empty goes too (install then appends its own entry in their place).
+ */
+export function removeEntries(text: string, entries: readonly OurEntry[]): string {
+  let out = text;
+  for (const at of unique(entries.map((o) => o.at)).sort(laterFirst)) {
+    out = removeAt(out, at);
+    // A handler inside a group: the group goes when nothing is left in it.
+    if (at.length === 5) {
+      const group = at.slice(0, 3);
+      const handlers = nodeAt(out, [...group, 'hooks']);
+      if (handlers?.type === 'array' && (handlers.children?.length ?? 0) === 0) out = removeAt(out, group);
+    }
+  }
+  return out;
 }
 
 /** Removes the array element at `at`, or (`member`) the object member whose value is at `at`. */

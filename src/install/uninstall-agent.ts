@@ -4,9 +4,10 @@
  * byte, or is removed if install created it. When something else changed it since, our entries
  * come out of the text as it is now (and the lists and `hooks` object install created, if they
  * are left empty); every other edit stays. A file hookwerk created and that holds nothing else
- * any more is removed, with the folders install created for it, when they are empty.
+ * any more is removed, with the folders install created for it, when they are empty — unless it
+ * is a symbolic link now (a dotfiles setup): a link is never deleted, our entries leave its target.
  */
-import { rmdirSync, unlinkSync } from 'node:fs';
+import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { parseHooks, readHookFile } from './hook-file.ts';
@@ -74,8 +75,18 @@ export function uninstallAgent(opts: UninstallOptions): UninstallResult {
     ...[...found].filter((e) => !target.install.events.includes(e)),
   ];
   const restored = record !== undefined && record.after === read.original;
-  const next = restored ? record.before : withoutOurs(target, read.text, value, record);
-  const after = next === undefined ? read.original : next === null ? null : restored ? next : read.bom + next;
+  const next = restored ? undefined : withoutOurs(target, read.text, value, record);
+  let after: string | null = restored
+    ? record.before
+    : next === undefined
+      ? read.original
+      : next === null
+        ? null
+        : read.bom + next;
+  // [R-INST-1] A symbolic link is never deleted (install never creates one): the file it points
+  // to keeps everything but our entries.
+  if (after === null && isSymlink(file))
+    after = read.bom + removeOurEntries(read.text, value, name, KEEP_NOTHING).text;
   const changed = after !== read.original;
   const result: UninstallResult = {
     ...base,
@@ -127,6 +138,14 @@ function keptBy(target: InstallTarget, record: InstallRecord | undefined): KeptC
     return containersOf(parseHooks(target.file, record.before.replace(/^\uFEFF/, ''), []).value);
   } catch {
     return KEEP_NOTHING;
+  }
+}
+
+function isSymlink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

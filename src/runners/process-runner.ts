@@ -13,7 +13,12 @@ import { errorMessage } from '../core/errno.ts';
 import { CappedBuffer } from './capped-buffer.ts';
 import { type Containment, detectContainment, type RunContainer } from './containment.ts';
 import { type Deadline, Deadlines } from './deadlines.ts';
-import type { ProcessEndReason, ProcessResult, ProcessSpec } from './process-types.ts';
+import {
+  DEFAULT_KILL_GRACE_MS,
+  type ProcessEndReason,
+  type ProcessResult,
+  type ProcessSpec,
+} from './process-types.ts';
 import {
   DirectBackend,
   type SpawnBackend,
@@ -22,7 +27,6 @@ import {
   type SpawnRequest,
 } from './spawn-backend.ts';
 
-const DEFAULT_KILL_GRACE_MS = 5000;
 const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
 /** After the leader exits, how long processes it left may hold our pipes open before we stop reading. */
 const CLOSE_WAIT_MS = 50;

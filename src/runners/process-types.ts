@@ -1,3 +1,6 @@
+/** SIGKILL this long after SIGTERM, unless the spec says otherwise [P-SEC-5]. */
+export const DEFAULT_KILL_GRACE_MS = 5000;
+
 /** Why a process run ended. Always set: a result never leaves this open. `aborted`: the caller's signal. */
 export type ProcessEndReason = 'exit' | 'signal' | 'timeout' | 'spawn_error' | 'output_limit' | 'aborted';
 

@@ -93,8 +93,8 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
   const parallel: ParallelDialect = {
     name: spec.name,
     sequentialDefinitions: spec.sequentialDefinitions,
-    run: (hook, event, input, ctx, signal) =>
-      runAgentHook(hook, event, spec.hookInput?.(hook, input) ?? input, ctx, spec, signal),
+    run: (hook, event, input, ctx, signal, deadline) =>
+      runAgentHook(hook, event, spec.hookInput?.(hook, input) ?? input, ctx, spec, signal, deadline),
     runInProcess: runInProcessAgentHook,
     merge: (event, answers, input) => spec.merge(event, answers, input),
     ...(spec.fold !== undefined ? { fold: spec.fold } : {}),

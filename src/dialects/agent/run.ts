@@ -16,12 +16,13 @@ import type { LurusContext } from '../../events/lurus-events.ts';
 import type { AgentCommandHook, AgentHook, InProcessGateHook } from '../../registry/hook-definition.ts';
 import { HookCallInfo, runInProcess } from '../../runners/in-process-runner.ts';
 import type { ProcessSpec } from '../../runners/process-types.ts';
+import { withinDeadline } from '../../runners/run-budget.ts';
 import { readClaudeAnswer } from '../claude/answer.ts';
 import type { AgentProtocol } from './gate.ts';
 
 /**
  * Runs one hook for one event with `input` (already filled in [C-IN-1]); `signal` (the decide's)
- * stops it [AD-ALL-1]. Never rejects.
+ * stops it [AD-ALL-1]; it has ended by `deadline`, the decide's budget [G-FAIL-4]. Never rejects.
  */
 export async function runAgentHook(
   hook: AgentHook,
@@ -30,8 +31,10 @@ export async function runAgentHook(
   ctx: Pick<GateRunContext, 'runners' | 'tmpDir'>,
   protocol: AgentProtocol,
   signal?: AbortSignal,
+  deadline?: number,
 ): Promise<AgentRun> {
   const opts = signal === undefined ? undefined : { signal };
+  const budget = withinDeadline(hook.timeoutMs, deadline);
   if (hook.kind === 'http') {
     const result = await ctx.runners.http.run(
       {
@@ -39,7 +42,7 @@ export async function runAgentHook(
         method: 'POST',
         headers: hook.headers,
         body: inputText(input),
-        timeoutMs: hook.timeoutMs,
+        timeoutMs: budget.timeoutMs,
         ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
       },
       opts,
@@ -48,7 +51,10 @@ export async function runAgentHook(
   }
   const envFile = protocol.envFile(event) ? newEnvFile(ctx.tmpDir.path()) : undefined;
   try {
-    const result = await ctx.runners.process.run(processSpec(hook, input, protocol, envFile), opts);
+    const result = await ctx.runners.process.run(
+      Object.assign(processSpec(hook, input, protocol, envFile), budget),
+      opts,
+    );
     const run: AgentRun = { answer: protocol.readAnswer(event, result, hook.failMode, { hook, input }) };
     if (envFile !== undefined) {
       const env = readEnvFile(envFile);
@@ -117,10 +123,12 @@ export async function runInProcessAgentHook(
   input: Record<string, unknown>,
   cwd: string,
   signal?: AbortSignal,
+  deadline?: number,
 ): Promise<AgentAnswer> {
   const info = Object.assign(new HookCallInfo(), { event: hook.event, cwd });
   const context: LurusContext = { ...input };
-  const r = await runInProcess(hook.fn, context, info, hook.timeoutMs, undefined, signal);
+  const timeoutMs = withinDeadline(hook.timeoutMs, deadline).timeoutMs;
+  const r = await runInProcess(hook.fn, context, info, timeoutMs, undefined, signal);
   const base = { outcome: 'ok' as const, durationMs: r.durationMs };
   if (r.reason !== 'returned') {
     return readClaudeAnswer(hook.event, r, hook.failMode);

@@ -1,16 +1,28 @@
 /**
  * [R-INST-1] Where `hookwerk install --agent claude` writes: Claude Code's own settings files,
  * one group per event, no matcher (every tool, every source), the command in Claude's handler
- * shape with its timeout in seconds [C-SRC-1, C-RUN-1].
+ * shape with its timeout in seconds [C-SRC-1, C-RUN-1, G-FAIL-4].
  */
 import path from 'node:path';
 import type { AgentInstall } from '../hook-agent.ts';
-import { HOOK_TIMEOUT_S } from '../hook-timeout.ts';
+import type { AgentTimeouts } from '../hook-timeout.ts';
 
 /** Claude Code's group shape, `{hooks: [{type: "command", command, timeout}]}` (Codex and Gemini CLI read it too). */
 export function claudeGroup(handler: Readonly<Record<string, unknown>>): unknown {
   return { hooks: [{ type: 'command', ...handler }] };
 }
+
+/**
+ * [G-FAIL-4] Claude Code's timeouts (research/claude-code-hooks.md §7), in seconds: 600 s for a
+ * command hook, 30 s on UserPromptSubmit; SessionEnd hooks share a 1.5 s budget, raised to the
+ * longest hook's timeout up to 60 s (1 s here: whole seconds, within the budget). Above one hour
+ * Claude Code's cap applies (SPEC §14.5).
+ */
+export const claudeTimeouts: AgentTimeouts = {
+  unit: 's',
+  defaultS: (event) => (event === 'UserPromptSubmit' ? 30 : event === 'SessionEnd' ? 1 : 600),
+  maxS: (event) => (event === 'SessionEnd' ? 60 : 3600),
+};
 
 export const claudeInstall: AgentInstall = {
   projectFile: (projectDir) => path.join(projectDir, '.claude', 'settings.json'),
@@ -30,6 +42,8 @@ export const claudeInstall: AgentInstall = {
     'Notification',
   ],
   needsEventFlag: false,
-  entry: (_event, command) => claudeGroup({ command, timeout: HOOK_TIMEOUT_S }),
+  claudeEvent: (event) => event,
+  timeouts: claudeTimeouts,
+  entry: (_event, command, timeoutS) => claudeGroup({ command, timeout: timeoutS }),
   runsClaudeFiles: false,
 };

@@ -7,10 +7,19 @@
 import path from 'node:path';
 import { claudeGroup } from '../claude/install.ts';
 import type { AgentInstall } from '../hook-agent.ts';
-import { HOOK_TIMEOUT_S } from '../hook-timeout.ts';
+import type { AgentTimeouts } from '../hook-timeout.ts';
 
-/** The longest SessionEnd hook Codex 0.171 runs (it prints `clamping SessionEnd hook timeout to 3s`). */
-const CODEX_SESSION_END_TIMEOUT_S = 3;
+/**
+ * [G-FAIL-4] Codex's timeouts (research/codex-facts.md, hook-systems-2026.md), whole seconds:
+ * 600 s by default; SessionEnd 1 s, clamped to 3 s (Codex prints `clamping SessionEnd hook
+ * timeout to 3s` and warns on every run about a longer one). No other maximum is documented:
+ * hookwerk's one-hour cap.
+ */
+export const codexTimeouts: AgentTimeouts = {
+  unit: 's',
+  defaultS: (event) => (event === 'SessionEnd' ? 1 : 600),
+  maxS: (event) => (event === 'SessionEnd' ? 3 : 3600),
+};
 
 /** `$CODEX_HOME` (resolved) when set, else `<home>/.codex`: Codex's user layer. */
 export function codexHomeDir(home: string, env: NodeJS.ProcessEnv): string {
@@ -34,8 +43,8 @@ export const codexInstall: AgentInstall = {
     'SessionEnd',
   ],
   needsEventFlag: false,
-  // Codex clamps a SessionEnd hook to 3 s and warns on every run about a longer one.
-  entry: (event, command) =>
-    claudeGroup({ command, timeout: event === 'SessionEnd' ? CODEX_SESSION_END_TIMEOUT_S : HOOK_TIMEOUT_S }),
+  claudeEvent: (event) => event,
+  timeouts: codexTimeouts,
+  entry: (_event, command, timeoutS) => claudeGroup({ command, timeout: timeoutS }),
   runsClaudeFiles: false,
 };

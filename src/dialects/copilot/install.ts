@@ -5,8 +5,20 @@
  * command says which one it is (`--event preToolUse`). No matcher: every tool.
  */
 import path from 'node:path';
+import { claudeEventOf } from '../agent/event-map.ts';
 import type { AgentInstall } from '../hook-agent.ts';
-import { HOOK_TIMEOUT_S } from '../hook-timeout.ts';
+import type { AgentTimeouts } from '../hook-timeout.ts';
+import { COPILOT_CLAUDE_EVENTS } from './hook-protocol.ts';
+
+/**
+ * [G-FAIL-4] Copilot CLI's `timeoutSec` (research/copilot-facts.md §6): 30 s by default, honoured
+ * as given. No maximum is documented: hookwerk's one-hour cap.
+ */
+export const copilotTimeouts: AgentTimeouts = {
+  unit: 's',
+  defaultS: () => 30,
+  maxS: () => 3600,
+};
 
 /** `$COPILOT_HOME` (resolved) when set, else `<home>/.copilot`. */
 function copilotHomeDir(home: string, env: NodeJS.ProcessEnv): string {
@@ -30,7 +42,9 @@ export const copilotInstall: AgentInstall = {
     'preCompact',
   ],
   needsEventFlag: true,
-  entry: (_event, command) => ({ type: 'command', bash: command, timeoutSec: HOOK_TIMEOUT_S }),
+  claudeEvent: (event) => claudeEventOf(COPILOT_CLAUDE_EVENTS, event),
+  timeouts: copilotTimeouts,
+  entry: (_event, command, timeoutS) => ({ type: 'command', bash: command, timeoutSec: timeoutS }),
   newFile: { version: 1 },
   // [A-COP-1] Copilot CLI runs the project's `.claude/settings.json` hooks too.
   runsClaudeFiles: true,

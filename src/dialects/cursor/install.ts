@@ -5,8 +5,22 @@
  * events. No `failClosed`: whether a failure blocks is the hook command's answer to give.
  */
 import path from 'node:path';
+import { claudeEventOf } from '../agent/event-map.ts';
 import type { AgentInstall } from '../hook-agent.ts';
-import { HOOK_TIMEOUT_S } from '../hook-timeout.ts';
+import type { AgentTimeouts } from '../hook-timeout.ts';
+import { CURSOR_CLAUDE_EVENTS } from './hook-protocol.ts';
+
+/**
+ * [G-FAIL-4] Cursor's `timeout` is in seconds with a "platform default" it does not document
+ * (research/cursor-facts.md §12): hookwerk takes 30 s (what published configs use, and VS Code's
+ * documented default) and always writes the number itself. No maximum is documented: hookwerk's
+ * one-hour cap.
+ */
+export const cursorTimeouts: AgentTimeouts = {
+  unit: 's',
+  defaultS: () => 30,
+  maxS: () => 3600,
+};
 
 export const cursorInstall: AgentInstall = {
   projectFile: (projectDir) => path.join(projectDir, '.cursor', 'hooks.json'),
@@ -24,7 +38,9 @@ export const cursorInstall: AgentInstall = {
     'preCompact',
   ],
   needsEventFlag: false,
-  entry: (_event, command) => ({ command, timeout: HOOK_TIMEOUT_S }),
+  claudeEvent: (event) => claudeEventOf(CURSOR_CLAUDE_EVENTS, event),
+  timeouts: cursorTimeouts,
+  entry: (_event, command, timeoutS) => ({ command, timeout: timeoutS }),
   newFile: { version: 1 },
   // [A-CUR-1] Cursor's third-party imports (on by default) run the Claude Code files too.
   runsClaudeFiles: true,

@@ -5,9 +5,21 @@
  * `/hooks`) and `hooksConfig.disabled: ["hookwerk"]` turns all of them off at once.
  */
 import path from 'node:path';
+import { claudeEventOf } from '../agent/event-map.ts';
 import { claudeGroup } from '../claude/install.ts';
 import type { AgentInstall } from '../hook-agent.ts';
-import { HOOK_TIMEOUT_S } from '../hook-timeout.ts';
+import { type AgentTimeouts, timeoutField } from '../hook-timeout.ts';
+import { GEMINI_CLAUDE_EVENTS } from './hook-protocol.ts';
+
+/**
+ * [G-FAIL-4] Gemini CLI's timeouts (research/claude-gemini-compat-findings.md): milliseconds,
+ * 60 000 by default. No maximum is documented: hookwerk's one-hour cap.
+ */
+export const geminiTimeouts: AgentTimeouts = {
+  unit: 'ms',
+  defaultS: () => 60,
+  maxS: () => 3600,
+};
 
 export const geminiInstall: AgentInstall = {
   projectFile: (projectDir) => path.join(projectDir, '.gemini', 'settings.json'),
@@ -23,6 +35,9 @@ export const geminiInstall: AgentInstall = {
     'Notification',
   ],
   needsEventFlag: false,
-  entry: (_event, command) => claudeGroup({ name: 'hookwerk', command, timeout: HOOK_TIMEOUT_S * 1000 }),
+  claudeEvent: (event) => claudeEventOf(GEMINI_CLAUDE_EVENTS, event),
+  timeouts: geminiTimeouts,
+  entry: (_event, command, timeoutS) =>
+    claudeGroup({ name: 'hookwerk', command, timeout: timeoutField(geminiTimeouts, timeoutS) }),
   runsClaudeFiles: false,
 };

@@ -8,6 +8,7 @@ import { type Answer, failedVerdict, type HookVerdict, readAnswer } from '../../
 import type { LurusEnvelope } from '../../events/lurus-events.ts';
 import type { FailMode, InProcessGateHook, LurusGateHook } from '../../registry/hook-definition.ts';
 import { HookCallInfo, runInProcess } from '../../runners/in-process-runner.ts';
+import { withinDeadline } from '../../runners/run-budget.ts';
 import { type Ending, outcomeOf, type RunResult } from '../../runners/run-result.ts';
 import type { Runners } from '../../runners/runners.ts';
 
@@ -106,7 +107,8 @@ class GateCallInfo extends HookCallInfo {
 /**
  * Runs one gate hook for one event: builds its request, hands it to the runner of its kind,
  * reads the verdict. `json()` serializes the envelope once per decision, only if a hook needs it.
- * `signal` (the decide's) stops the run [AD-ALL-1].
+ * `signal` (the decide's) stops the run [AD-ALL-1]; it has ended by `deadline`, the decide's
+ * budget [G-FAIL-4].
  */
 export function runGateHook(
   hook: LurusGateHook,
@@ -114,10 +116,12 @@ export function runGateHook(
   json: () => string,
   runners: Runners,
   signal: AbortSignal | undefined,
+  deadline?: number,
 ): HookVerdict | Promise<HookVerdict> {
   const failMode = hook.failMode;
   const read = (r: RunResult) => verdictOf(failMode, r);
   const opts = signal === undefined ? undefined : { signal };
+  const budget = withinDeadline(hook.timeoutMs, deadline);
   switch (hook.kind) {
     case 'process':
       if (hook.script !== undefined && !existsSync(hook.script)) return missingScript(failMode, hook.script);
@@ -129,7 +133,7 @@ export function runGateHook(
             env: hook.env,
             cwd: hook.cwd,
             stdin: `${json()}\n`,
-            timeoutMs: hook.timeoutMs,
+            ...budget,
             ...(hook.keepChildren === true ? { keepChildren: true } : {}),
           },
           opts,
@@ -143,7 +147,7 @@ export function runGateHook(
             method: hook.method,
             headers: hook.headers,
             body: json(),
-            timeoutMs: hook.timeoutMs,
+            timeoutMs: budget.timeoutMs,
             ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
           },
           opts,
@@ -151,18 +155,23 @@ export function runGateHook(
         .then(read);
     case 'in-process': {
       // A synchronous answer stays synchronous: the gate then decides without a microtask per hook.
-      const r = callInProcess(hook, envelope, signal);
+      const r = callInProcess(hook, envelope, signal, budget.timeoutMs);
       return r instanceof Promise ? r.then(read) : read(r);
     }
   }
 }
 
-function callInProcess(hook: InProcessGateHook, envelope: LurusEnvelope, signal: AbortSignal | undefined) {
+function callInProcess(
+  hook: InProcessGateHook,
+  envelope: LurusEnvelope,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+) {
   return runInProcess(
     hook.fn,
     envelope.context,
     new GateCallInfo(envelope.event, envelope.cwd),
-    hook.timeoutMs,
+    timeoutMs,
     undefined,
     signal,
   );
