@@ -514,3 +514,25 @@ describe('[G-FAIL-3] hookwerk validate with no flags checks every source, once',
     expect(lines).toHaveLength(1);
   });
 });
+
+describe('[G-FAIL-3] install refuses over a policy that cannot be used', () => {
+  it('exit 1, the problem, nothing written; --force installs anyway', async () => {
+    const s = setup();
+    write(s.userPolicy, JSON.stringify(guardPolicy({ matchr: 'Bash' })));
+    const settings = path.join(s.project, '.claude', 'settings.json');
+    const refused = await runCli(['install', '--agent', 'claude', '--project', s.project], { home: s.home });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `${s.userPolicy}: $.hooks.PreToolUse[0].hooks[0].matchr: unknown key "matchr"`,
+    );
+    expect(refused.stderr).toMatch(
+      /install refused: the policy has an error \(above\).*--force; nothing was written/,
+    );
+    expect(existsSync(settings)).toBe(false);
+    const forced = await runCli(['install', '--agent', 'claude', '--project', s.project, '--force'], {
+      home: s.home,
+    });
+    expect(forced.code).toBe(0);
+    expect(existsSync(settings)).toBe(true);
+  });
+});

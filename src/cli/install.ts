@@ -5,9 +5,11 @@
  * exit 1, with nothing written.
  */
 import { InvalidOptionError } from '../core/errors.ts';
+import { formatIssue } from '../core/issues.ts';
 import { HOOK_AGENTS, isHookAgentName } from '../dialects/hook-agents.ts';
 import { HookFileError } from '../install/hook-file-error.ts';
 import { type InstallResult, installAgent } from '../install/install-agent.ts';
+import { policyProblemsForInstall } from '../install/policy-check.ts';
 import { type UninstallResult, uninstallAgent } from '../install/uninstall-agent.ts';
 import { CliError, resolveWorkspace } from './cli-error.ts';
 
@@ -16,6 +18,8 @@ export interface InstallCliOptions {
   project?: string;
   user?: boolean;
   dryRun?: boolean;
+  /** [G-FAIL-3] Install even when the policy has errors. */
+  force?: boolean;
 }
 
 type Print = (line: string) => void;
@@ -33,6 +37,13 @@ export function installCommand(
     ...(opts.user === true ? { user: true } : { projectDir: resolveWorkspace(opts.project) }),
     dryRun: opts.dryRun === true,
   };
+  // [G-FAIL-3] Never point an agent at a policy that cannot be used, unless asked to.
+  if (
+    verb === 'install' &&
+    opts.force !== true &&
+    refusedOverProblems(opts.agent, 'projectDir' in target ? target.projectDir : undefined, err)
+  )
+    return 1;
   try {
     if (verb === 'install') printInstall(installAgent(target), out, err);
     else printUninstall(uninstallAgent(target), out, err);
@@ -41,6 +52,21 @@ export function installCommand(
     throw e;
   }
   return 0;
+}
+
+/** Says every problem of the sources the agent's calls would read; true when any is an error. */
+function refusedOverProblems(agent: string, projectDir: string | undefined, err: Print): boolean {
+  const { errors, warnings } = policyProblemsForInstall({
+    agent,
+    ...(projectDir !== undefined ? { projectDir } : {}),
+  });
+  for (const w of warnings) err(`warning: ${formatIssue(w)}`);
+  if (errors.length === 0) return false;
+  for (const e of errors) err(formatIssue(e));
+  err(
+    `hookwerk: install refused: the policy has ${errors.length === 1 ? 'an error' : `${errors.length} errors`} (above); fix ${errors.length === 1 ? 'it' : 'them'} (hookwerk validate), or install anyway with --force; nothing was written`,
+  );
+  return true;
 }
 
 function labelOf(agent: string): string {

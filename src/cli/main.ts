@@ -301,6 +301,7 @@ function addInstallCommand(program: Command, setExit: SetExit): void {
       .option('--project <dir>', 'the project whose hook file is meant (default: the current folder)')
       .option('--user', "the agent's hook file in your home folder instead")
       .option('--dry-run', 'print the change, write nothing')
+      .option('--force', 'install even when the policy has errors (install only)')
       .action(async (opts) => {
         // Loaded on use: no other command pays for it.
         const { installCommand } = await import('./install.ts');

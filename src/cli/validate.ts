@@ -6,8 +6,9 @@ import { lurusProblems } from '../dialects/lurus/problems.ts';
 import { loadLurusConfig } from '../dialects/lurus/source.ts';
 import { loadPrxConfig } from '../dialects/prx/source.ts';
 import type { GateDialect } from '../engine-api.ts';
-import { missingCommandProblems } from '../sources/missing-commands.ts';
+import { installTimeoutWarnings } from '../install/install-timeout-warnings.ts';
 import { PLUGINS_DIR, scanPlugins } from '../sources/plugin-scan.ts';
+import { sourceProblems } from '../sources/source-problems.ts';
 import { resolveWorkspace } from './cli-error.ts';
 
 /**
@@ -145,13 +146,11 @@ function validateAgent(
   const flags = { pluginDirs: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)) };
   const config = plugin.load({ projectDir, ...home }, plugin.cliOptions(flags));
   if (onlyPresent && !config.sources.some((s) => s.exists)) return 0;
-  const errors = [
-    ...config.issues,
-    ...config.warnings.filter((w) => w.level !== 'warning'),
-    ...missingCommandProblems(config.hooks, config.home),
-  ];
+  const { errors, warnings } = sourceProblems(config);
+  // [G-FAIL-4] The policy's own check also asks whether the installed entries still give it time.
+  const late = dialect === 'policy' ? installTimeoutWarnings({ projectDir, ...home }) : [];
   for (const issue of errors) err(formatIssue(issue));
-  for (const w of config.warnings.filter((x) => x.level === 'warning')) err(`warning: ${formatIssue(w)}`);
+  for (const w of [...warnings, ...late]) err(`warning: ${formatIssue(w)}`);
   const troubled = new Set(errors.map((p) => p.file));
   for (const source of config.sources) {
     if (!source.exists || troubled.has(source.file)) continue;
