@@ -19,12 +19,13 @@ import {
   fingerprintChanges,
   folderFiles,
   identityOf,
-  inodeOf,
   isFolder,
   PIN_UNREADABLE,
   PinCache,
   pinOf,
 } from './pins.ts';
+import { RunWatch } from './run-watch.ts';
+import { couldRunAsCode } from './runnable-file.ts';
 import {
   projectKey,
   readTrustStore,
@@ -106,39 +107,6 @@ export interface ConsentCheck {
   watch?: RunWatch;
 }
 
-/**
- * [L-TRUST-8] What every file and folder a run could read was, taken right before its pins were
- * checked. `changed()` after the run names the first that is not the same any more: a swap
- * between the check and the exec, put back after, still moved its change time, so the run's
- * answer cannot be trusted even though the pins match again.
- */
-export class RunWatch {
-  readonly #paths: string[] = [];
-  readonly #identities: string[] = [];
-  readonly #root: string;
-  readonly #rootInode: string;
-
-  constructor(root: string) {
-    this.#root = root;
-    this.#rootInode = inodeOf(root);
-  }
-
-  /** Remembers what `file` is now. */
-  add(file: string, identity = identityOf(file)): void {
-    this.#paths.push(file);
-    this.#identities.push(identity);
-  }
-
-  /** The first watched path that is not what it was, or undefined. */
-  changed(): string | undefined {
-    for (let i = 0; i < this.#paths.length; i++) {
-      const file = this.#paths[i]!;
-      if (identityOf(file) !== this.#identities[i]) return file;
-    }
-    return inodeOf(this.#root) === this.#rootInode ? undefined : this.#root;
-  }
-}
-
 /** What a project hook holds of its approval: checked right before each run [L-TRUST-6]. */
 export interface HookConsent {
   /** The project's real path: the trust store's key. */
@@ -192,11 +160,10 @@ export class ProjectConsent implements HookConsent {
    * Right before a project hook runs [L-TRUST-6]. With the run's `target` (command hooks) it also
    * finds files the command names from its folder that are not pinned [L-TRUST-9], and returns
    * the watch to compare with once the run has ended [L-TRUST-8]. `earlier`: a check made for
-   * another hook of the same decide, whose pins and watch this run shares.
+   * another hook that starts at the same moment (the parallel gate's hooks of one decide), whose
+   * pins and watch this run shares. A hook that starts after another ended gets a check of its own.
    */
   check(target?: RunTarget, earlier?: ConsentCheck): ConsentCheck {
-    // One decide's hooks share what its first check found: they start together, and each run is
-    // compared with that earlier moment afterwards, which only makes the watch stricter.
     const base =
       earlier?.watch !== undefined && target !== undefined ? earlier : this.#checkNow(target !== undefined);
     const check: ConsentCheck = { changed: base.changed, pending: base.pending };
@@ -221,17 +188,15 @@ export class ProjectConsent implements HookConsent {
   #checkNow(watched: boolean): ConsentCheck {
     const watch = watched ? new RunWatch(this.key) : undefined;
     const changed: string[] = [];
-    // A file added to a hook folder after the approval is code that was never reviewed. Each
-    // folder's identity is taken before it is read.
+    // A file added to a hook folder after the approval that could run as code was never reviewed;
+    // a log or state file a hook keeps there is not code [L-TRUST-8]. Each folder is marked
+    // before it is read.
     for (const folder of this.#folders) {
       const listed = folderFiles(folder, undefined, this.#listings);
       if (watch !== undefined)
         for (let i = 0; i < listed.folders.length; i++)
-          watch.add(listed.folders[i]!, listed.folderIdentities[i]);
-      for (const file of listed.files) {
-        if (!Object.hasOwn(this.#pins, file) && !this.#sources.has(file) && !this.#excluded.has(file))
-          changed.push(file);
-      }
+          watch.addFolder(listed.folders[i]!, listed.folderMarks[i]);
+      for (const file of listed.files) if (this.#newCode(file)) changed.push(file);
       if (listed.overflow) changed.push(path.join(folder, '…'));
     }
     for (const [file, pinned] of this.#code) {
@@ -245,9 +210,34 @@ export class ProjectConsent implements HookConsent {
     }
     const check: ConsentCheck = { changed, pending: this.#pendingSources() };
     if (watch === undefined) return check;
-    for (const dir of this.#ancestors) watch.add(dir);
+    for (const dir of this.#ancestors) watch.addFolder(dir);
+    watch.afterRun(() => this.#appearedCode());
     check.watch = watch;
     return check;
+  }
+
+  /** A file under a hook folder that the approval does not know, and that could run as code. */
+  #newCode(file: string): boolean {
+    return (
+      !Object.hasOwn(this.#pins, file) &&
+      !this.#sources.has(file) &&
+      !this.#excluded.has(file) &&
+      couldRunAsCode(file)
+    );
+  }
+
+  /**
+   * [L-TRUST-8] After a run: the first file in a folder pinned whole that could run as code and
+   * that the approval does not know (made during the run, or made runnable by a `chmod`).
+   */
+  #appearedCode(): string | undefined {
+    for (const folder of this.#folders) {
+      const listed = folderFiles(folder, undefined, this.#listings);
+      if (listed.overflow) return path.join(folder, '…');
+      const found = listed.files.find((file) => this.#newCode(file));
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
 
   /**
@@ -288,9 +278,9 @@ export class ProjectConsent implements HookConsent {
 
 /**
  * Every folder between the project folder and each pinned file or hook folder (a folder renamed
- * away and back moves its change time; the files inside do not), but those inside a hook folder,
- * which its listing watches. The project folder itself is compared by inode only (`RunWatch`): its
- * times move whenever the agent makes a file at the top of the project.
+ * away and back moves its change time alone; the files inside do not move), but those inside a
+ * hook folder, which its listing watches. The project folder itself is compared by inode only
+ * (`RunWatch`).
  */
 function ancestorFolders(root: string, pinned: readonly string[], folders: readonly string[]): string[] {
   const out = new Set<string>();
@@ -351,8 +341,12 @@ export function consentStatus(home: string, surface: ProjectSurface): ConsentSta
     // Files of a plugin folder the approval does not cover are not changes: that plugin is unapproved.
     if (unapprovedFolders.some((f) => file.startsWith(`${f}${path.sep}`))) continue;
     if (sources.has(file)) status.pending.push(file);
-    // A path only the approval had (no longer referenced, and not in a hook folder) changes nothing that runs.
-    else if (Object.hasOwn(fingerprint, file)) status.changed.push(file);
+    // A path only the approval had (no longer referenced, and not in a hook folder) changes nothing
+    // that runs; nor does a new file in a hook folder that cannot run as code (a hook's log) [L-TRUST-8].
+    else if (Object.hasOwn(fingerprint, file)) {
+      if (!Object.hasOwn(approved.files, file) && !couldRunAsCode(file)) continue;
+      status.changed.push(file);
+    }
   }
   return status;
 }
