@@ -34,6 +34,12 @@ import {
   type TrustEntry,
 } from './trust-store.ts';
 
+/** Every `*<suffix>` file directly in `folder` is a source. */
+export interface ListedSources {
+  folder: string;
+  suffix: string;
+}
+
 /** A project command, with what its `${CLAUDE_PLUGIN_ROOT}` means when it has one. */
 export interface SurfaceCommand {
   command: string;
@@ -48,6 +54,11 @@ export interface ProjectSurface {
   sourceFiles: readonly string[];
   /** Folders whose every file is pinned (`.lurus/`, …). */
   hookFolders: readonly string[];
+  /**
+   * Folders whose sources are found by listing them (Copilot's `.github/hooks/*.json`): an
+   * approved one renamed away or deleted is still a source, its approved text in force [L-TRUST-6].
+   */
+  listedSources?: readonly ListedSources[];
   /** The project's commands, as the current text of its sources has them. */
   commands: readonly SurfaceCommand[];
   /**
@@ -324,10 +335,29 @@ export function approvedSurface(surface: ProjectSurface, entry: TrustEntry): Pro
   return { ...surface, hookFolders };
 }
 
-export function consentStatus(home: string, surface: ProjectSurface): ConsentStatus {
-  const key = projectKey(surface.projectDir);
+/**
+ * [L-TRUST-6] The surface with every source the approval found by a listing that the listing has
+ * no more (renamed away, deleted): as for a source at a fixed path, its approved text keeps
+ * running until a new approval, and a newer version (here: none) waits for consent.
+ */
+export function withKeptSources(surface: ProjectSurface, entry: TrustEntry): ProjectSurface {
+  const listed = surface.listedSources ?? [];
+  if (listed.length === 0) return surface;
+  const known = new Set(surface.sourceFiles);
+  const kept = Object.keys(entry.files).filter(
+    (file) =>
+      !known.has(file) &&
+      entry.files[file] !== null &&
+      listed.some((l) => path.dirname(file) === l.folder && file.endsWith(l.suffix)),
+  );
+  return kept.length === 0 ? surface : { ...surface, sourceFiles: [...surface.sourceFiles, ...kept.sort()] };
+}
+
+export function consentStatus(home: string, given: ProjectSurface): ConsentStatus {
+  const key = projectKey(given.projectDir);
   const store = readTrustStore(home);
   const approved = Object.hasOwn(store.projects, key) ? store.projects[key] : undefined;
+  const surface = approved !== undefined ? withKeptSources(given, approved) : given;
   const fingerprint = projectFingerprint(surface);
   const unreadable = Object.keys(fingerprint).filter((k) => fingerprint[k] === PIN_UNREADABLE);
   const status: ConsentStatus = { key, fingerprint, changed: [], pending: [], unreadable };
