@@ -229,6 +229,35 @@ describe('[L-TRUST-8] a pinned file or folder changed during the run, or new cod
     expect(p.runs[0]).toMatchObject({ outcome: 'skipped_untrusted', cause: 'changed_during_run' });
     expect(p.runs[0]?.reason).toContain(path.join(py.project, '.claude', 'hooks', 'helper.py'));
   });
+  it('[L-TRUST-8] a log made executable during the run, and code in a hook folder that did not exist when the run was checked, void it too', async () => {
+    const e = newEnv();
+    writeScript(
+      e.project,
+      '.claude/hooks/guard.sh',
+      'chmod +x "$CLAUDE_PROJECT_DIR"/.claude/hooks/notes.log; exit 0',
+    );
+    claudeHooks(e, 'PreToolUse', [cmd(script('.claude/hooks/guard.sh'))]);
+    approve(e);
+    // Made after the approval: not pinned, and no code until the run makes it executable.
+    const log = path.join(e.project, '.claude', 'hooks', 'notes.log');
+    writeFileSync(log, 'a note\n');
+    const d = await decide(await engineFor(e, 'claude'), 'PreToolUse', BASH('ls', e.project));
+    expect(d.runs[0]).toMatchObject({ outcome: 'skipped_untrusted', cause: 'changed_during_run' });
+    expect(d.runs[0]?.reason).toContain(log);
+
+    // `.lurus/` (a hook folder of the same approval) is made during the run, with a script in it.
+    const fresh = newEnv();
+    writeScript(
+      fresh.project,
+      '.claude/hooks/guard.sh',
+      'mkdir -p "$CLAUDE_PROJECT_DIR"/.lurus/hooks && echo "exit 0" > "$CLAUDE_PROJECT_DIR"/.lurus/hooks/new.sh; exit 0',
+    );
+    claudeHooks(fresh, 'PreToolUse', [cmd(script('.claude/hooks/guard.sh'))]);
+    approve(fresh);
+    const f = await decide(await engineFor(fresh, 'claude'), 'PreToolUse', BASH('ls', fresh.project));
+    expect(f.runs[0]).toMatchObject({ outcome: 'skipped_untrusted', cause: 'changed_during_run' });
+    expect(f.runs[0]?.reason).toContain(path.join(fresh.project, '.lurus', 'hooks', 'new.sh'));
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -283,6 +283,8 @@ function identityOfStat(seen: PathStat): string {
 export interface FolderMark {
   /** `absent`, `unknown`, or `[<link's stat key>>]dev:ino:mode` of the folder. */
   id: string;
+  /** `dev:ino` of the folder (the link's target), `absent` or `unknown`. */
+  inode: string;
   ctimeNs: bigint;
   mtimeNs: bigint;
 }
@@ -294,25 +296,25 @@ export function folderMarkOf(dir: string): FolderMark {
 function folderMarkOfStat(seen: PathStat): FolderMark {
   const named = seen.target ?? seen.own;
   const link = seen.target !== undefined && typeof seen.own !== 'string' ? `${statKey(seen.own)}>` : '';
-  if (typeof named === 'string') return { id: `${link}${named}`, ctimeNs: 0n, mtimeNs: 0n };
+  if (typeof named === 'string') return { id: `${link}${named}`, inode: named, ctimeNs: 0n, mtimeNs: 0n };
   return {
     id: `${link}${named.dev}:${named.ino}:${named.mode}`,
+    inode: `${named.dev}:${named.ino}`,
     ctimeNs: named.ctimeNs,
     mtimeNs: named.mtimeNs,
   };
 }
 
 /**
- * [L-TRUST-8] `dir` still holds the folder `before` saw, and only entries made, removed or renamed
- * in it changed it since. Such a change sets the modification and change times to one same
+ * [L-TRUST-8] The folder at a path (`now`) is still the one `before` saw, and only entries made,
+ * removed or renamed in it changed it since. Such a change sets the modification and change times to one same
  * instant; a rename or `chmod` of the folder itself moves the change time alone. So a change time
  * that moved to where the modification time is not means the folder itself was renamed (away and
  * back) or changed. A folder absent before is no pinned entry: what the approval pins under it is
  * watched on its own.
  */
-export function sameFolder(before: FolderMark, dir: string): boolean {
+export function sameFolder(before: FolderMark, now: FolderMark): boolean {
   if (before.id === 'absent') return true;
-  const now = folderMarkOf(dir);
   if (now.id !== before.id) return false;
   return now.ctimeNs === before.ctimeNs || now.ctimeNs === now.mtimeNs;
 }
@@ -332,12 +334,6 @@ function inodeOfIdentity(identity: string): string {
   const named = identity.slice(identity.lastIndexOf('>') + 1);
   const [dev, ino] = named.split(':');
   return `${dev}:${ino}`;
-}
-
-/** A folder's identity by device and inode only: its times move with every entry made in it. */
-export function inodeOf(file: string): string {
-  const s = statOrMissing(file, statSync);
-  return typeof s === 'string' ? s : `${s.dev}:${s.ino}`;
 }
 
 function statKey(s: BigIntStats): string {

@@ -199,6 +199,8 @@ export class ProjectConsent implements HookConsent {
   #checkNow(watched: boolean): ConsentCheck {
     const watch = watched ? new RunWatch(this.key) : undefined;
     const changed: string[] = [];
+    // Files under the hook folders the approval does not know that cannot run as code (logs).
+    const others: string[] = [];
     // A file added to a hook folder after the approval that could run as code was never reviewed;
     // a log or state file a hook keeps there is not code [L-TRUST-8]. Each folder is marked
     // before it is read.
@@ -207,7 +209,11 @@ export class ProjectConsent implements HookConsent {
       if (watch !== undefined)
         for (let i = 0; i < listed.folders.length; i++)
           watch.addFolder(listed.folders[i]!, listed.folderMarks[i]);
-      for (const file of listed.files) if (this.#newCode(file)) changed.push(file);
+      for (const file of listed.files) {
+        if (!this.#unknown(file)) continue;
+        if (couldRunAsCode(file)) changed.push(file);
+        else others.push(file);
+      }
       if (listed.overflow) changed.push(path.join(folder, '…'));
     }
     for (const [file, pinned] of this.#code) {
@@ -222,19 +228,16 @@ export class ProjectConsent implements HookConsent {
     const check: ConsentCheck = { changed, pending: this.#pendingSources() };
     if (watch === undefined) return check;
     for (const dir of this.#ancestors) watch.addFolder(dir);
-    watch.afterRun(() => this.#appearedCode());
+    // No entry made anywhere watched: no new file can be there, but a log may have been made
+    // executable.
+    watch.afterRun((entriesMoved) => (entriesMoved ? this.#appearedCode() : others.find(couldRunAsCode)));
     check.watch = watch;
     return check;
   }
 
-  /** A file under a hook folder that the approval does not know, and that could run as code. */
-  #newCode(file: string): boolean {
-    return (
-      !Object.hasOwn(this.#pins, file) &&
-      !this.#sources.has(file) &&
-      !this.#excluded.has(file) &&
-      couldRunAsCode(file)
-    );
+  /** A file under a hook folder that the approval does not know. */
+  #unknown(file: string): boolean {
+    return !Object.hasOwn(this.#pins, file) && !this.#sources.has(file) && !this.#excluded.has(file);
   }
 
   /**
@@ -245,7 +248,7 @@ export class ProjectConsent implements HookConsent {
     for (const folder of this.#folders) {
       const listed = folderFiles(folder, undefined, this.#listings);
       if (listed.overflow) return path.join(folder, '…');
-      const found = listed.files.find((file) => this.#newCode(file));
+      const found = listed.files.find((file) => this.#unknown(file) && couldRunAsCode(file));
       if (found !== undefined) return found;
     }
     return undefined;

@@ -6,7 +6,7 @@
  * between the check and the exec, put back after, still moved a change time, so the run's answer
  * cannot be trusted even though the pins match again.
  */
-import { type FolderMark, folderMarkOf, identityOf, inodeOf, sameFolder } from './pins.ts';
+import { type FolderMark, folderMarkOf, identityOf, sameFolder } from './pins.ts';
 
 export class RunWatch {
   readonly #files: string[] = [];
@@ -14,13 +14,13 @@ export class RunWatch {
   readonly #folders: string[] = [];
   readonly #marks: FolderMark[] = [];
   readonly #root: string;
-  readonly #rootInode: string;
+  readonly #rootMark: FolderMark;
   /** Looked at last: a file that appeared during the run and could run as code. */
-  #appeared: (() => string | undefined) | undefined;
+  #appeared: ((entriesMoved: boolean) => string | undefined) | undefined;
 
   constructor(root: string) {
     this.#root = root;
-    this.#rootInode = inodeOf(root);
+    this.#rootMark = folderMarkOf(root);
   }
 
   /** Remembers what `file` is now (`absent` too: something there later is not what was checked). */
@@ -35,8 +35,12 @@ export class RunWatch {
     this.#marks.push(mark);
   }
 
-  /** After the run, `find` names a new file that could run as code in a folder pinned whole. */
-  afterRun(find: () => string | undefined): void {
+  /**
+   * After the run, `find` names a new file that could run as code in a folder pinned whole.
+   * `entriesMoved`: an entry was made, removed or renamed in a watched folder (or one appeared) —
+   * only then can a new file be there at all.
+   */
+  afterRun(find: (entriesMoved: boolean) => string | undefined): void {
     this.#appeared = find;
   }
 
@@ -46,12 +50,18 @@ export class RunWatch {
       const file = this.#files[i]!;
       if (identityOf(file) !== this.#identities[i]) return file;
     }
+    let entriesMoved = false;
     for (let i = 0; i < this.#folders.length; i++) {
       const dir = this.#folders[i]!;
-      if (!sameFolder(this.#marks[i]!, dir)) return dir;
+      const before = this.#marks[i]!;
+      const now = folderMarkOf(dir);
+      if (!sameFolder(before, now)) return dir;
+      if (now.id !== before.id || now.mtimeNs !== before.mtimeNs) entriesMoved = true;
     }
     // The project folder by inode only: see docs/consent.md (what no pin can cover).
-    if (inodeOf(this.#root) !== this.#rootInode) return this.#root;
-    return this.#appeared?.();
+    const root = folderMarkOf(this.#root);
+    if (root.inode !== this.#rootMark.inode) return this.#root;
+    if (root.mtimeNs !== this.#rootMark.mtimeNs) entriesMoved = true;
+    return this.#appeared?.(entriesMoved);
   }
 }
