@@ -7,7 +7,7 @@
  * dist/. Hooks that wait for one another wait for a file, never for the clock.
  */
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell command lines; `${VAR}` is shell syntax.
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { approveProject } from '../src/consent/project-consent.ts';
@@ -155,6 +155,30 @@ describe('[L-TRUST-8] a hook that writes beside its pinned code keeps its answer
     expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: 'pushing to main is not allowed' });
     expect(d.runs.map((run) => run.cause)).toEqual([undefined, undefined]);
     expect(readFileSync(path.join(e.project, '.cursor', 'audit.log'), 'utf8').split('\n')).toHaveLength(2);
+  });
+  it('[L-TRUST-8] [L-TRUST-11] the review and explain agree with decide: a new log in a hook folder is listed as voiding nothing; a deleted pinned file there is a change', async () => {
+    const e = newEnv();
+    writeScript(e.project, '.claude/hooks/guard.sh', 'echo "guard says no" >&2; exit 2');
+    writeFileSync(path.join(e.project, '.claude', 'hooks', 'rules.txt'), 'rules\n');
+    claudeHooks(e, 'PreToolUse', [cmd(script('.claude/hooks/guard.sh'))]);
+    approve(e);
+    writeFileSync(path.join(e.project, '.claude', 'hooks', 'run.log'), 'ran\n');
+    const cli = (...args: string[]) => runCli(args, { cwd: e.project, home: e.home });
+    const review = await cli('trust');
+    expect(review.stdout).toContain(
+      '.claude/hooks/run.log (new; cannot run as code, so it voids nothing; approving pins it)',
+    );
+    const runs = await cli('explain', 'PreToolUse', '--dialect', 'claude', '--tool', 'Bash');
+    expect(runs.stdout).toMatch(/RUNS/);
+    expect(runs.stdout).not.toMatch(/changed_since_approval/);
+
+    rmSync(path.join(e.project, '.claude', 'hooks', 'rules.txt'));
+    const after = await cli('trust');
+    expect(after.stdout).toContain('.claude/hooks/rules.txt (deleted)');
+    const refused = await cli('explain', 'PreToolUse', '--dialect', 'claude', '--tool', 'Bash');
+    expect(refused.stdout).toMatch(/changed_since_approval/);
+    const d = await decide(await engineFor(e, 'claude'), 'PreToolUse', BASH('ls', e.project));
+    expect(d.runs[0]).toMatchObject({ outcome: 'skipped_untrusted', cause: 'changed_since_approval' });
   });
 });
 

@@ -379,7 +379,7 @@ export function consentStatus(home: string, given: ProjectSurface): ConsentStatu
     else if (Object.hasOwn(fingerprint, file)) {
       if (!Object.hasOwn(approved.files, file) && !couldRunAsCode(file)) continue;
       status.changed.push(file);
-    }
+    } else if (covered.some((folder) => file.startsWith(`${folder}${path.sep}`))) status.changed.push(file);
   }
   return status;
 }
