@@ -30,9 +30,9 @@ export type {
   HookConsent,
   ProjectSurface,
   RunTarget,
-  RunWatch,
   SurfaceCommand,
 } from './consent/project-consent.ts';
+export type { RunWatch } from './consent/run-watch.ts';
 export type { HookwerkErrorCode } from './core/errors.ts';
 export {
   EngineClosedError,

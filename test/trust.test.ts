@@ -109,10 +109,13 @@ describe('[L-TRUST-1] project hooks run only after consent, pinned by content', 
     expect(at('.lurus/settings.json')).toBeNull();
     expect(at(GUARD)).toMatch(/^[0-9a-f]{64}$/);
     expect(at('.lurus/hooks/later.sh')).toBeNull();
-    // [L-TRUST-5] Unreferenced files under .lurus/ too, at any depth; interpreter caches not.
+    // [L-TRUST-5] Unreferenced files under .lurus/ too, at any depth; interpreter caches not
+    // [L-TRUST-10] — but a `.pyc` outside `__pycache__/` is code Python imports [L-TRUST-8].
     expect(at('.lurus/hooks/other.sh')).toMatch(/^[0-9a-f]{64}$/);
     expect(at('.lurus/lib/deep/util.sh')).toMatch(/^[0-9a-f]{64}$/);
-    expect(Object.keys(fp).filter((k) => k.includes('pyc'))).toEqual([]);
+    expect(Object.keys(fp).filter((k) => k.includes('pyc'))).toEqual([
+      path.join(root, '.lurus/hooks/stray.pyc'),
+    ]);
     expect(Object.hasOwn(fp, path.join(root, 'README.md'))).toBe(false);
     // Only paths inside the project; each once, though guard.sh is named twice.
     for (const key of Object.keys(fp)) expect(key.startsWith(`${root}${path.sep}`)).toBe(true);
@@ -260,15 +263,17 @@ describe('[L-TRUST-1] project hooks run only after consent, pinned by content', 
     expect(consentOf(project, home)).toMatchObject({ trusted: true, changed: [], pending: [] });
   });
 
-  it('[L-TRUST-5] (was: kept consent) a new file under .lurus/, even one no command names, stops the hooks running as approved; __pycache__ and .pyc do not', () => {
+  it('[L-TRUST-5] [L-TRUST-8] a new file under .lurus/ that could run as code, even one no command names, stops the hooks running as approved; __pycache__ and a log do not; a stray .pyc does (Python imports it)', () => {
     const { project, home } = makeProject();
     approveProject(load(project, home));
     writeScript(project, '.lurus/hooks/__pycache__/mod.cpython-312.pyc', 'x');
-    writeScript(project, '.lurus/hooks/stray.pyc', 'x');
+    writeFileSync(path.join(project, '.lurus', 'hooks', 'guard.log'), 'ran\n');
     expect(consentOf(project, home).changed).toEqual([]);
     writeFileSync(path.join(project, '.lurus', 'hooks', 'other.sh'), 'exit 1\n');
+    writeFileSync(path.join(project, '.lurus', 'hooks', 'stray.pyc'), 'x');
     expect(consentOf(project, home).changed).toEqual([
       path.join(real(project), '.lurus', 'hooks', 'other.sh'),
+      path.join(real(project), '.lurus', 'hooks', 'stray.pyc'),
     ]);
   });
 

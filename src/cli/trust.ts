@@ -108,7 +108,17 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
   if (status.approved !== undefined) {
     io.out(`changed since the approval of ${status.approved.approvedAt}:`);
     for (const file of [...status.pending, ...status.changed].sort()) {
-      io.out(`  ${rel(root, file)} (${changeKind(status.approved.files, fingerprint, file)})`);
+      io.out(
+        `  ${rel(root, file)} (${changeKind(status.approved.files, fingerprint, file, config.surface.hookFolders)})`,
+      );
+    }
+    // [L-TRUST-8] New files in a hook folder that cannot run as code (a hook's log): they void
+    // nothing, but approving pins them like every file there.
+    const listed = new Set([...status.pending, ...status.changed]);
+    const approvedFiles = status.approved.files;
+    for (const file of Object.keys(fingerprint).sort()) {
+      if (listed.has(file) || Object.hasOwn(approvedFiles, file)) continue;
+      io.out(`  ${rel(root, file)} (new; cannot run as code, so it voids nothing; approving pins it)`);
     }
   } else {
     io.out('not approved yet');
@@ -306,9 +316,15 @@ function pinNote(pin: FilePin | undefined): string {
   return '';
 }
 
-function changeKind(before: Record<string, FilePin>, after: Record<string, FilePin>, file: string): string {
+function changeKind(
+  before: Record<string, FilePin>,
+  after: Record<string, FilePin>,
+  file: string,
+  hookFolders: readonly string[],
+): string {
   if (!Object.hasOwn(before, file)) return 'new';
-  if (!Object.hasOwn(after, file)) return 'no longer referenced';
+  if (!Object.hasOwn(after, file))
+    return hookFolders.some((f) => file.startsWith(`${f}${path.sep}`)) ? 'deleted' : 'no longer referenced';
   if (before[file] === null) return 'created';
   if (after[file] === null) return 'deleted';
   return 'modified';

@@ -136,12 +136,14 @@ export class PinCache {
 }
 
 /**
- * Interpreters write these on first run: pinning them would void every approval of a Python hook.
- * They are never read either: hook processes get `PYTHONDONTWRITEBYTECODE` and a private
- * `PYTHONPYCACHEPREFIX` [L-TRUST-10], so a forged `.pyc` in the project cannot replace a script.
+ * Python writes `__pycache__/` on first run: pinning it would void every approval of a Python
+ * hook. It is never read either: hook processes get `PYTHONDONTWRITEBYTECODE` and a private
+ * `PYTHONPYCACHEPREFIX` [L-TRUST-10], so a forged `.pyc` there cannot replace a script. A `.pyc`
+ * anywhere else is a file like any other: Python imports `mod.pyc` beside a script that has no
+ * `mod.py` [L-TRUST-8].
  */
 function ignoredEntry(entry: Dirent): boolean {
-  return (entry.isDirectory() && entry.name === '__pycache__') || entry.name.endsWith('.pyc');
+  return entry.isDirectory() && entry.name === '__pycache__';
 }
 
 /** What `folderFiles` read of each folder, by path, so an unchanged folder is not read again. */
@@ -152,8 +154,8 @@ interface FolderListing {
   files: string[];
   /** The folders walked (the folder itself first, then those below it, linked ones too). */
   folders: string[];
-  /** `identityOf` each of `folders`, taken before it was read [L-TRUST-8]. */
-  folderIdentities: string[];
+  /** What each of `folders` was, taken before it was read [L-TRUST-8]. */
+  folderMarks: FolderMark[];
   /** Symlinks met on the way whose target lies outside `within` (for the review) [L-TRUST-10]. */
   outsideLinks: Array<{ link: string; target: string }>;
   /** More than MAX_FOLDER_FILES files: the folder cannot be approved. */
@@ -172,7 +174,7 @@ export function folderFiles(folder: string, within?: string, listings?: FolderLi
   const listing: FolderListing = {
     files: [],
     folders: [],
-    folderIdentities: [],
+    folderMarks: [],
     outsideLinks: [],
     overflow: false,
   };
@@ -183,7 +185,8 @@ export function folderFiles(folder: string, within?: string, listings?: FolderLi
   while (pending.length > 0) {
     const { dir, linked } = pending.pop() ?? { dir: folder, linked: true };
     // Before reading it: an entry made after the read moves the folder's times past this.
-    const identity = identityOf(dir);
+    const seenNow = statPath(dir);
+    const identity = identityOfStat(seenNow);
     if (identity === 'absent' || identity === 'unknown') continue;
     if (linked) {
       const inode = inodeOfIdentity(identity);
@@ -207,7 +210,7 @@ export function folderFiles(folder: string, within?: string, listings?: FolderLi
       }
     }
     listing.folders.push(dir);
-    listing.folderIdentities.push(identity);
+    listing.folderMarks.push(folderMarkOfStat(seenNow));
     for (const entry of entries) {
       if (ignoredEntry(entry)) continue;
       const full = path.join(dir, entry.name);
@@ -241,19 +244,79 @@ function linkTarget(link: string): string | undefined {
   }
 }
 
+/** What `lstat` says of a path, and `stat` of what it names when it is a symlink. */
+interface PathStat {
+  own: BigIntStats | 'absent' | 'unknown';
+  target?: BigIntStats | 'absent' | 'unknown';
+}
+
+function statPath(file: string): PathStat {
+  const own = statOrMissing(file, lstatSync);
+  if (typeof own === 'string' || !own.isSymbolicLink()) return { own };
+  return { own, target: statOrMissing(file, statSync) };
+}
+
 /**
  * What a path is right now, in one string: device, inode, size, times and mode of what it names
  * (of the link itself and of its target, for a symlink), `absent`, or `unknown`. Any write,
  * rename, link or `chmod` moves the change time, which user space cannot set back, so two equal
- * identities taken before and after a run mean nothing was swapped in between [L-TRUST-8].
+ * identities of a file taken before and after a run mean nothing was swapped in between
+ * [L-TRUST-8]. (A folder is compared by its `FolderMark` instead.)
  */
 export function identityOf(file: string): string {
-  const own = statOrMissing(file, lstatSync);
-  if (typeof own === 'string') return own;
-  const key = statKey(own);
-  if (!own.isSymbolicLink()) return key;
-  const target = statOrMissing(file, statSync);
-  return `${key}>${typeof target === 'string' ? target : statKey(target)}`;
+  return identityOfStat(statPath(file));
+}
+
+function identityOfStat(seen: PathStat): string {
+  if (typeof seen.own === 'string') return seen.own;
+  const key = statKey(seen.own);
+  if (seen.target === undefined) return key;
+  return `${key}>${typeof seen.target === 'string' ? seen.target : statKey(seen.target)}`;
+}
+
+/**
+ * [L-TRUST-8] A folder as a run's watch remembers it: which folder is at the path (device, inode
+ * and mode; for a symlink, the link itself too), and its change time — never its modification
+ * time: entries made, removed or renamed in it (a hook's log or state file) move that, and must
+ * not void a run.
+ */
+export interface FolderMark {
+  /** `absent`, `unknown`, or `[<link's stat key>>]dev:ino:mode` of the folder. */
+  id: string;
+  /** `dev:ino` of the folder (the link's target), `absent` or `unknown`. */
+  inode: string;
+  ctimeNs: bigint;
+  mtimeNs: bigint;
+}
+
+export function folderMarkOf(dir: string): FolderMark {
+  return folderMarkOfStat(statPath(dir));
+}
+
+function folderMarkOfStat(seen: PathStat): FolderMark {
+  const named = seen.target ?? seen.own;
+  const link = seen.target !== undefined && typeof seen.own !== 'string' ? `${statKey(seen.own)}>` : '';
+  if (typeof named === 'string') return { id: `${link}${named}`, inode: named, ctimeNs: 0n, mtimeNs: 0n };
+  return {
+    id: `${link}${named.dev}:${named.ino}:${named.mode}`,
+    inode: `${named.dev}:${named.ino}`,
+    ctimeNs: named.ctimeNs,
+    mtimeNs: named.mtimeNs,
+  };
+}
+
+/**
+ * [L-TRUST-8] The folder at a path (`now`) is still the one `before` saw, and only entries made,
+ * removed or renamed in it changed it since. Such a change sets the modification and change times to one same
+ * instant; a rename or `chmod` of the folder itself moves the change time alone. So a change time
+ * that moved to where the modification time is not means the folder itself was renamed (away and
+ * back) or changed. A folder absent before is no pinned entry: what the approval pins under it is
+ * watched on its own.
+ */
+export function sameFolder(before: FolderMark, now: FolderMark): boolean {
+  if (before.id === 'absent') return true;
+  if (now.id !== before.id) return false;
+  return now.ctimeNs === before.ctimeNs || now.ctimeNs === now.mtimeNs;
 }
 
 /** The stat of a path, `absent` when nothing is there (or a parent is no folder), else `unknown`. */
@@ -271,12 +334,6 @@ function inodeOfIdentity(identity: string): string {
   const named = identity.slice(identity.lastIndexOf('>') + 1);
   const [dev, ino] = named.split(':');
   return `${dev}:${ino}`;
-}
-
-/** A folder's identity by device and inode only: its times move with every entry made in it. */
-export function inodeOf(file: string): string {
-  const s = statOrMissing(file, statSync);
-  return typeof s === 'string' ? s : `${s.dev}:${s.ino}`;
 }
 
 function statKey(s: BigIntStats): string {

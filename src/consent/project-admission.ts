@@ -12,7 +12,13 @@
 import type { ConfigIssue } from '../core/issues.ts';
 import type { SourceRead } from '../core/read-source.ts';
 import { pinOfText } from './pins.ts';
-import { approvedSurface, type HookConsent, ProjectConsent, type ProjectSurface } from './project-consent.ts';
+import {
+  approvedSurface,
+  type HookConsent,
+  ProjectConsent,
+  type ProjectSurface,
+  withKeptSources,
+} from './project-consent.ts';
 import { readTrustStore, type TrustEntry } from './trust-store.ts';
 
 /** How project sources are admitted. Without one (review mode) every source's current text is used. */
@@ -47,6 +53,11 @@ export type AdmittedFile =
 
 export interface Admission {
   consent: ConsentSummary;
+  /**
+   * The surface as admitted: the one read, plus every approved source its listing lost (renamed
+   * away, deleted), which still runs its approved text [L-TRUST-6].
+   */
+  surface: ProjectSurface;
   file(file: string): AdmittedFile;
 }
 
@@ -69,7 +80,7 @@ export function admitProject(
     return now.kind === 'text' ? { kind: 'unapproved', text: now.text, reason: why } : now;
   };
   if (policy === undefined)
-    return { consent: { none: false, trusted: true, reason: 'review', pending: [] }, file: current };
+    return { consent: { none: false, trusted: true, reason: 'review', pending: [] }, surface, file: current };
   if (policy.kind === 'fixed') {
     const answer = policy.check({ projectDir: surface.projectDir });
     const consent: ConsentSummary = {
@@ -78,7 +89,7 @@ export function admitProject(
       reason: answer.reason,
       pending: [],
     };
-    return { consent, file: answer.trusted ? current : (file) => unapproved(file, answer.reason) };
+    return { consent, surface, file: answer.trusted ? current : (file) => unapproved(file, answer.reason) };
   }
   const store = readTrustStore(home);
   const key = surface.projectDir;
@@ -88,11 +99,12 @@ export function admitProject(
       store.problem !== undefined ? 'not approved (the trust store is unusable)' : 'not approved';
     const consent: ConsentSummary = { none: false, trusted: false, reason, pending: [] };
     if (store.problem !== undefined) consent.problem = store.problem;
-    return { consent, file: (file) => unapproved(file, reason) };
+    return { consent, surface, file: (file) => unapproved(file, reason) };
   }
+  const kept = withKeptSources(surface, entry);
   const admitted = new Map<string, AdmittedFile>();
   const pending: string[] = [];
-  for (const file of surface.sourceFiles) {
+  for (const file of kept.sourceFiles) {
     const now = reads.get(file);
     const text = now?.kind === 'text' ? now.text : undefined;
     const result = approvedVersion(entry, file, text, now?.kind === 'missing' || now === undefined);
@@ -107,9 +119,9 @@ export function admitProject(
     trusted: true,
     reason: `approved ${entry.approvedAt}`,
     pending,
-    consent: new ProjectConsent(key, entry, approvedSurface(surface, entry)),
+    consent: new ProjectConsent(key, entry, approvedSurface(kept, entry)),
   };
-  return { consent, file: (file) => admitted.get(file) ?? current(file) };
+  return { consent, surface: kept, file: (file) => admitted.get(file) ?? current(file) };
 }
 
 type Version =

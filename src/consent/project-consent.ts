@@ -19,12 +19,13 @@ import {
   fingerprintChanges,
   folderFiles,
   identityOf,
-  inodeOf,
   isFolder,
   PIN_UNREADABLE,
   PinCache,
   pinOf,
 } from './pins.ts';
+import { RunWatch } from './run-watch.ts';
+import { couldRunAsCode } from './runnable-file.ts';
 import {
   projectKey,
   readTrustStore,
@@ -32,6 +33,12 @@ import {
   removeApproval,
   type TrustEntry,
 } from './trust-store.ts';
+
+/** Every `*<suffix>` file directly in `folder` is a source. */
+export interface ListedSources {
+  folder: string;
+  suffix: string;
+}
 
 /** A project command, with what its `${CLAUDE_PLUGIN_ROOT}` means when it has one. */
 export interface SurfaceCommand {
@@ -47,6 +54,11 @@ export interface ProjectSurface {
   sourceFiles: readonly string[];
   /** Folders whose every file is pinned (`.lurus/`, …). */
   hookFolders: readonly string[];
+  /**
+   * Folders whose sources are found by listing them (Copilot's `.github/hooks/*.json`): an
+   * approved one renamed away or deleted is still a source, its approved text in force [L-TRUST-6].
+   */
+  listedSources?: readonly ListedSources[];
   /** The project's commands, as the current text of its sources has them. */
   commands: readonly SurfaceCommand[];
   /**
@@ -106,39 +118,6 @@ export interface ConsentCheck {
   watch?: RunWatch;
 }
 
-/**
- * [L-TRUST-8] What every file and folder a run could read was, taken right before its pins were
- * checked. `changed()` after the run names the first that is not the same any more: a swap
- * between the check and the exec, put back after, still moved its change time, so the run's
- * answer cannot be trusted even though the pins match again.
- */
-export class RunWatch {
-  readonly #paths: string[] = [];
-  readonly #identities: string[] = [];
-  readonly #root: string;
-  readonly #rootInode: string;
-
-  constructor(root: string) {
-    this.#root = root;
-    this.#rootInode = inodeOf(root);
-  }
-
-  /** Remembers what `file` is now. */
-  add(file: string, identity = identityOf(file)): void {
-    this.#paths.push(file);
-    this.#identities.push(identity);
-  }
-
-  /** The first watched path that is not what it was, or undefined. */
-  changed(): string | undefined {
-    for (let i = 0; i < this.#paths.length; i++) {
-      const file = this.#paths[i]!;
-      if (identityOf(file) !== this.#identities[i]) return file;
-    }
-    return inodeOf(this.#root) === this.#rootInode ? undefined : this.#root;
-  }
-}
-
 /** What a project hook holds of its approval: checked right before each run [L-TRUST-6]. */
 export interface HookConsent {
   /** The project's real path: the trust store's key. */
@@ -192,11 +171,10 @@ export class ProjectConsent implements HookConsent {
    * Right before a project hook runs [L-TRUST-6]. With the run's `target` (command hooks) it also
    * finds files the command names from its folder that are not pinned [L-TRUST-9], and returns
    * the watch to compare with once the run has ended [L-TRUST-8]. `earlier`: a check made for
-   * another hook of the same decide, whose pins and watch this run shares.
+   * another hook that starts at the same moment (the parallel gate's hooks of one decide), whose
+   * pins and watch this run shares. A hook that starts after another ended gets a check of its own.
    */
   check(target?: RunTarget, earlier?: ConsentCheck): ConsentCheck {
-    // One decide's hooks share what its first check found: they start together, and each run is
-    // compared with that earlier moment afterwards, which only makes the watch stricter.
     const base =
       earlier?.watch !== undefined && target !== undefined ? earlier : this.#checkNow(target !== undefined);
     const check: ConsentCheck = { changed: base.changed, pending: base.pending };
@@ -221,16 +199,20 @@ export class ProjectConsent implements HookConsent {
   #checkNow(watched: boolean): ConsentCheck {
     const watch = watched ? new RunWatch(this.key) : undefined;
     const changed: string[] = [];
-    // A file added to a hook folder after the approval is code that was never reviewed. Each
-    // folder's identity is taken before it is read.
+    // Files under the hook folders the approval does not know that cannot run as code (logs).
+    const others: string[] = [];
+    // A file added to a hook folder after the approval that could run as code was never reviewed;
+    // a log or state file a hook keeps there is not code [L-TRUST-8]. Each folder is marked
+    // before it is read.
     for (const folder of this.#folders) {
       const listed = folderFiles(folder, undefined, this.#listings);
       if (watch !== undefined)
         for (let i = 0; i < listed.folders.length; i++)
-          watch.add(listed.folders[i]!, listed.folderIdentities[i]);
+          watch.addFolder(listed.folders[i]!, listed.folderMarks[i]);
       for (const file of listed.files) {
-        if (!Object.hasOwn(this.#pins, file) && !this.#sources.has(file) && !this.#excluded.has(file))
-          changed.push(file);
+        if (!this.#unknown(file)) continue;
+        if (couldRunAsCode(file)) changed.push(file);
+        else others.push(file);
       }
       if (listed.overflow) changed.push(path.join(folder, '…'));
     }
@@ -245,9 +227,31 @@ export class ProjectConsent implements HookConsent {
     }
     const check: ConsentCheck = { changed, pending: this.#pendingSources() };
     if (watch === undefined) return check;
-    for (const dir of this.#ancestors) watch.add(dir);
+    for (const dir of this.#ancestors) watch.addFolder(dir);
+    // No entry made anywhere watched: no new file can be there, but a log may have been made
+    // executable.
+    watch.afterRun((entriesMoved) => (entriesMoved ? this.#appearedCode() : others.find(couldRunAsCode)));
     check.watch = watch;
     return check;
+  }
+
+  /** A file under a hook folder that the approval does not know. */
+  #unknown(file: string): boolean {
+    return !Object.hasOwn(this.#pins, file) && !this.#sources.has(file) && !this.#excluded.has(file);
+  }
+
+  /**
+   * [L-TRUST-8] After a run: the first file in a folder pinned whole that could run as code and
+   * that the approval does not know (made during the run, or made runnable by a `chmod`).
+   */
+  #appearedCode(): string | undefined {
+    for (const folder of this.#folders) {
+      const listed = folderFiles(folder, undefined, this.#listings);
+      if (listed.overflow) return path.join(folder, '…');
+      const found = listed.files.find((file) => this.#unknown(file) && couldRunAsCode(file));
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
 
   /**
@@ -288,9 +292,9 @@ export class ProjectConsent implements HookConsent {
 
 /**
  * Every folder between the project folder and each pinned file or hook folder (a folder renamed
- * away and back moves its change time; the files inside do not), but those inside a hook folder,
- * which its listing watches. The project folder itself is compared by inode only (`RunWatch`): its
- * times move whenever the agent makes a file at the top of the project.
+ * away and back moves its change time alone; the files inside do not move), but those inside a
+ * hook folder, which its listing watches. The project folder itself is compared by inode only
+ * (`RunWatch`).
  */
 function ancestorFolders(root: string, pinned: readonly string[], folders: readonly string[]): string[] {
   const out = new Set<string>();
@@ -334,10 +338,29 @@ export function approvedSurface(surface: ProjectSurface, entry: TrustEntry): Pro
   return { ...surface, hookFolders };
 }
 
-export function consentStatus(home: string, surface: ProjectSurface): ConsentStatus {
-  const key = projectKey(surface.projectDir);
+/**
+ * [L-TRUST-6] The surface with every source the approval found by a listing that the listing has
+ * no more (renamed away, deleted): as for a source at a fixed path, its approved text keeps
+ * running until a new approval, and a newer version (here: none) waits for consent.
+ */
+export function withKeptSources(surface: ProjectSurface, entry: TrustEntry): ProjectSurface {
+  const listed = surface.listedSources ?? [];
+  if (listed.length === 0) return surface;
+  const known = new Set(surface.sourceFiles);
+  const kept = Object.keys(entry.files).filter(
+    (file) =>
+      !known.has(file) &&
+      entry.files[file] !== null &&
+      listed.some((l) => path.dirname(file) === l.folder && file.endsWith(l.suffix)),
+  );
+  return kept.length === 0 ? surface : { ...surface, sourceFiles: [...surface.sourceFiles, ...kept.sort()] };
+}
+
+export function consentStatus(home: string, given: ProjectSurface): ConsentStatus {
+  const key = projectKey(given.projectDir);
   const store = readTrustStore(home);
   const approved = Object.hasOwn(store.projects, key) ? store.projects[key] : undefined;
+  const surface = approved !== undefined ? withKeptSources(given, approved) : given;
   const fingerprint = projectFingerprint(surface);
   const unreadable = Object.keys(fingerprint).filter((k) => fingerprint[k] === PIN_UNREADABLE);
   const status: ConsentStatus = { key, fingerprint, changed: [], pending: [], unreadable };
@@ -351,8 +374,12 @@ export function consentStatus(home: string, surface: ProjectSurface): ConsentSta
     // Files of a plugin folder the approval does not cover are not changes: that plugin is unapproved.
     if (unapprovedFolders.some((f) => file.startsWith(`${f}${path.sep}`))) continue;
     if (sources.has(file)) status.pending.push(file);
-    // A path only the approval had (no longer referenced, and not in a hook folder) changes nothing that runs.
-    else if (Object.hasOwn(fingerprint, file)) status.changed.push(file);
+    // A path only the approval had (no longer referenced, and not in a hook folder) changes nothing
+    // that runs; nor does a new file in a hook folder that cannot run as code (a hook's log) [L-TRUST-8].
+    else if (Object.hasOwn(fingerprint, file)) {
+      if (!Object.hasOwn(approved.files, file) && !couldRunAsCode(file)) continue;
+      status.changed.push(file);
+    } else if (covered.some((folder) => file.startsWith(`${folder}${path.sep}`))) status.changed.push(file);
   }
   return status;
 }

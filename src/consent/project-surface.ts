@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { isPlainObject } from '../core/plain-object.ts';
 import { readSourceFile, type SourceRead } from '../core/read-source.ts';
-import type { ProjectSurface, SurfaceCommand } from './project-consent.ts';
+import type { ListedSources, ProjectSurface, SurfaceCommand } from './project-consent.ts';
 import { trustStorePath } from './trust-store.ts';
 
 /** Every project source is at most this big [L-TRUST-4]. */
@@ -21,6 +21,8 @@ export const MAX_SOURCE_BYTES = 1024 * 1024;
 export interface DialectSurface {
   projectFiles(projectDir: string): string[];
   hookFolders(projectDir: string): string[];
+  /** Where `projectFiles` lists a folder to find sources (see `ProjectSurface.listedSources`). */
+  listedSources?(projectDir: string): ListedSources[];
   homeFiles(home: string): string[];
   commandsOf(file: string, text: string): string[];
 }
@@ -77,6 +79,7 @@ export function readProject(
     projectDir,
     sourceFiles: [...new Set(sourceFiles)],
     hookFolders: [...new Set([...dialects.flatMap((d) => d.hookFolders(projectDir)), ...plugins])],
+    listedSources: dialects.flatMap((d) => d.listedSources?.(projectDir) ?? []),
     commands,
     excluded: [trustStorePath(home), ...dialects.flatMap((d) => d.homeFiles(home))],
   };

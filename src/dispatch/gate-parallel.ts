@@ -110,7 +110,8 @@ export async function runAgentGate(
 ): Promise<AgentDecision> {
   const subject = runSubject(input, ctx.sessionId, call);
   const gate: AgentGate = { dialect, event, input, entries, ctx, subject, call };
-  // One consent check per project for the whole decide: its hooks start together [L-TRUST-8].
+  // One consent check per project for hooks that start together (in parallel, and the `async`
+  // ones) [L-TRUST-8]; one after another, each hook gets its own.
   const checks: ConsentChecks = new Map();
   const planned = plan(gate, checks);
   const sequential =
@@ -122,7 +123,9 @@ export async function runAgentGate(
     for (const entry of planned) {
       // [AD-ALL-1] Aborted: no later hook starts.
       if (call?.signal?.aborted === true) break;
-      const step = await tracedStep(gate, entry, next, checks);
+      // [L-TRUST-8] Each hook is checked when it starts and watched from then on: what an earlier
+      // hook of the chain wrote (its log, its state) is no change during this one's run.
+      const step = await tracedStep(gate, entry, next, new Map());
       steps.push(step);
       if (step.kind !== 'answer') continue;
       if (dialect.stopsAfter?.(event, step.answer) === true) break;
@@ -243,7 +246,12 @@ function consentBefore(
   return out;
 }
 
-/** A hook that may not run as approved, or whose answer was discarded: a closed guard denies, others are skipped. */
+/**
+ * A hook that may not run as approved, or whose answer was discarded: a closed guard denies, others
+ * are skipped — but a discarded answer that denied still denies (`denied`): dropping it would turn
+ * a guard's deny into an allow, and no change during a run may ever open what the run closed
+ * [L-TRUST-8]. Its own words are dropped with it: the refusal's reason is what the agent reads.
+ */
 function refusedStep(
   gate: AgentGate,
   entry: AgentHook,
@@ -251,8 +259,9 @@ function refusedStep(
   refusal: ConsentRefusal,
   pending: boolean,
   durationMs = 0,
+  denied = false,
 ): Step {
-  if (entry.failMode !== 'closed') {
+  if (entry.failMode !== 'closed' && !denied) {
     const record = refusedRecord(gate, entry, at, refusal, pending);
     record.durationMs = durationMs;
     return { kind: 'skip', record };
@@ -262,8 +271,8 @@ function refusedStep(
     block: true,
     permission: 'deny',
     reason: refusal.reason,
-    failed: 'closed',
   };
+  if (entry.failMode === 'closed') answer.failed = 'closed';
   const record = recordOf(gate, entry, at, answer);
   if (pending) record.consent = 'newer_version_pending';
   return { kind: 'answer', answer, record };
@@ -343,8 +352,10 @@ async function stepOf(
     entry.consent !== undefined && consent.check !== undefined
       ? refusalAfter(entry.consent, consent.check)
       : undefined;
-  if (after !== undefined)
-    return refusedStep(gate, entry, at, after, consent.pending, run.answer.ending.durationMs);
+  if (after !== undefined) {
+    const denied = run.answer.block === true || run.answer.permission === 'deny';
+    return refusedStep(gate, entry, at, after, consent.pending, run.answer.ending.durationMs, denied);
+  }
   const record = recordOf(gate, entry, at, run.answer);
   if (consent.pending) record.consent = 'newer_version_pending';
   return run.env !== undefined

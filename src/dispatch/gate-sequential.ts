@@ -1,5 +1,4 @@
 import type { Span } from '@opentelemetry/api';
-import type { ConsentCheck, HookConsent } from '../consent/project-consent.ts';
 import { type ConsentRefusal, refusalAfter, refusalBefore } from '../consent/run-consent.ts';
 import type { LurusEnvelope } from '../events/lurus-events.ts';
 import { isoNow } from '../events/prx-events.ts';
@@ -80,8 +79,6 @@ class GateWalk {
   #json: string | undefined;
   #contexts: string[] | undefined;
   #deny: RunRecord | undefined;
-  /** One consent check per project for the whole walk: later hooks are compared with its moment. */
-  #checks: Map<HookConsent, ConsentCheck> | undefined;
   /** What every record names (fields, not an object: a decide with an in-process hook is sub-µs). */
   readonly #sessionId: string;
   readonly #toolName: string | undefined;
@@ -120,16 +117,12 @@ class GateWalk {
       } else if (entry.consent === undefined) {
         verdict = this.#run(entry, span);
       } else {
-        // [L-TRUST-6, L-TRUST-9] Right before it runs, and [L-TRUST-8] right after.
+        // [L-TRUST-6, L-TRUST-9] Right before it runs, and [L-TRUST-8] right after: each hook is
+        // watched from its own check on (what an earlier hook wrote is no change during this run).
         const consent = entry.consent;
         const check = consent.check(
           entry.kind === 'process' ? { command: entry.command, cwd: entry.cwd } : undefined,
-          this.#checks?.get(consent),
         );
-        if (check.watch !== undefined) {
-          this.#checks ??= new Map();
-          this.#checks.set(consent, check);
-        }
         pending = check.pending.length > 0;
         const refusal = refusalBefore(consent, check);
         if (refusal !== undefined) verdict = refused(entry, refusal);
@@ -137,7 +130,7 @@ class GateWalk {
           const ran = this.#run(entry, span);
           const after = (v: HookVerdict): HookVerdict | SkipFields => {
             const moved = refusalAfter(consent, check);
-            return moved === undefined ? v : refused(entry, moved, v.durationMs);
+            return moved === undefined ? v : refused(entry, moved, v.durationMs, v.decision === 'deny');
           };
           verdict = ran instanceof Promise ? ran.then(after) : after(ran);
         }
@@ -224,10 +217,21 @@ class GateWalk {
 
 type SkipFields = Pick<RunRecord, 'outcome' | 'durationMs' | 'cause' | 'reason'>;
 
-/** A hook that may not run as approved, or whose answer was discarded: a closed guard denies, others are skipped. */
-function refused(entry: LurusGateHook, refusal: ConsentRefusal, durationMs = 0): HookVerdict | SkipFields {
-  return entry.failMode === 'closed'
-    ? failedVerdict('closed', { outcome: 'deny', durationMs, cause: refusal.cause, reason: refusal.reason })
+/**
+ * A hook that may not run as approved, or whose answer was discarded: a closed guard denies, others
+ * are skipped — but a discarded answer that denied (`denied`) still denies, with the refusal's
+ * reason: no change during a run may open what the run closed [L-TRUST-8].
+ */
+function refused(
+  entry: LurusGateHook,
+  refusal: ConsentRefusal,
+  durationMs = 0,
+  denied = false,
+): HookVerdict | SkipFields {
+  const ending = { outcome: 'deny' as const, durationMs, cause: refusal.cause, reason: refusal.reason };
+  if (entry.failMode === 'closed') return failedVerdict('closed', ending);
+  return denied
+    ? Object.assign(ending, { decision: 'deny' as const })
     : { ...skip(refusal.cause, refusal.reason), durationMs };
 }
 

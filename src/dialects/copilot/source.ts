@@ -154,7 +154,7 @@ function copilotHomeOf(home: string, env: NodeJS.ProcessEnv, given?: string): st
 function copilotSourceSpecs(
   projectDir: string,
   copilotHome: string,
-  project: ProjectRead,
+  projectSources: readonly string[],
   opts: CopilotOptions,
 ): SourceSpec[] {
   const policy = jsonFiles(opts.policyDir ?? DEFAULT_POLICY_DIR).map(
@@ -175,8 +175,8 @@ function copilotSourceSpecs(
       hookFile: true,
     }),
   );
-  // The repo's hook files as the project read found them (what consent covers).
-  const repo = byNameDescending(repoHookFiles(projectDir, project.surface.sourceFiles)).map(
+  // The repo's hook files as consent admits them.
+  const repo = byNameDescending(repoHookFiles(projectDir, projectSources)).map(
     (file): SourceSpec => ({
       scope: 'project',
       file,
@@ -228,7 +228,8 @@ export function loadCopilotConfig(opts: LoadCopilotOptions): AgentConfig {
   const copilot = opts.copilot ?? {};
   const { projectDir, home, project, admission, baseEnv } = startAgentLoad(opts, copilot.env);
   const copilotHome = copilotHomeOf(home, opts.env ?? process.env, copilot.copilotHome);
-  const specs = copilotSourceSpecs(projectDir, copilotHome, project, copilot);
+  // The repo's hook files as admitted: an approved one renamed away still runs its approved text.
+  const specs = copilotSourceSpecs(projectDir, copilotHome, admission.surface.sourceFiles, copilot);
   // [A-COP-1] What Copilot CLI adds to every hook's environment (COPILOT_HOOK_DIR per file).
   baseEnv.COPILOT_PROJECT_DIR = projectDir;
   baseEnv.COPILOT_CLI = '1';

@@ -73,6 +73,7 @@ export const copilotSurface: DialectSurface = {
     path.join(projectDir, ...COPILOT_SETTINGS),
   ],
   hookFolders: (projectDir) => [path.join(projectDir, ...GITHUB_HOOKS)],
+  listedSources: (projectDir) => [{ folder: path.join(projectDir, ...GITHUB_HOOKS), suffix: '.json' }],
   homeFiles: (home) => [path.join(home, '.copilot', 'settings.json')],
   commandsOf: (file, text) =>
     path.basename(path.dirname(file)) === '.claude' ? jsonHookCommands(text) : copilotHookCommands(text),
