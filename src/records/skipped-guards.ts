@@ -1,11 +1,13 @@
 import { CONSENT_CAUSES, trustHint } from '../consent/run-consent.ts';
+import { tildePath } from '../core/tilde-path.ts';
 import type { RunRecord } from './run-record.ts';
 
 /**
  * [L-TRUST-11] A guard that did not run as approved is never silent: one line per source file
- * and cause, naming the file and the command that reviews the project.
+ * and cause, naming the file and the command that reviews the project (paths under `home` shown
+ * as `~` [G-FAIL-5]).
  */
-export function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): string[] {
+export function skippedGuardLines(runs: readonly RunRecord[], projectDir: string, home?: string): string[] {
   const lines = new Map<string, string>();
   for (const run of runs) {
     if (run.cause === undefined || !CONSENT_CAUSES.has(run.cause)) continue;
@@ -16,8 +18,8 @@ export function skippedGuardLines(runs: readonly RunRecord[], projectDir: string
     const why = run.reason ?? run.cause;
     const line = why.includes('hookwerk trust --project')
       ? why
-      : `${why.replace(/:? \(?run `hookwerk trust`\)?$/, '')}: ${trustHint(projectDir)}`;
-    lines.set(key, `hookwerk: project hook ${effect}, ${run.cause}: ${file}: ${line}`);
+      : `${why.replace(/:? \(?run `hookwerk trust`\)?$/, '')}: ${trustHint(tildePath(projectDir, home))}`;
+    lines.set(key, `hookwerk: project hook ${effect}, ${run.cause}: ${tildePath(file, home)}: ${line}`);
   }
   return [...lines.values()];
 }
