@@ -201,7 +201,12 @@ class Engine implements HookEngine {
     if (isPrxEvent(event))
       return explainEvent(this.#registry, event, undefined, { issues: this.#prx?.allIssues() ?? [] });
     const gate = this.gate.explain(event, { ...target });
-    return explainEvent(this.#registry, event, gate.target, { issues: gate.issues, pending: gate.pending });
+    return explainEvent(this.#registry, event, gate.target, {
+      issues: gate.issues,
+      pending: gate.pending,
+      home: gate.home,
+      gate: { call: gate.call },
+    });
   }
 
   hooks(event: string): readonly RegistryEntry[] {

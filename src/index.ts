@@ -89,6 +89,7 @@ export type { JournalQuery, JournalRead, RunJournalOptions } from './records/run
 export { RunJournal } from './records/run-journal.ts';
 export type { RunOutcome, RunRecord, TruncatableField } from './records/run-record.ts';
 export type { Explanation } from './registry/explain.ts';
+export type { HandlerFacts } from './registry/handler-facts.ts';
 export type {
   AgentCommandHook,
   AgentHook,

@@ -294,8 +294,10 @@ describe('§3 hookwerk decide [L-ANS-4]', () => {
     expect((await run(['trust', '--yes'])).code).toBe(0);
     const r = await run(['decide', 'PreToolUse', '--context', '{"toolName":"Write"}']);
     expect(r.code, r.stderr).toBe(2);
+    // [G-FAIL-5] The file under the home folder is named with `~`.
+    expect(bad.startsWith(`${home}/`)).toBe(true);
     expect(lines(r.stderr)).toEqual([
-      expect.stringContaining(`${bad}: $.globalHooks.NoSuchEvent: unknown event`),
+      expect.stringContaining('~/.lurus/settings.json: $.globalHooks.NoSuchEvent: unknown event'),
     ]);
     const d = decisionOf(r);
     expect(d).toMatchObject({
@@ -693,15 +695,21 @@ describe('§3 hookwerk explain', () => {
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout.split('\n');
     expect(out[0]).toBe('PreToolUse with toolName "Write":');
-    const entries: Array<{ label: string; hook: string; detail: string; from: string }> = [];
-    for (let i = 1; i + 2 < out.length; i += 3) {
+    // Each entry: its label and hook, the reason, [G-FAIL-5] the handler as it runs (for a hook
+    // that was read), and where it comes from.
+    const entries: Array<{ label: string; hook: string; detail: string; handler?: string; from: string }> =
+      [];
+    for (let i = 1; i < out.length && out[i] !== ''; ) {
       const m = /^\s+\d+\. (\S+(?: match)?)\s+(.*)$/.exec(out[i]!);
       expect(m, out[i]).not.toBeNull();
+      const block = [out[i + 1]!.trim()];
+      for (i += 2; !/^\s+from /.test(out[i]!); i++) block.push(out[i]!.trim());
       entries.push({
         label: m![1]!,
         hook: m![2]!,
-        detail: out[i + 1]!.trim(),
-        from: out[i + 2]!.trim(),
+        detail: block[0]!,
+        ...(block[1] !== undefined ? { handler: block[1] } : {}),
+        from: out[i++]!.trim(),
       });
     }
     expect(entries.map((e) => [e.label, e.hook])).toEqual([
@@ -712,7 +720,11 @@ describe('§3 hookwerk explain', () => {
       ['untrusted', 'POST https://h.example/read'],
       ['invalid', '(source skipped)'],
     ]);
-    expect(entries[0]!.from).toBe(`from ${gh}#/PreToolUse/0/hooks/0`);
+    expect(entries[0]!.handler).toBe('command, failMode open, timeout 30 s');
+    expect(entries[2]!.handler).toBeUndefined();
+    // [G-FAIL-5] Paths under the home folder are shown with `~`.
+    expect(gh.startsWith(`${home}/`)).toBe(true);
+    expect(entries[0]!.from).toBe('from ~/.lurus/hooks.json#/PreToolUse/0/hooks/0');
     expect(entries[1]!.detail).toBe('matcher "Bash" does not match "Write"');
     expect(entries[2]!.detail).toMatch(/hookwerk trust/);
     expect(entries[2]!.from).toBe(`from ${ph}#/PreToolUse/0/hooks/0`);

@@ -52,7 +52,13 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 const explainAnswer = z.object({
   event: z.string(),
   explanations: z.array(
-    z.object({ hook: z.string(), source: z.string(), verdict: z.string(), detail: z.string() }),
+    z.object({
+      hook: z.string(),
+      source: z.string(),
+      verdict: z.string(),
+      detail: z.string(),
+      handler: z.object({ type: z.string(), failMode: z.string(), timeoutMs: z.number() }).optional(),
+    }),
   ),
 });
 const errorAnswer = z.object({
@@ -173,6 +179,11 @@ describe('GET /api/explain (issue 13)', () => {
     expect(await verdict('event=PreToolUse&tool=Read')).toEqual(['matcher']);
     // Empty values mean "not given", as for /api/runs: no tool, so every matcher matches.
     expect(await verdict('event=PreToolUse&tool=')).toEqual(['runs']);
+    // [G-FAIL-5] Each hook with its failMode and timeout; the source under the home as `~` in words only.
+    const res = await fetch(`${url}/api/explain?event=PreToolUse&tool=Write`, { headers: auth });
+    const [entry] = explainAnswer.parse(await res.json()).explanations;
+    expect(entry?.handler).toEqual({ type: 'command', failMode: 'open', timeoutMs: 30_000 });
+    expect(entry?.source.startsWith(path.join(home, '.lurus', 'hooks.json'))).toBe(true);
   });
 
   it('answers 400 with the field for a bad query, and 401 without the token', async () => {

@@ -321,6 +321,7 @@ describe('(issue 23) GET /api/gate: every gate source by dialect, each hook with
     const claudeGuard = unapproved.hooks.find((x) => x.scope === 'project');
     expect(claudeGuard).toMatchObject({ consent: 'pending', event: 'PreToolUse', enabled: false });
     expect(claudeGuard?.kind).toBeUndefined();
+    expect(claudeGuard?.handler).toBeUndefined();
     expect(unapproved.sources.find((s) => s.scope === 'project')?.state).toBe('unapproved');
     expect(hook(dialect(before, 'lurus'), lurusGuard)).toMatchObject({
       consent: 'pending',
@@ -331,6 +332,8 @@ describe('(issue 23) GET /api/gate: every gate source by dialect, each hook with
       scope: 'user',
       matcher: 'Read',
       kind: 'process',
+      // [G-FAIL-5] Its if, failMode and timeout, as explain shows them.
+      handler: { type: 'command', failMode: 'open', timeoutMs: 600_000 },
     });
 
     await trust(project, home);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { projectKey } from '../consent/trust-store.ts';
 import { errorMessage } from '../core/errno.ts';
-import { formatIssue } from '../core/issues.ts';
+import { shownIssue, tildePath } from '../core/tilde-path.ts';
 import { GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
@@ -69,13 +69,15 @@ export async function decideCommand(
   });
   const stopOnSignal = closeOnStopSignal(engine, err);
   const { config } = engine.gate;
-  for (const issue of config.issues) err(`hookwerk: skipped source: ${formatIssue(issue)}`);
+  for (const issue of config.issues) err(`hookwerk: skipped source: ${shownIssue(issue, config.home)}`);
   if (config.consent.problem !== undefined) err(`hookwerk: ${config.consent.problem}`);
   for (const file of config.consent.pending)
-    err(`hookwerk: ${file} changed since approval: the approved version runs (run \`hookwerk trust\`)`);
+    err(
+      `hookwerk: ${tildePath(file, config.home)} changed since approval: the approved version runs (run \`hookwerk trust\`)`,
+    );
   try {
     const decision = await engine.decide(event, given);
-    for (const line of runProblemLines(decision.runs, config.projectDir)) err(line);
+    for (const line of runProblemLines(decision.runs, config.projectDir, config.home)) err(line);
     out(JSON.stringify(decision));
     return decision.blocked ? 2 : 0;
   } catch (e) {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { formatIssue } from '../core/issues.ts';
+import { shownIssue, tildePath } from '../core/tilde-path.ts';
 import { GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
@@ -7,11 +7,13 @@ import { isLurusEvent } from '../events/lurus-events.ts';
 import { isPrxEvent, PRX_EVENT_NAMES } from '../events/prx-events.ts';
 import { silentLogger } from '../records/logger.ts';
 import type { Explanation } from '../registry/explain.ts';
-import { CliError, resolveWorkspace } from './cli-error.ts';
+import { handlerLine } from '../registry/handler-facts.ts';
+import { CliError, parseJsonOption, resolveWorkspace } from './cli-error.ts';
 
 const LABEL: Record<Explanation['verdict'], string> = {
   runs: 'RUNS',
   matcher: 'no match',
+  if: 'if not matched',
   disabled: 'disabled',
   untrusted: 'untrusted',
   changed_since_approval: 'changed_since_approval',
@@ -21,8 +23,10 @@ const LABEL: Record<Explanation['verdict'], string> = {
 };
 
 /**
- * `hookwerk explain EVENT`: every hook configured for the event, whether it would run, and if
- * not, why — from the engine's own registry and selection, so it cannot disagree with a run.
+ * `hookwerk explain EVENT`: every hook configured for the event, in run order, whether it would
+ * run, and if not, why — from the engine's own registry, selection and plan, so it cannot
+ * disagree with a run [G-FAIL-5]. With `--tool` (and `--input`, the tool's input) each `if` rule
+ * is asked as `decide` asks it. Paths show the home folder as `~`.
  */
 export async function explainCommand(
   event: string,
@@ -31,6 +35,8 @@ export async function explainCommand(
     workspace?: string;
     tool?: string;
     trigger?: string;
+    /** The tool's input (`tool_input`), JSON: with `--tool`. */
+    input?: string;
     dialect?: GateDialect;
     pluginDir?: string[];
   },
@@ -38,7 +44,9 @@ export async function explainCommand(
   err: (line: string) => void,
 ): Promise<number> {
   let entries: Explanation[];
+  let home: string | undefined;
   const dialect = opts.dialect ?? 'lurus';
+  const toolInput = toolInputOption(opts);
   if (dialect !== 'lurus' && !isPrxEvent(event)) {
     if (opts.tool !== undefined && opts.trigger !== undefined)
       throw new CliError('give --tool or --trigger, not both');
@@ -51,14 +59,18 @@ export async function explainCommand(
       plugins: false,
       logger: silentLogger,
     });
-    for (const issue of engine.gate.config.issues) err(`hookwerk: skipped source: ${formatIssue(issue)}`);
+    home = engine.gate.config.home;
+    for (const issue of engine.gate.config.issues)
+      err(`hookwerk: skipped source: ${shownIssue(issue, home)}`);
     const field = plugin.matchField(event);
     const value = opts.tool ?? opts.trigger;
     const given: Record<string, unknown> = {};
     if (opts.tool !== undefined) given.tool_name = opts.tool;
     else if (opts.trigger !== undefined && field !== undefined) given[field] = opts.trigger;
+    if (toolInput !== undefined) given.tool_input = toolInput;
+    const withInput = toolInput === undefined ? '' : `, tool_input ${JSON.stringify(toolInput)}`;
     out(
-      `${event} (${dialect}) with ${value === undefined ? 'no matched value' : `${field ?? 'value'} ${JSON.stringify(value)}`}:`,
+      `${event} (${dialect}) with ${value === undefined ? 'no matched value' : `${field ?? 'value'} ${JSON.stringify(value)}`}${withInput}:`,
     );
     try {
       entries = engine.explain(event, given);
@@ -74,8 +86,10 @@ export async function explainCommand(
       plugins: false,
       logger: silentLogger,
     });
+    home = engine.gate.config.home;
     // [L-TRUST-4] A refused or invalid source is named on stderr too, not only in the listing.
-    for (const issue of engine.gate.config.issues) err(`hookwerk: skipped source: ${formatIssue(issue)}`);
+    for (const issue of engine.gate.config.issues)
+      err(`hookwerk: skipped source: ${shownIssue(issue, home)}`);
     const target = opts.tool ?? opts.trigger;
     out(
       `${event} with ${target === undefined ? 'no toolName or trigger' : `${opts.tool !== undefined ? 'toolName' : 'trigger'} ${JSON.stringify(target)}`}:`,
@@ -83,6 +97,7 @@ export async function explainCommand(
     entries = engine.explain(event, {
       ...(opts.tool !== undefined ? { toolName: opts.tool } : {}),
       ...(opts.trigger !== undefined ? { trigger: opts.trigger } : {}),
+      ...(toolInput !== undefined ? { toolInput } : {}),
     });
     await engine.close();
   } else if (isPrxEvent(event)) {
@@ -92,6 +107,7 @@ export async function explainCommand(
       plugins: false,
       logger: silentLogger,
     });
+    home = engine.gate.config.home;
     out(`${event} (observe; every enabled action runs, concurrently):`);
     entries = engine
       .explain(event)
@@ -108,9 +124,21 @@ export async function explainCommand(
   }
   if (entries.length === 0) out('  no hooks are configured for this event');
   entries.forEach((e, i) => {
-    out(`  ${String(i + 1).padStart(2)}. ${LABEL[e.verdict].padEnd(9)} ${e.hook}`);
+    out(`  ${String(i + 1).padStart(2)}. ${LABEL[e.verdict].padEnd(14)} ${e.hook}`);
     out(`      ${e.detail}`);
-    out(`      from ${e.source}`);
+    if (e.handler !== undefined) out(`      ${handlerLine(e.handler)}`);
+    out(`      from ${tildePath(e.source, home)}`);
   });
   return 0;
+}
+
+/** `--input`: the tool's input (`tool_input`), a JSON object, given with `--tool`. */
+function toolInputOption(opts: { tool?: string; input?: string }): object | undefined {
+  if (opts.input === undefined) return undefined;
+  if (opts.tool === undefined)
+    throw new CliError('--input is the input of the tool --tool names: give --tool too');
+  const value = parseJsonOption('--input', opts.input);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new CliError('--input must be a JSON object (the tool\'s input, e.g. {"command":"ls"})');
+  return value;
 }

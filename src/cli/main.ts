@@ -123,9 +123,15 @@ function addValidateCommand(program: Command, setExit: SetExit): void {
 function addExplainCommand(program: Command, setExit: SetExit): void {
   program
     .command('explain')
-    .description('list every hook configured for an event and whether it would run, and if not, why')
+    .description(
+      'list every hook configured for an event, in run order, with its if, failMode and timeout, and whether it would run, and if not, why',
+    )
     .argument('<event>', 'a gate event (PreToolUse…) or an observe event (tool_call…)')
     .option('--tool <name>', "the tool name to match against (lurus toolName, the agent dialects' tool_name)")
+    .option(
+      '--input <json>',
+      'with --tool: the tool\'s input (tool_input), e.g. {"command":"rm -rf x"}, against which each if rule is tested',
+    )
     .option(
       '--trigger <value>',
       "the trigger to match against (lurus trigger; agent dialects: the event's matched field)",

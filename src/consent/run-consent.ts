@@ -4,6 +4,7 @@
  * gates (sequential and parallel) ask the same questions here and only decide what a refusal
  * means for their answer (a closed guard denies, others are skipped).
  */
+import { tildePath } from '../core/tilde-path.ts';
 import type { ConsentCheck, HookConsent } from './project-consent.ts';
 
 type RefusalCause = 'changed_since_approval' | 'unpinned_file' | 'changed_during_run';
@@ -27,28 +28,40 @@ export function trustHint(projectDir: string): string {
   return `run \`hookwerk trust --project ${projectDir}\``;
 }
 
-/** Why the hook may not run as approved, found right before it [L-TRUST-6, L-TRUST-9]. */
-export function refusalBefore(consent: HookConsent, check: ConsentCheck): ConsentRefusal | undefined {
+/**
+ * Why the hook may not run as approved, found right before it [L-TRUST-6, L-TRUST-9]. Paths
+ * under `home` are shown as `~` [G-FAIL-5].
+ */
+export function refusalBefore(
+  consent: HookConsent,
+  check: ConsentCheck,
+  home?: string,
+): ConsentRefusal | undefined {
   const changed = check.changed[0];
+  const hint = () => trustHint(tildePath(consent.key, home));
   if (changed !== undefined)
     return {
       cause: 'changed_since_approval',
-      reason: `${changed} changed since approval: ${trustHint(consent.key)}`,
+      reason: `${tildePath(changed, home)} changed since approval: ${hint()}`,
     };
   if (check.unpinned !== undefined)
     return {
       cause: 'unpinned_file',
-      reason: `${check.unpinned} is named by the command from the folder it runs in, and the approval does not pin it: ${trustHint(consent.key)}`,
+      reason: `${tildePath(check.unpinned, home)} is named by the command from the folder it runs in, and the approval does not pin it: ${hint()}`,
     };
   return undefined;
 }
 
 /** [L-TRUST-8] Why the answer of a run that has ended cannot be trusted: a watched file moved during it. */
-export function refusalAfter(consent: HookConsent, check: ConsentCheck): ConsentRefusal | undefined {
+export function refusalAfter(
+  consent: HookConsent,
+  check: ConsentCheck,
+  home?: string,
+): ConsentRefusal | undefined {
   const moved = check.watch?.changed();
   if (moved === undefined) return undefined;
   return {
     cause: 'changed_during_run',
-    reason: `${moved} changed while the hook ran, so its answer may not come from the approved code: discarded (${trustHint(consent.key)} if the change is yours)`,
+    reason: `${tildePath(moved, home)} changed while the hook ran, so its answer may not come from the approved code: discarded (${trustHint(tildePath(consent.key, home))} if the change is yours)`,
   };
 }

@@ -65,9 +65,3 @@ export function homeFolder(
 function isRoot(dir: string): boolean {
   return path.dirname(dir) === dir;
 }
-
-/** [G-FAIL-5] A path as messages show it: the home folder as `~` (`~/.hookwerk/policy.json`). */
-export function homeTilde(file: string, home: string): string {
-  if (file === home) return '~';
-  return file.startsWith(`${home}${path.sep}`) ? `~${file.slice(home.length)}` : file;
-}

@@ -18,6 +18,7 @@ import type { Logger } from '../records/logger.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { activeTracer, TraceScope } from '../records/run-trace.ts';
 import { MAX_RECORD_FIELD_BYTES } from '../records/truncate-record.ts';
+import { type PlannedCall, plannedCallOf } from '../registry/gate-plan.ts';
 import type { GateEntry } from '../registry/hook-definition.ts';
 import type { Runners } from '../runners/runners.ts';
 import type {
@@ -72,6 +73,7 @@ export class GateHost {
       tmpDir: opts.tmpDir,
       sessionId: opts.sessionId,
       projectDir: () => this.#config.projectDir,
+      home: () => this.#config.home,
       select: opts.select,
       unusable: () => ('unusable' in this.#config ? this.#config.unusable : undefined),
       record: opts.record,
@@ -182,14 +184,27 @@ export class GateHost {
     return trace;
   }
 
-  /** What `explain()` needs of the gate: the matched value, and the sources' problems. */
+  /**
+   * What `explain()` needs of the gate: the matched value, the call `if` rules are asked about
+   * (none when no tool is given on a tool event: they are not tested), the sources' problems.
+   */
   explain(
     event: string,
     given: Record<string, unknown>,
-  ): { target: string | undefined; issues: readonly ConfigIssue[]; pending: readonly string[] } {
+  ): {
+    target: string | undefined;
+    call: PlannedCall | undefined;
+    issues: readonly ConfigIssue[];
+    pending: readonly string[];
+    home: string;
+  } {
     const target = this.#plugin.explainTarget(event, given);
     this.#pollTrust();
-    return { target, issues: this.#config.issues, pending: this.#config.consent.pending };
+    // [C-RUN-1] On an event without a tool, decide never runs a handler with an `if`: say so.
+    const toolEvent = this.#plugin.matchField(event) === 'tool_name';
+    const call = typeof given.tool_name === 'string' || !toolEvent ? plannedCallOf(given) : undefined;
+    const c = this.#config;
+    return { target, call, issues: c.issues, pending: c.consent.pending, home: c.home };
   }
 
   /**

@@ -14,6 +14,7 @@ import { HookwerkError } from '../core/errors.ts';
 import type { LazyPrivateTempDir } from '../core/private-temp-dir.ts';
 import { isoNow } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
+import { planGate, plannedCallOf } from '../registry/gate-plan.ts';
 import type {
   AgentDialectName,
   AgentHook,
@@ -75,6 +76,8 @@ export interface GateRunContext {
   readonly tmpDir: LazyPrivateTempDir;
   /** The project folder of the gate sources in force. */
   projectDir(): string;
+  /** The home folder of the gate sources in force: reasons show paths under it as `~` [G-FAIL-5]. */
+  home(): string;
   readonly record: (record: RunRecord) => void;
   /** An `async` hook's run, which the engine keeps track of until it ends. */
   background(run: Promise<void>): void;
@@ -151,35 +154,17 @@ export async function runAgentGate(
 }
 
 /**
- * What runs: entries whose `if` rule admits the input; identical handlers once (the first in
- * configuration order) [C-RUN-2]; `async` hooks handed to the background.
+ * What runs, as `explain` shows it (gate-plan.ts): entries whose `if` rule admits the input;
+ * identical handlers once (the first in configuration order) [C-RUN-2]; `async` hooks handed to
+ * the background.
  */
 function plan(gate: AgentGate, checks: ConsentChecks): GateEntry[] {
-  const seen = new Set<string>();
   const out: GateEntry[] = [];
-  for (const entry of gate.entries) {
-    if (entry.kind === 'unapproved' || entry.dialect === 'lurus') {
-      out.push(entry);
-      continue;
-    }
-    if (!admits(entry, gate.input)) continue;
-    if (seen.has(entry.dedupeKey)) continue;
-    seen.add(entry.dedupeKey);
-    if (entry.async) {
-      gate.ctx.background(runInBackground(gate, entry, checks));
-      continue;
-    }
-    out.push(entry);
+  for (const step of planGate(gate.entries, plannedCallOf(gate.input))) {
+    if (step.kind === 'runs') out.push(step.entry);
+    else if (step.kind === 'background') gate.ctx.background(runInBackground(gate, step.entry, checks));
   }
   return out;
-}
-
-/** [C-RUN-1] The handler's `if` rule admits this input. */
-function admits(hook: AgentHook, input: Record<string, unknown>): boolean {
-  return (
-    hook.ifRule === undefined ||
-    hook.ifRule.admits(typeof input.tool_name === 'string' ? input.tool_name : undefined, input.tool_input)
-  );
 }
 
 function isSequential(entry: GateEntry): boolean {
@@ -195,7 +180,7 @@ async function runInBackground(gate: AgentGate, hook: AgentHook, checks: Consent
   const trace = gate.call?.trace;
   const span = trace?.startRun(hook.name);
   const at = isoNow();
-  const consent = consentBefore(hook, gate.input, checks);
+  const consent = consentBefore(hook, gate.input, checks, gate.ctx.home());
   let record: RunRecord;
   if (consent.refusal !== undefined) {
     record = refusedRecord(gate, hook, at, consent.refusal, consent.pending);
@@ -227,6 +212,7 @@ function consentBefore(
   hook: AgentHook,
   input: Record<string, unknown>,
   checks: ConsentChecks,
+  home: string,
 ): ConsentBefore {
   const consent = hook.consent;
   if (consent === undefined) return { pending: false };
@@ -241,7 +227,7 @@ function consentBefore(
   const check = consent.check(target, checks.get(consent));
   if (check.watch !== undefined) checks.set(consent, check);
   const out: ConsentBefore = { check, pending: check.pending.length > 0 };
-  const refusal = refusalBefore(consent, check);
+  const refusal = refusalBefore(consent, check, home);
   if (refusal !== undefined) out.refusal = refusal;
   return out;
 }
@@ -336,7 +322,7 @@ async function stepOf(
     return { kind: 'answer', answer, record: recordOf(gate, entry, at, answer) };
   }
   // [L-TRUST-6, L-TRUST-9] Right before it runs: a changed or unpinned file means it cannot run as approved.
-  const consent = consentBefore(entry, input, checks);
+  const consent = consentBefore(entry, input, checks, gate.ctx.home());
   if (consent.refusal !== undefined) return refusedStep(gate, entry, at, consent.refusal, consent.pending);
   const run = await gate.dialect.run(
     entry,
@@ -350,7 +336,7 @@ async function stepOf(
   // [L-TRUST-8] And right after: an answer from a run during which its code moved is not the approved code's.
   const after =
     entry.consent !== undefined && consent.check !== undefined
-      ? refusalAfter(entry.consent, consent.check)
+      ? refusalAfter(entry.consent, consent.check, gate.ctx.home())
       : undefined;
   if (after !== undefined) {
     const denied = run.answer.block === true || run.answer.permission === 'deny';

@@ -35,7 +35,7 @@ type RunGateHook = (
 ) => HookVerdict | Promise<HookVerdict>;
 
 /** What the walk needs of the engine: made once, never per decide. */
-type SequentialGateContext = Pick<GateRunContext, 'runners' | 'record' | 'sessionId'>;
+type SequentialGateContext = Pick<GateRunContext, 'runners' | 'record' | 'sessionId' | 'home'>;
 
 /**
  * [L-RUN-1] Runs the selected entries one after another; the first deny stops the rest. Folds
@@ -124,12 +124,12 @@ class GateWalk {
           entry.kind === 'process' ? { command: entry.command, cwd: entry.cwd } : undefined,
         );
         pending = check.pending.length > 0;
-        const refusal = refusalBefore(consent, check);
+        const refusal = refusalBefore(consent, check, this.ctx.home());
         if (refusal !== undefined) verdict = refused(entry, refusal);
         else {
           const ran = this.#run(entry, span);
           const after = (v: HookVerdict): HookVerdict | SkipFields => {
-            const moved = refusalAfter(consent, check);
+            const moved = refusalAfter(consent, check, this.ctx.home());
             return moved === undefined ? v : refused(entry, moved, v.durationMs, v.decision === 'deny');
           };
           verdict = ran instanceof Promise ? ran.then(after) : after(ran);

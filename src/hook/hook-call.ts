@@ -128,7 +128,7 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
     passEnvBack(decision, req.env);
     const reply = withStderr(agent.reply(call, decision), unrecorded);
     // [L-TRUST-11, G-FAIL-1, G-FAIL-2] A guard that did not run as written is never silent.
-    const told = withStderr(reply, runProblemLines(decision.runs, projectDir));
+    const told = withStderr(reply, runProblemLines(decision.runs, projectDir, home));
     return withStderr(told, await deadline.staleInstallLines(home));
   } catch (e) {
     const why = `hookwerk could not run the policy: ${messageOf(e)}`;

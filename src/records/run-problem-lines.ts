@@ -1,4 +1,5 @@
 import { CONSENT_CAUSES, trustHint } from '../consent/run-consent.ts';
+import { tildePath } from '../core/tilde-path.ts';
 import { cannotRunLine } from './cannot-run.ts';
 import type { RunRecord } from './run-record.ts';
 
@@ -7,21 +8,22 @@ import type { RunRecord } from './run-record.ts';
  * approved [L-TRUST-11], the policy files that cannot be used [G-FAIL-1] and the commands that
  * could not run [G-FAIL-2], each once.
  */
-export function runProblemLines(runs: readonly RunRecord[], projectDir: string): string[] {
+export function runProblemLines(runs: readonly RunRecord[], projectDir: string, home?: string): string[] {
   const lines = new Set<string>();
   for (const run of runs) {
     if (run.outcome === 'policy_error' && run.reason !== undefined) lines.add(run.reason);
     const cannot = cannotRunLine(run);
     if (cannot !== undefined) lines.add(cannot);
   }
-  return [...skippedGuardLines(runs, projectDir), ...lines];
+  return [...skippedGuardLines(runs, projectDir, home), ...lines];
 }
 
 /**
  * [L-TRUST-11] A guard that did not run as approved is never silent: one line per source file
- * and cause, naming the file and the command that reviews the project.
+ * and cause, naming the file and the command that reviews the project (paths under `home` shown
+ * as `~` [G-FAIL-5]).
  */
-function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): string[] {
+function skippedGuardLines(runs: readonly RunRecord[], projectDir: string, home?: string): string[] {
   const lines = new Map<string, string>();
   for (const run of runs) {
     if (run.cause === undefined || !CONSENT_CAUSES.has(run.cause)) continue;
@@ -32,8 +34,8 @@ function skippedGuardLines(runs: readonly RunRecord[], projectDir: string): stri
     const why = run.reason ?? run.cause;
     const line = why.includes('hookwerk trust --project')
       ? why
-      : `${why.replace(/:? \(?run `hookwerk trust`\)?$/, '')}: ${trustHint(projectDir)}`;
-    lines.set(key, `hookwerk: project hook ${effect}, ${run.cause}: ${file}: ${line}`);
+      : `${why.replace(/:? \(?run `hookwerk trust`\)?$/, '')}: ${trustHint(tildePath(projectDir, home))}`;
+    lines.set(key, `hookwerk: project hook ${effect}, ${run.cause}: ${tildePath(file, home)}: ${line}`);
   }
   return [...lines.values()];
 }

@@ -1,25 +1,43 @@
 /**
  * "Why didn't my hook fire?": every entry configured for an event, in run order, with the
- * registry's own admission (the very rule `select()` applies) and the reason in words.
+ * registry's own admission (the very rule `select()` applies), the gate's own plan (`if` rules,
+ * identical handlers, `async`: registry/gate-plan.ts, which `decide` follows) and the reason in
+ * words [G-FAIL-5].
  */
 import type { ConsentCheck, HookConsent } from '../consent/project-consent.ts';
 import { trustHint } from '../consent/run-consent.ts';
-import { type ConfigIssue, formatIssue } from '../core/issues.ts';
+import type { ConfigIssue } from '../core/issues.ts';
+import { shownIssue, tildePath } from '../core/tilde-path.ts';
+import { type PlannedCall, type PlanStep, planGate } from './gate-plan.ts';
+import { type HandlerFacts, handlerFactsOf } from './handler-facts.ts';
 import type { RegistryEntry } from './hook-definition.ts';
 import { type Admission, admit, type Registry } from './registry.ts';
 
 export interface Explanation {
+  /**
+   * What the line is. Every line is a hook today. The policy's permission rules (SPEC §14.2) and
+   * guards (SPEC §14.3) run before any hook: when they exist they are listed first, in the order
+   * they are checked, as lines of kind `permission` and `guard` [G-FAIL-5].
+   */
+  kind: 'hook';
   hook: string;
+  /** `file#/json/pointer` (absolute: an identifier, as in run records). */
   source: string;
   /**
    * `runs`, or the first reason it would not: a project hook whose pinned files changed does not
    * run as approved (`changed_since_approval`) [L-TRUST-11]; `newer_version_pending` for a source
    * whose edit waits for consent (its approved text runs); `invalid` for a source skipped whole;
-   * `duplicate` for a handler another file names too (the same command and arguments), which runs
-   * once, as the first in configuration order [C-RUN-2, A-ALL-1].
+   * `if` for a handler whose `if` rule does not admit the call [C-RUN-1]; `duplicate` for a
+   * handler identical to an earlier one (same type, command and arguments or URL, `if` and
+   * matcher: registry/handler-identity.ts), which runs once for both [C-RUN-2, A-ALL-1].
    */
-  verdict: Admission | 'changed_since_approval' | 'newer_version_pending' | 'invalid' | 'duplicate';
+  verdict: Admission | 'if' | 'changed_since_approval' | 'newer_version_pending' | 'invalid' | 'duplicate';
+  /** The reason in words, for people (the home folder shown as `~`). */
   detail: string;
+  /** The handler as it runs [G-FAIL-5]; absent for an unapproved entry (nothing of it was read) and a skipped source. */
+  handler?: HandlerFacts;
+  /** `duplicate`: the source of the handler that runs for both. */
+  duplicateOf?: string;
 }
 
 interface ExplainContext {
@@ -27,6 +45,13 @@ interface ExplainContext {
   issues: readonly ConfigIssue[];
   /** Set when a project source has a newer version waiting for consent [L-TRUST-6]. */
   pending?: readonly string[];
+  /** The home folder, shown as `~` in details [G-FAIL-5]. */
+  home?: string;
+  /**
+   * A gate event: the plan `decide` makes for this call. `call` undefined: `if` rules are not
+   * asked (no tool call given), and said so.
+   */
+  gate?: { call: PlannedCall | undefined };
 }
 
 export function explainEvent(
@@ -36,40 +61,45 @@ export function explainEvent(
   ctx: ExplainContext,
 ): Explanation[] {
   const checks = new Map<HookConsent, ConsentCheck>();
-  /** dedupeKey → the source of the handler that runs for it. */
-  const winners = new Map<string, string>();
+  const plan = new Map<RegistryEntry, PlanStep>();
+  if (ctx.gate !== undefined)
+    for (const step of planGate(registry.select(event, target), ctx.gate.call)) plan.set(step.entry, step);
+  const shown = (p: string) => tildePath(p, ctx.home);
   const out: Explanation[] = registry.entries(event).map((entry) => {
-    const verdict = admit(entry, target);
+    const admission = admit(entry, target);
+    const step = admission === 'runs' ? plan.get(entry) : undefined;
     const explanation: Explanation = {
+      kind: 'hook',
       hook: entry.name,
       source: entry.origin.source,
-      verdict,
-      detail: detailOf(entry, verdict, target),
+      verdict: admission,
+      detail: detailOf(entry, admission, target, step, ctx),
     };
-    const key = verdict === 'runs' && 'dedupeKey' in entry ? entry.dedupeKey : undefined;
-    const winner = key === undefined ? undefined : winners.get(key);
-    if (key !== undefined && winner === undefined) winners.set(key, entry.origin.source);
-    if (winner !== undefined) {
+    const facts = handlerFactsOf(entry);
+    if (facts !== undefined) explanation.handler = facts;
+    if (step?.kind === 'if') explanation.verdict = 'if';
+    if (step?.kind === 'duplicate') {
       explanation.verdict = 'duplicate';
-      explanation.detail = `the same handler as ${winner}, which wins: it runs once [C-RUN-2, A-ALL-1]`;
+      explanation.duplicateOf = step.of.origin.source;
       return explanation;
     }
     // [L-TRUST-11] The check decide() makes right before the run: never RUNS for a hook that would not run.
-    const consent = verdict === 'runs' && 'consent' in entry ? entry.consent : undefined;
-    if (consent !== undefined && entry.kind !== 'unapproved') {
+    const consent = admission === 'runs' && 'consent' in entry ? entry.consent : undefined;
+    if (consent !== undefined && entry.kind !== 'unapproved' && step?.kind !== 'if') {
       const check = checks.get(consent) ?? consent.check();
       checks.set(consent, check);
       const changed = check.changed[0];
       if (changed !== undefined) {
         explanation.verdict = 'changed_since_approval';
         const effect = entry.failMode === 'closed' ? 'denies (failMode "closed")' : 'is skipped';
-        explanation.detail = `${changed} changed since approval, so this hook ${effect}: ${trustHint(consent.key)}`;
+        explanation.detail = `${shown(changed)} changed since approval, so this hook ${effect}: ${trustHint(shown(consent.key))}`;
       }
     }
     return explanation;
   });
   for (const file of ctx.pending ?? []) {
     out.push({
+      kind: 'hook',
       hook: '(newer version pending)',
       source: file,
       verdict: 'newer_version_pending',
@@ -78,33 +108,56 @@ export function explainEvent(
   }
   for (const issue of ctx.issues) {
     out.push({
+      kind: 'hook',
       hook: '(source skipped)',
       source: issue.file,
       verdict: 'invalid',
-      detail: formatIssue(issue),
+      detail: shownIssue(issue, ctx.home),
     });
   }
   return out;
 }
 
-function detailOf(entry: RegistryEntry, verdict: Admission, target: string | undefined): string {
+function detailOf(
+  entry: RegistryEntry,
+  admission: Admission,
+  target: string | undefined,
+  step: PlanStep | undefined,
+  ctx: ExplainContext,
+): string {
   if (entry.kind === 'unapproved') return entry.reason;
-  if (verdict === 'disabled') return entry.disabledReason ?? '"enabled": false (kept in the file, never run)';
+  if (admission === 'disabled')
+    return entry.disabledReason ?? '"enabled": false (kept in the file, never run)';
   const shown = entry.matcher.source === undefined ? '(no matcher)' : JSON.stringify(entry.matcher.source);
-  if (verdict === 'matcher') return `matcher ${shown} does not match ${JSON.stringify(target)}`;
-  switch (entry.dialect) {
-    case 'prx':
-      if (entry.kind === 'process')
-        return `${entry.command} ${entry.args.join(' ')}`.trim() + `, timeout ${entry.timeoutMs} ms`;
-      if (entry.kind === 'wasm') return `WASM plugin ${entry.name}, timeout ${entry.timeoutMs} ms`;
-      return `in-process function, timeout ${entry.timeoutMs} ms`;
-    default: {
-      const why =
-        target === undefined
-          ? 'no toolName or trigger, so every matcher matches'
-          : `matcher ${shown} matches ${JSON.stringify(target)}`;
-      const note = entry.matcher.error !== undefined ? ` (${entry.matcher.error})` : '';
-      return `${why}${note}; ${entry.origin.scope} hook, timeout ${entry.timeoutMs} ms, fail ${entry.failMode}`;
-    }
+  if (admission === 'matcher') return `matcher ${shown} does not match ${JSON.stringify(target)}`;
+  if (entry.dialect === 'prx') {
+    if (entry.kind === 'process')
+      return `${entry.command} ${entry.args.join(' ')}`.trim() + `, timeout ${entry.timeoutMs} ms`;
+    if (entry.kind === 'wasm') return `WASM plugin ${entry.name}, timeout ${entry.timeoutMs} ms`;
+    return `in-process function, timeout ${entry.timeoutMs} ms`;
   }
+  const why =
+    target === undefined
+      ? 'no toolName or trigger, so every matcher matches'
+      : `matcher ${shown} matches ${JSON.stringify(target)}`;
+  const note = entry.matcher.error !== undefined ? ` (${entry.matcher.error})` : '';
+  const parts = [`${why}${note}`];
+  const rule = 'ifRule' in entry ? entry.ifRule?.rule : undefined;
+  if (rule !== undefined) {
+    const quoted = JSON.stringify(rule);
+    if (step?.kind === 'if') {
+      const why = ctx.gate?.call?.toolName === undefined ? ' (the call names no tool)' : '';
+      return `${parts[0]}; if ${quoted} does not admit this call${why}, so it does not run`;
+    }
+    parts.push(
+      ctx.gate?.call === undefined
+        ? `if ${quoted} not tested (no tool call given)`
+        : `if ${quoted} admits this call`,
+    );
+  }
+  if (step?.kind === 'duplicate')
+    return `the same handler as ${tildePath(step.of.origin.source, ctx.home)}, which wins: it runs once [C-RUN-2, A-ALL-1]`;
+  if (step?.kind === 'background') parts.push('async: runs in the background, never decides');
+  parts.push(`${entry.origin.scope} hook`);
+  return parts.join('; ');
 }

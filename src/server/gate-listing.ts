@@ -7,10 +7,11 @@ import { admitProject, type ConsentPolicy } from '../consent/project-admission.t
 import { trustHint } from '../consent/run-consent.ts';
 import { projectKey } from '../consent/trust-store.ts';
 import { homeFolder } from '../core/home.ts';
-import { formatIssue } from '../core/issues.ts';
+import { shownIssue, tildePath } from '../core/tilde-path.ts';
 import type { DialectOptions, GateConfig } from '../dialects/gate-dialect.ts';
 import { GATE_DIALECTS, type GateDialect } from '../dialects/gate-dialects.ts';
 import { readGateProject } from '../dialects/gate-project.ts';
+import { type HandlerFacts, handlerFactsOf } from '../registry/handler-facts.ts';
 import type { GateEntry } from '../registry/hook-definition.ts';
 import { GATE_DIALECT_NAMES } from './dialect-engines.ts';
 import { ConsentChecks, type HookConsentView, hookConsentState } from './hook-consent-state.ts';
@@ -39,6 +40,8 @@ export interface GateHookView extends HookConsentView {
   scope: string;
   /** `process`, `http`…; absent for an unapproved hook (nothing of it was evaluated). */
   kind?: string;
+  /** [G-FAIL-5] Its `if`, `failMode` and `timeout`, as `explain` shows them; absent for an unapproved hook. */
+  handler?: HandlerFacts;
   enabled: boolean;
   disabledReason?: string;
   /** Only in the newer version of its source, which waits for consent: not loaded, never run. */
@@ -111,7 +114,7 @@ export function gateListing(opts: GateListingOptions): GateListing {
     // is not loaded (exists false), yet it is there and waits for consent.
     if (!listed && !config.sources.some((s) => s.exists || s.newerVersionPending === true)) continue;
     const sources = config.sources.map(sourceView);
-    const hooks = config.entries.map((entry) => hookView(entry, config, summary.reason, checks));
+    const hooks = config.entries.map((entry) => hookView(entry, config, summary.reason, checks, home));
     // Hooks only a newer version has: read from the current text, as `validate` does, never run.
     if (sources.some((s) => s.newerVersionPending))
       hooks.push(...newerHooks(plugin.load(base, opts.options), config, hooks));
@@ -121,7 +124,7 @@ export function gateListing(opts: GateListingOptions): GateListing {
       default: dialect === opts.defaultDialect,
       sources,
       hooks,
-      issues: config.issues.map(formatIssue),
+      issues: config.issues.map((issue) => shownIssue(issue, home)),
     });
   }
   const approval = summary.consent;
@@ -156,7 +159,13 @@ function sourceView(s: GateConfig['sources'][number]): GateSourceView {
   };
 }
 
-function hookView(entry: GateEntry, config: GateConfig, reason: string, checks: ConsentChecks): GateHookView {
+function hookView(
+  entry: GateEntry,
+  config: GateConfig,
+  reason: string,
+  checks: ConsentChecks,
+  home: string,
+): GateHookView {
   const source = config.sources.find((s) => s.file === entry.origin.file);
   const view: GateHookView = {
     name: entry.name,
@@ -166,10 +175,12 @@ function hookView(entry: GateEntry, config: GateConfig, reason: string, checks: 
     ...(entry.origin.path !== undefined ? { path: entry.origin.path } : {}),
     scope: entry.origin.scope,
     enabled: entry.kind === 'unapproved' ? false : entry.enabled,
-    ...hookConsentState(entry, source, reason, checks),
+    ...hookConsentState(entry, source, reason, checks, home),
   };
   if (entry.kind === 'unapproved') return view;
   view.kind = entry.kind;
+  const handler = handlerFactsOf(entry);
+  if (handler !== undefined) view.handler = handler;
   if (entry.matcher.source !== undefined) view.matcher = entry.matcher.source;
   if (entry.disabledReason !== undefined) view.disabledReason = entry.disabledReason;
   return view;
@@ -201,11 +212,13 @@ function newerHooks(
       scope: entry.origin.scope,
       enabled: false,
       consent: 'pending',
-      consentDetail: `only in the newer version of ${file}, which waits for consent: ${trustHint(approved.projectDir)}`,
+      consentDetail: `only in the newer version of ${tildePath(file, approved.home)}, which waits for consent: ${trustHint(tildePath(approved.projectDir, approved.home))}`,
       newer: true,
     };
     if (entry.kind !== 'unapproved') {
       view.kind = entry.kind;
+      const handler = handlerFactsOf(entry);
+      if (handler !== undefined) view.handler = handler;
       if (entry.matcher.source !== undefined) view.matcher = entry.matcher.source;
     }
     out.push(view);

@@ -5,6 +5,7 @@
  */
 import type { ConsentCheck, HookConsent } from '../consent/project-consent.ts';
 import { trustHint } from '../consent/run-consent.ts';
+import { tildePath } from '../core/tilde-path.ts';
 import type { GateEntry, HookScope } from '../registry/hook-definition.ts';
 
 /**
@@ -36,12 +37,15 @@ export class ConsentChecks {
   }
 }
 
+/** `home`: paths under it are shown as `~` in `consentDetail` [G-FAIL-5]. */
 export function hookConsentState(
   entry: GateEntry,
   source: { newerVersionPending?: boolean | undefined } | undefined,
   projectReason: string,
   checks: ConsentChecks,
+  home?: string,
 ): HookConsentView {
+  const shown = (p: string) => tildePath(p, home);
   if (entry.kind === 'unapproved') return { consent: 'pending', consentDetail: entry.reason };
   const consent = entry.consent;
   if (consent !== undefined) {
@@ -50,13 +54,13 @@ export function hookConsentState(
       const effect = entry.failMode === 'closed' ? 'denies (failMode "closed")' : 'is skipped';
       return {
         consent: 'changed',
-        consentDetail: `${changed} changed since approval, so this hook ${effect}: ${trustHint(consent.key)}`,
+        consentDetail: `${shown(changed)} changed since approval, so this hook ${effect}: ${trustHint(shown(consent.key))}`,
       };
     }
     if (source?.newerVersionPending === true) {
       return {
         consent: 'changed',
-        consentDetail: `${entry.origin.file ?? 'its source'} changed since approval: the approved version runs until you ${trustHint(consent.key)}`,
+        consentDetail: `${entry.origin.file === undefined ? 'its source' : shown(entry.origin.file)} changed since approval: the approved version runs until you ${trustHint(shown(consent.key))}`,
       };
     }
     return { consent: 'approved', consentDetail: `approved ${consent.approvedAt}` };

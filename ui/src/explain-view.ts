@@ -1,3 +1,4 @@
+import { handlerLine } from '../../src/registry/handler-facts.ts';
 import type { Api } from './api.ts';
 import { h, replace } from './dom.ts';
 import { explainAnswerSchema, LURUS_EVENT_NAMES, LURUS_EVENTS, PRX_EVENTS } from './schemas.ts';
@@ -11,6 +12,7 @@ const VERDICT_LABEL: Record<string, string> = {
   newer_version_pending: 'newer version pending',
   invalid: 'invalid',
   duplicate: 'runs once (duplicate)',
+  if: 'if not matched',
 };
 
 /**
@@ -82,6 +84,8 @@ export function explainView(api: Api): HTMLElement {
             { class: `verdict-${e.verdict}`, attrs: { 'data-verdict': e.verdict } },
             h('span', { class: `badge verdict-${e.verdict}` }, VERDICT_LABEL[e.verdict] ?? e.verdict),
             h('strong', { class: 'hook' }, e.hook),
+            // [G-FAIL-5] The handler as it runs: its if, failMode and timeout.
+            e.handler !== undefined ? h('div', { class: 'handler muted' }, handlerLine(e.handler)) : null,
             h('div', { class: 'detail' }, e.detail),
             h('div', { class: 'source muted' }, `from ${e.source}`),
           ),

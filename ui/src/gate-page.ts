@@ -1,3 +1,4 @@
+import { handlerLine } from '../../src/registry/handler-facts.ts';
 import type { Api } from './api.ts';
 import { decideForm } from './decide-form.ts';
 import { batched, h, ms, replace, timeOf } from './dom.ts';
@@ -197,6 +198,8 @@ function hookItem(hook: Hook, recent: HTMLElement): HTMLElement {
   const what = [
     hook.event,
     hook.matcher !== undefined ? `matcher ${JSON.stringify(hook.matcher)}` : 'every target',
+    // [G-FAIL-5] Its if, failMode and timeout, as `explain` shows them.
+    ...(hook.handler !== undefined ? [handlerLine(hook.handler)] : []),
   ];
   return h(
     'li',

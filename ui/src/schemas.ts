@@ -3,6 +3,7 @@ import { LURUS_EVENTS, type LurusEventName } from '../../src/events/lurus-events
 import type { PrxEventName } from '../../src/events/prx-events.ts';
 import type { JournalEntry } from '../../src/records/journal-entry.ts';
 import { RUN_OUTCOMES, type RunOutcome, type RunRecord } from '../../src/records/run-record.ts';
+import type { HandlerFacts } from '../../src/registry/handler-facts.ts';
 import type { DecisionNote } from '../../src/server/decision-log.ts';
 import type {
   GateDialectView,
@@ -115,6 +116,16 @@ export const errorAnswerSchema = z.object({
   issues: z.optional(z.array(fieldIssueSchema)),
 });
 
+/** [G-FAIL-5] A handler as it runs (`/api/gate` and `/api/explain`). */
+const handlerFactsSchema = z.object({
+  type: z.enum(['command', 'http', 'in-process', 'wasm']),
+  if: z.optional(z.string()),
+  when: z.optional(z.string()),
+  failMode: z.enum(['open', 'closed']),
+  timeoutMs: z.number(),
+  async: z.optional(z.literal(true)),
+}) satisfies z.ZodMiniType<HandlerFacts>;
+
 export const VERDICTS = [
   'runs',
   'matcher',
@@ -124,11 +135,19 @@ export const VERDICTS = [
   'newer_version_pending',
   'invalid',
   'duplicate',
+  'if',
 ] as const;
 export const explainAnswerSchema = z.object({
   event: z.string(),
   explanations: z.array(
-    z.object({ hook: z.string(), source: z.string(), verdict: z.enum(VERDICTS), detail: z.string() }),
+    z.object({
+      hook: z.string(),
+      source: z.string(),
+      verdict: z.enum(VERDICTS),
+      detail: z.string(),
+      handler: z.optional(handlerFactsSchema),
+      duplicateOf: z.optional(z.string()),
+    }),
   ),
 });
 export type Explanation = z.infer<typeof explainAnswerSchema>['explanations'][number];
@@ -180,6 +199,7 @@ const gateHookSchema = z.object({
   path: z.optional(z.string()),
   scope: z.string(),
   kind: z.optional(z.string()),
+  handler: z.optional(handlerFactsSchema),
   enabled: z.boolean(),
   disabledReason: z.optional(z.string()),
   newer: z.optional(z.literal(true)),

@@ -11,6 +11,7 @@ import type { HookConsent } from '../../consent/project-consent.ts';
 import { type ProjectRead, pluginHooksFile } from '../../consent/project-surface.ts';
 import { projectKey } from '../../consent/trust-store.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
+import { handlerIdentity } from '../../registry/handler-identity.ts';
 import type {
   AgentCommandHook,
   AgentDialectName,
@@ -340,7 +341,13 @@ export function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number):
       failMode: failModeOf(h),
       async: h.async === true,
       // Plugin copies stay apart [C-RUN-2]: their key carries the plugin folder.
-      dedupeKey: `command\0${ctx.pluginRoot ?? ''}\0${h.command}\0${JSON.stringify(h.args ?? null)}`,
+      dedupeKey: handlerIdentity({
+        type: 'command',
+        runs: [h.command, h.args ?? null],
+        place: ctx.pluginRoot,
+        ifRule: h.if,
+        matcher: matcher.source,
+      }),
     };
     if (h.args !== undefined) {
       const sub = (s: string) => substitutePlaceholders(s, ctx);
@@ -377,7 +384,13 @@ export function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number):
     timeoutMs: timeoutOf(h.timeout, (m) => warn(m, [...raw.at, 'timeout'], 'warning')),
     failMode: failModeOf(h),
     async: false,
-    dedupeKey: `http\0${ctx.pluginRoot ?? ''}\0${h.url}`,
+    dedupeKey: handlerIdentity({
+      type: 'http',
+      runs: [h.url],
+      place: ctx.pluginRoot,
+      ifRule: h.if,
+      matcher: matcher.source,
+    }),
   };
   if (h.allowLinkLocal === true) hook.allowLinkLocal = true;
   if (h.if !== undefined) hook.ifRule = ifRuleOf(h.if, raw, warn);

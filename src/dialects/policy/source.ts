@@ -11,9 +11,10 @@
  * as `unusable`, which makes the gate deny instead of silently letting every call through.
  */
 import type { ProjectRead } from '../../consent/project-surface.ts';
-import { homeTilde } from '../../core/home.ts';
+
 import type { ConfigIssue } from '../../core/issues.ts';
 import { parseJsoncText } from '../../core/json-text.ts';
+import { tildePath } from '../../core/tilde-path.ts';
 import type { AgentConfig, AgentSource, UnusableLine } from '../../sources/agent-config.ts';
 import { agentConfig } from '../../sources/agent-config.ts';
 import {
@@ -149,7 +150,7 @@ function unusableLines(errors: readonly ConfigIssue[], home: string): UnusableLi
   return [...byFile.entries()].map(([file, issues]) => {
     const first = issues[0]!;
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-    const shown = homeTilde(file, home);
+    const shown = tildePath(file, home);
     return {
       file: shown,
       source: `${file}#${first.path}`,
