@@ -298,6 +298,11 @@ describe('[C-RUN-2] [G-FAIL-5] one identity for identical handlers', () => {
     expect(handlerIdentity({ ...base, place: '/plugins/a', matcher: 'Bash', ifRule: 'Bash(rm *)' })).not.toBe(
       key,
     );
+    // A closed copy is never folded into an open one (issue 28): the guard would run open.
+    expect(handlerIdentity({ ...base, matcher: 'Bash', ifRule: 'Bash(rm *)', failMode: 'closed' })).not.toBe(
+      key,
+    );
+    expect(handlerIdentity({ ...base, matcher: 'Bash', ifRule: 'Bash(rm *)', failMode: 'open' })).toBe(key);
     const all = handlerIdentity(base);
     expect(handlerIdentity({ ...base, matcher: '' })).toBe(all);
     expect(handlerIdentity({ ...base, matcher: '*' })).toBe(all);

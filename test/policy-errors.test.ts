@@ -536,3 +536,24 @@ describe('[G-FAIL-3] install refuses over a policy that cannot be used', () => {
     expect(existsSync(settings)).toBe(true);
   });
 });
+
+describe('[C-RUN-2, G-FAIL-5] a closed guard never runs open because an open copy came first', () => {
+  it('the same failing command, open and then closed: the closed one still runs, and denies', async () => {
+    const s = setup();
+    const handler = { type: 'command', command: 'exit 1' };
+    write(
+      s.userPolicy,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [handler] },
+            { matcher: 'Bash', hooks: [{ ...handler, failMode: 'closed' }] },
+          ],
+        },
+      }),
+    );
+    const reply = await hook(s, bash(s, 'ls'));
+    expect(permission(reply)).toBe('deny');
+    expect(journal(s)).toHaveLength(2);
+  });
+});

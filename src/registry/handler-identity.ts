@@ -20,11 +20,18 @@ export interface HandlerIdentity {
    * `"*"` and none are one matcher: every value (C-MATCH-2, L-MATCH-1).
    */
   readonly matcher?: string | undefined;
+  /**
+   * A copy that fails closed is another handler than an open one: the open copy coming first in
+   * configuration order must never make the guard run open (issue 28).
+   */
+  readonly failMode?: 'open' | 'closed' | undefined;
 }
 
 /** The `dedupeKey` of a handler: equal keys run once, the first in configuration order wins. */
 export function handlerIdentity(id: HandlerIdentity): string {
   const matcher = id.matcher === undefined || id.matcher === '' || id.matcher === '*' ? null : id.matcher;
   // JSON, not a separator: no text a file can hold makes two different identities one key.
-  return JSON.stringify([id.type, id.place ?? null, id.runs, id.ifRule ?? null, matcher]);
+  const identity = [id.type, id.place ?? null, id.runs, id.ifRule ?? null, matcher];
+  // Open is the default: the identity of an open handler is what it was before failMode counted.
+  return JSON.stringify(id.failMode === 'closed' ? [...identity, 'closed'] : identity);
 }

@@ -347,6 +347,7 @@ export function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number):
         place: ctx.pluginRoot,
         ifRule: h.if,
         matcher: matcher.source,
+        failMode: failModeOf(h),
       }),
     };
     if (h.args !== undefined) {
@@ -390,6 +391,7 @@ export function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number):
       place: ctx.pluginRoot,
       ifRule: h.if,
       matcher: matcher.source,
+      failMode: failModeOf(h),
     }),
   };
   if (h.allowLinkLocal === true) hook.allowLinkLocal = true;
