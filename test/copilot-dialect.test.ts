@@ -13,7 +13,7 @@ import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
-import { tempDir } from './helpers.ts';
+import { tempDir, writeScript } from './helpers.ts';
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -952,6 +952,8 @@ describe('[A-COP-1, C-SRC-4] consent', () => {
   it('[A-COP-1] trust reviews every Copilot source of the project and pins .github/hooks/ whole', async () => {
     const s = setup();
     repoHooks(s, 'guard', { preToolUse: [cmd('./.github/hooks/scripts/guard.sh')] });
+    // [G-FAIL-2] The script is there: validate fails a command whose script is missing.
+    writeScript(path.join(s.project, '.github', 'hooks', 'scripts'), 'guard.sh', 'exit 0');
     writeJson(path.join(s.project, '.github', 'copilot', 'settings.json'), {
       hooks: { agentStop: [cmd('echo')] },
     });

@@ -18,6 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { errorMessage } from '../core/errno.ts';
 import { InvalidOptionError } from '../core/errors.ts';
+import { mcpToolName } from '../dialects/agent/mcp-tool-name.ts';
 import type { HookEngine } from '../engine-api.ts';
 import { isoNow } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
@@ -32,7 +33,6 @@ import {
   TOOL_EVENTS,
   type ToolCall,
 } from './tool-events.ts';
-import { mcpToolName } from './tool-name.ts';
 import { deniedResult, isErrorResult, type McpToolResult, resultText, withTexts } from './tool-result.ts';
 
 export type McpGateMode = 'enforce' | 'audit';
