@@ -38,11 +38,24 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   const env = cleanEnv(opts.env);
   if (opts.home !== undefined) env.HOME = opts.home;
+  return runProgram(process.execPath, [BIN, ...args], {
+    env,
+    cwd: opts.cwd ?? REPO,
+    stdin: opts.stdin ?? 'ignore',
+  });
+}
+
+/** Runs any program to completion with exactly `env`, and collects its output. */
+export function runProgram(
+  command: string,
+  args: readonly string[],
+  opts: { env: NodeJS.ProcessEnv; cwd: string; stdin?: 'ignore' | { text: string } },
+): Promise<CliResult> {
   const stdin = opts.stdin ?? 'ignore';
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env,
-      cwd: opts.cwd ?? REPO,
+    const child = spawn(command, args, {
+      env: opts.env,
+      cwd: opts.cwd,
       stdio: [stdin === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

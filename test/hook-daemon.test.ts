@@ -27,7 +27,7 @@ import { WarmDecider } from '../src/hook/warm-decider.ts';
 import { journalDir } from '../src/records/journal-segments.ts';
 import { RunJournal } from '../src/records/run-journal.ts';
 import { startCli } from './cli-process.ts';
-import { BIN, cleanEnv, REPO, runCli, STACK } from './cli-runner.ts';
+import { BIN, cleanEnv, REPO, runCli, runProgram, STACK } from './cli-runner.ts';
 import { tempDir, waitFor, writeScript } from './helpers.ts';
 
 const NATIVE = path.join(REPO, 'dist', 'native', 'hookwerk-hook');
@@ -110,22 +110,15 @@ function envOf(s: Setup, socket = s.socket): NodeJS.ProcessEnv {
 }
 
 /** Runs a client with `input` on stdin; its stdout, stderr and exit code. */
-function runClient(client: Client, input: string, env: NodeJS.ProcessEnv, cwd: string): Promise<HookReply> {
+async function runClient(
+  client: Client,
+  input: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<HookReply> {
   const [cmd, args] = client === 'c' ? [NATIVE, ARGS] : [process.execPath, [BIN, 'hook', ...ARGS]];
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, exitCode: code ?? -1 }));
-    child.stdin.end(input);
-  });
+  const r = await runProgram(cmd, args, { env, cwd, stdin: { text: input } });
+  return { stdout: r.stdout, stderr: r.stderr, exitCode: r.code ?? -1 };
 }
 
 /** What `hookwerk hook` answers deciding in its own process (the reference). */

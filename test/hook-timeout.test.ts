@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HookReply } from '../src/dialects/hook-agent.ts';
 import { startCli } from './cli-process.ts';
-import { BIN, cleanEnv, REPO } from './cli-runner.ts';
+import { BIN, cleanEnv, REPO, runProgram } from './cli-runner.ts';
 import { processAlive, tempDir, writeScript } from './helpers.ts';
 
 const NATIVE = path.join(REPO, 'dist', 'native', 'hookwerk-hook');
@@ -61,23 +61,11 @@ const call = (w: World, tool: 'Bash' | 'Read') =>
   });
 
 /** Runs `hookwerk hook` (the Node command, or the C client) with `input` on stdin. */
-function runHook(client: Client, w: World, input: string, socket = w.socket): Promise<HookReply> {
+async function runHook(client: Client, w: World, input: string, socket = w.socket): Promise<HookReply> {
   const [cmd, args] = client === 'c' ? [NATIVE, ARGS] : [process.execPath, [BIN, 'hook', ...ARGS]];
   const env = cleanEnv({ HOME: w.home, HOOKWERK_DAEMON_SOCKET: socket });
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env, cwd: w.project, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, exitCode: code ?? -1 }));
-    child.stdin.end(input);
-  });
+  const r = await runProgram(cmd, args, { env, cwd: w.project, stdin: { text: input } });
+  return { stdout: r.stdout, stderr: r.stderr, exitCode: r.code ?? -1 };
 }
 
 /** The closed guard's answer: Claude Code's deny, with the timeout as the reason. */

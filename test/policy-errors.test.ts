@@ -82,6 +82,22 @@ function hook(
   );
 }
 
+/** A daemon (the real server and warm decider) on a socket in `dir` while `use` runs with its env. */
+async function withDaemon(dir: string, use: (env: Record<string, string>) => Promise<void>): Promise<void> {
+  const socket = path.join(dir, 'd.sock');
+  const warm = new WarmDecider();
+  const server = await startDaemonServer({
+    socket,
+    handle: (r) => answerHookArgs(r.args, { stdin: r.stdin, cwd: r.cwd, env: r.env }, { decider: warm }),
+  });
+  try {
+    await use({ HOOKWERK_DAEMON_SOCKET: socket });
+  } finally {
+    await server.stop(0);
+    await warm.close();
+  }
+}
+
 const permission = (reply: HookReply): unknown =>
   reply.stdout === '' ? undefined : JSON.parse(reply.stdout).hookSpecificOutput?.permissionDecision;
 const reasonOf = (reply: HookReply): string =>
@@ -300,14 +316,7 @@ describe('[R-HOOK-4, L-TRUST-6] the fast path decides from the approved text onl
 
   it('the same through a running daemon: the edit is seen by the next call, the approved text decides', async () => {
     const s = await approved();
-    const socket = path.join(path.dirname(s.home), 'd.sock');
-    const warm = new WarmDecider();
-    const server = await startDaemonServer({
-      socket,
-      handle: (r) => answerHookArgs(r.args, { stdin: r.stdin, cwd: r.cwd, env: r.env }, { decider: warm }),
-    });
-    try {
-      const env = { HOOKWERK_DAEMON_SOCKET: socket };
+    await withDaemon(path.dirname(s.home), async (env) => {
       const viaDaemon = () =>
         runCli(['hook', '--agent', 'claude'], {
           home: s.home,
@@ -322,10 +331,7 @@ describe('[R-HOOK-4, L-TRUST-6] the fast path decides from the approved text onl
         permissionDecision: 'deny',
         permissionDecisionReason: 'rm -rf is not allowed here',
       });
-    } finally {
-      await server.stop(0);
-      await warm.close();
-    }
+    });
   });
 
   it('a policy hook added to the user policy after the index was written runs at the next call', async () => {
@@ -378,14 +384,7 @@ describe('[G-FAIL-1, L-TRUST-4] hostile files at the policy path never hang or o
     mkdirSync(path.join(bad.project, '.claude'), { recursive: true });
     symlinkSync('/dev/zero', path.join(bad.project, '.claude', 'settings.json'));
     // The daemon serves both; the hostile project's files are never opened, so neither waits.
-    const socket = path.join(path.dirname(good.home), 'd.sock');
-    const warm = new WarmDecider();
-    const server = await startDaemonServer({
-      socket,
-      handle: (r) => answerHookArgs(r.args, { stdin: r.stdin, cwd: r.cwd, env: r.env }, { decider: warm }),
-    });
-    try {
-      const env = { HOOKWERK_DAEMON_SOCKET: socket };
+    await withDaemon(path.dirname(good.home), async (env) => {
       const hostileCall = runCli(['hook', '--agent', 'claude'], {
         home: bad.home,
         cwd: bad.project,
@@ -402,10 +401,7 @@ describe('[G-FAIL-1, L-TRUST-4] hostile files at the policy path never hang or o
       const answered = await hostileCall;
       expect(answered.code).toBe(0);
       expect(answered.stderr).not.toMatch(/\n\s+at /);
-    } finally {
-      await server.stop(0);
-      await warm.close();
-    }
+    });
   });
 });
 
