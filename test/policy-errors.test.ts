@@ -466,7 +466,7 @@ describe('[G-FAIL-3] hookwerk validate with no flags checks every source, once',
     expect(r.stderr).toContain(`${s.userPolicy}: $: invalid JSON: syntax error`);
   });
 
-  it('warnings never change the exit code: a timeout over an hour, an unreadable if rule in an agent file', async () => {
+  it('warnings never change the exit code: a timeout over an hour, an unreadable if rule, a prompt hook in an agent file', async () => {
     const s = setup();
     const script = writeScript(s.project, 'guard.sh', 'exit 0');
     write(
@@ -474,12 +474,15 @@ describe('[G-FAIL-3] hookwerk validate with no flags checks every source, once',
       JSON.stringify({
         hooks: {
           PreToolUse: [{ hooks: [{ type: 'command', command: script, timeout: 7200, if: 'Read(.env' }] }],
+          // Claude Code runs prompt hooks; hookwerk cannot, and says so without failing the file.
+          Stop: [{ hooks: [{ type: 'prompt', prompt: 'is the task done?' }] }],
         },
       }),
     );
     const r = await validate(s);
     expect(r.stderr).toMatch(/^warning: .*\.timeout: timeout 7200 s is over the 1 hour limit/m);
     expect(r.stderr).toMatch(/^warning: .*\.if: if rule cannot be read/m);
+    expect(r.stderr).toMatch(/^warning: .*handler type "prompt" is not supported by hookwerk/m);
     expect(r.stderr).not.toMatch(/^(?!warning: ).*settings\.json/m);
     expect(r.code).toBe(0);
   });

@@ -293,8 +293,12 @@ export function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number):
       ...(level !== undefined ? { level } : {}),
     });
   if (typeof type === 'string' && UNSUPPORTED_TYPES.has(type)) {
+    // [G-FAIL-3] A warning: Claude Code runs such a handler, so the file is fine for the agent;
+    // only hookwerk's own runs of it (decide --dialect claude, an include) leave it out.
     warn(
       `handler type "${type}" is not supported by hookwerk (command and http are); this handler is skipped`,
+      raw.at,
+      'warning',
     );
     return undefined;
   }

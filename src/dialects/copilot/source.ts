@@ -358,10 +358,13 @@ function copilotHook(
   }
   const type: unknown = Reflect.get(raw.handler, 'type');
   if (type === 'prompt' || type === 'http') {
+    // [G-FAIL-3] A warning: Copilot CLI runs these; only hookwerk's runs of the file leave them out.
     warn(
       type === 'prompt'
         ? 'type "prompt" (sessionStart text for interactive sessions) is not run by hookwerk; skipped'
         : 'type "http" is not supported by hookwerk\'s copilot dialect yet; skipped',
+      raw.at,
+      'warning',
     );
     return undefined;
   }
