@@ -16,8 +16,12 @@ import { coldDecider } from '../src/hook/cold-decider.ts';
 import { startDaemonServer } from '../src/hook/daemon-server.ts';
 import { WarmDecider } from '../src/hook/warm-decider.ts';
 import { journalDir } from '../src/records/journal-segments.ts';
-import { cleanEnv, runCli } from './cli-runner.ts';
+import { BIN, cleanEnv, REPO, runCli, runProgram } from './cli-runner.ts';
 import { tempDir, waitFor, writeScript } from './helpers.ts';
+
+const NATIVE = path.join(REPO, 'dist', 'native', 'hookwerk-hook');
+/** The C client where the build could make it; the Node client everywhere. */
+const CLIENTS: readonly string[] = existsSync(NATIVE) ? ['c', 'node'] : ['node'];
 
 interface Setup {
   home: string;
@@ -314,25 +318,29 @@ describe('[R-HOOK-4, L-TRUST-6] the fast path decides from the approved text onl
     expect(JSON.parse((await codex()).stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
-  it('the same through a running daemon: the edit is seen by the next call, the approved text decides', async () => {
-    const s = await approved();
-    await withDaemon(path.dirname(s.home), async (env) => {
-      const viaDaemon = () =>
-        runCli(['hook', '--agent', 'claude'], {
-          home: s.home,
-          cwd: s.project,
-          env,
-          stdin: { text: bash(s, 'rm -rf x') },
+  for (const client of CLIENTS)
+    it(`the same through a running daemon (${client} client): the edit is seen by the next call, the approved text decides`, async () => {
+      const s = await approved();
+      await withDaemon(path.dirname(s.home), async (env) => {
+        const [command, args] =
+          client === 'c'
+            ? [NATIVE, ['--agent', 'claude']]
+            : [process.execPath, [BIN, 'hook', '--agent', 'claude']];
+        const viaDaemon = () =>
+          runProgram(command, args, {
+            env: cleanEnv({ HOME: s.home, ...env }),
+            cwd: s.project,
+            stdin: { text: bash(s, 'rm -rf x') },
+          });
+        expect(JSON.parse((await viaDaemon()).stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+        rmSync(s.projectPolicy);
+        const after = await viaDaemon();
+        expect(JSON.parse(after.stdout).hookSpecificOutput).toMatchObject({
+          permissionDecision: 'deny',
+          permissionDecisionReason: 'rm -rf is not allowed here',
         });
-      expect(JSON.parse((await viaDaemon()).stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-      rmSync(s.projectPolicy);
-      const after = await viaDaemon();
-      expect(JSON.parse(after.stdout).hookSpecificOutput).toMatchObject({
-        permissionDecision: 'deny',
-        permissionDecisionReason: 'rm -rf is not allowed here',
       });
     });
-  });
 
   it('a policy hook added to the user policy after the index was written runs at the next call', async () => {
     const s = setup();
