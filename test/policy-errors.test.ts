@@ -409,6 +409,9 @@ describe('[G-FAIL-1, L-TRUST-4] hostile files at the policy path never hang or o
       const answered = await hostileCall;
       expect(answered.code).toBe(0);
       expect(answered.stderr).not.toMatch(/\n\s+at /);
+      // The planted policy file exists and cannot be used: the daemon's answer is the deny [G-FAIL-1].
+      expect(JSON.parse(answered.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+      expect(answered.stderr).toMatch(/\.hookwerk\/policy\.json: \$: file is a FIFO, not a regular file/);
     });
   });
 });
