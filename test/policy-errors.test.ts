@@ -567,3 +567,26 @@ describe('[C-RUN-2, G-FAIL-5] a closed guard never runs open because an open cop
     expect(journal(s)).toHaveLength(2);
   });
 });
+
+describe('[G-FAIL-2] a script given to an interpreter by absolute path need not be executable', () => {
+  it('`/usr/bin/node /x/guard.mjs` (not executable) is fine; `/x/guard.sh` run by path (not executable) is an error', async () => {
+    const s = setup();
+    const script = path.join(s.project, 'guard.mjs');
+    write(script, 'process.exit(0)\n');
+    const viaNode = `'${process.execPath}' '${script}'`;
+    write(
+      s.userPolicy,
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: viaNode }] }] } }),
+    );
+    const ok = await runCli(['validate', '--dialect', 'policy', '--project', s.project], { home: s.home });
+    expect(ok.stderr).not.toContain('cannot run');
+    expect(ok.code).toBe(0);
+    write(
+      s.userPolicy,
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: script }] }] } }),
+    );
+    const bad = await runCli(['validate', '--dialect', 'policy', '--project', s.project], { home: s.home });
+    expect(bad.stderr).toContain(`the command's program ${script} is not executable`);
+    expect(bad.code).toBe(1);
+  });
+});

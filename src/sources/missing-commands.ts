@@ -6,6 +6,7 @@
  * for a reason nobody wrote. `validate` and `install` report these as errors.
  */
 import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
 import { commandWords, primaryScriptOf } from '../core/command-words.ts';
 import type { ConfigIssue } from '../core/issues.ts';
 import type { AgentHook } from '../registry/hook-definition.ts';
@@ -35,9 +36,10 @@ function commandProblem(hook: Extract<AgentHook, { kind: 'process' }>, home: str
   }
   const script = primaryScriptOf(hook.command, hook.cwd, home, opts);
   if (script === undefined) return undefined;
-  // Run by its path (`./guard.sh`, `"$CLAUDE_PROJECT_DIR"/hooks/x`), not given to an interpreter:
-  // it must be executable too.
-  const byPath = (commandWords(hook.command)[0] ?? '').includes('/');
+  // Run by its path (`./guard.sh`, `"$CLAUDE_PROJECT_DIR"/hooks/x`), not given to an interpreter
+  // (`/usr/bin/node guard.mjs`): it must be executable too.
+  const first = (commandWords(hook.command)[0] ?? '').replace(/^\$\{?CLAUDE_PROJECT_DIR\}?/, projectDir);
+  const byPath = first.includes('/') && path.resolve(hook.cwd, first) === script;
   return fileProblem(script, byPath);
 }
 
