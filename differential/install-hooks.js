@@ -146,7 +146,8 @@ export function installedCommands(agent, file) {
       const handlers = agent === 'copilot' ? [group] : Array.isArray(group?.hooks) ? group.hooks : [];
       handlers.forEach((h, i) => {
         const command = agent === 'copilot' ? h?.bash : h?.command;
-        if (typeof command === 'string' && command.includes(`hook --agent ${agent}`))
+        // `hookwerk hook --agent A`, or the C client by its quoted path: `'…/hookwerk-hook' --agent A`.
+        if (typeof command === 'string' && new RegExp(`hook'? --agent ${agent}\\b`).test(command))
           found.push({ event, group: g, handler: i, command, timeout: h.timeout ?? h.timeoutSec });
       });
     });
