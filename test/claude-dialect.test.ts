@@ -977,7 +977,7 @@ describe('[C-SRC-3] lenient loading', () => {
     expect(future).toMatchObject({ decision: 'allow', blocked: false });
   });
 
-  it('[C-SRC-3] [C-CLI-1] validate --dialect claude reports the skipped handlers (exit 1) and the unknown field as a warning', async () => {
+  it('[C-SRC-3] [C-CLI-1] validate --dialect claude reports the skipped handlers (exit 1), the unknown field and the prompt hook as warnings', async () => {
     const { e, file } = lenientProject();
     const r = await runCli(['validate', '--dialect', 'claude'], { cwd: e.project, home: e.home });
     expect(r.stderr).not.toMatch(STACK);
@@ -985,7 +985,9 @@ describe('[C-SRC-3] lenient loading', () => {
     const errLines = r.stderr.split('\n');
     const errorLine = (re: RegExp) => errLines.find((l) => !l.startsWith('warning:') && re.test(l));
     const warningLine = (re: RegExp) => errLines.find((l) => l.startsWith('warning:') && re.test(l));
-    expect(errorLine(/handler type "prompt" is not supported/), r.stderr).toContain(file);
+    // [G-FAIL-3] Claude Code runs a prompt hook: the file is fine for the agent, hookwerk says it skips it.
+    expect(warningLine(/handler type "prompt" is not supported/), r.stderr).toContain(file);
+    expect(errorLine(/handler type "prompt"/)).toBeUndefined();
     expect(errorLine(/hooks\[2\]\.command.*this handler is skipped/), r.stderr).toContain(file);
     expect(warningLine(/unknown field "colour"/), r.stderr).toContain(file);
     expect(warningLine(/FutureEvent/), r.stderr).toBeDefined();

@@ -17,8 +17,8 @@ import { processAlive, tempDir, writeScript } from './helpers.ts';
 const NATIVE = path.join(REPO, 'dist', 'native', 'hookwerk-hook');
 const CLIENTS: readonly Client[] = existsSync(NATIVE) ? ['c', 'node'] : ['node'];
 type Client = 'c' | 'node';
-// 5 s: the answer is due 3 s in, room for a cold engine's start on a loaded machine.
-const ARGS = ['--agent', 'claude', '--timeout', '5'];
+// 8 s: the answer is due 6 s in, room for a cold engine's start on a heavily loaded machine.
+const ARGS = ['--agent', 'claude', '--timeout', '8'];
 
 interface World {
   dir: string;

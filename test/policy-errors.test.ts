@@ -514,6 +514,16 @@ describe('[G-FAIL-3] hookwerk validate with no flags checks every source, once',
     expect(m.stderr).toContain(`the command's script ${missing} does not exist`);
   });
 
+  it('--project DIR from elsewhere checks that project the same way', async () => {
+    const s = setup();
+    write(s.projectPolicy, JSON.stringify(guardPolicy({ matchr: 'Bash' })));
+    const r = await runCli(['validate', '--project', s.project], { home: s.home, cwd: path.dirname(s.home) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${s.projectPolicy}: $.hooks.PreToolUse[0].hooks[0].matchr: unknown key "matchr"`,
+    );
+  });
+
   it('a Claude Code file the policy includes is reported once, not once per dialect that reads it', async () => {
     const s = setup();
     write(s.userPolicy, JSON.stringify({ include: ['claude'] }));

@@ -116,6 +116,8 @@ if (echo > "/dev/tcp/127.0.0.1/$1") 2>/dev/null; then echo net=connected >&2; el
     expect(report(await fire(engine, 'agent_end', { success: true, messages_count: 1 })).net).toBe(
       'connected',
     );
+    // The hook has connected and gone; the server's side of the accept may come a moment later.
+    await waitFor(() => connections() === 1, 'the unsandboxed connection to reach the server');
     expect(connections()).toBe(1);
   });
 });

@@ -109,7 +109,10 @@ function addValidateCommand(program: Command, setExit: SetExit): void {
     .command('validate')
     .description('check every hook source: each problem with file, JSON path and reason (exit 1 on any)')
     .option('--workspace <dir>', 'PRX workspace folder (alone: check only the PRX side)')
-    .option('--project <dir>', 'project folder (alone: check only the gate side, plus global sources)')
+    .option(
+      '--project <dir>',
+      "project folder (alone: its gate sources — Lurus, the policy, every agent's files — plus the home's)",
+    )
     .addOption(dialectOption())
     .option(
       '--plugin-dir <dir>',

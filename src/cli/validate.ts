@@ -17,8 +17,8 @@ import { resolveWorkspace } from './cli-error.ts';
  * change the exit code); exit 1 on any error. With no flags it checks every source hookwerk would
  * read for the current folder and the home: the PRX workspace, the Lurus project, hookwerk's policy
  * files and every agent dialect's files that exist (each file's problems once, however many
- * dialects read it). `--workspace` alone checks only the PRX side, `--project` alone only the Lurus
- * side, `--dialect D` only that dialect. The current text of every source is checked, approved or
+ * dialects read it). `--workspace` alone checks only the PRX side, `--project DIR` alone that
+ * project's gate sources (Lurus, the policy, every agent's files), `--dialect D` only that dialect. The current text of every source is checked, approved or
  * not; where an approved project's file differs from the approved text, it says that a newer
  * version waits for consent [L-TRUST-6].
  */
@@ -44,8 +44,8 @@ export function validateCommand(
   let failed = false;
   if (both || opts.workspace !== undefined) failed = validatePrx(opts.workspace, o, e);
   if (both || opts.project !== undefined) failed = validateLurus(opts, both, o, e) || failed;
-  // [G-FAIL-3] Everything else hookwerk reads: the policy first, then each agent's own files.
-  if (both)
+  // [G-FAIL-3] Everything else hookwerk reads for the project: the policy first, then each agent's files.
+  if (both || opts.project !== undefined)
     for (const dialect of AGENT_DIALECTS) failed = validateAgent(dialect, opts, o, e, true) === 1 || failed;
   return failed ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 /**
  * [R-HOOK-2] When the engine itself failed: does a closed guard (`failMode: "closed"`, or Claude
- * Code's `onFailure: "block"`) name the event in any policy file, or in the Claude Code files a
+ * Code's `onFailure: "block"`) whose matcher may select the call name the event in any policy file, or in the Claude Code files a
  * policy includes? Read from the files as they are now, bounded and regular files only; used only
  * to turn "hookwerk could not decide" into a deny, never to allow anything.
  */
@@ -10,12 +10,15 @@ import { parseJsoncText } from '../core/json-text.ts';
 import { isPlainObject } from '../core/plain-object.ts';
 import { readSourceFile } from '../core/read-source.ts';
 import { policyFile } from '../dialects/policy/files.ts';
+import { nameListExcludes } from './name-list-matcher.ts';
 
 export function closedGuardInFiles(q: {
   projectDir: string;
   home: string;
   agent: string;
   event: string;
+  /** The call's tool: a group whose matcher is a plain list of other tools cannot select it. */
+  tool: string | undefined;
 }): boolean {
   const policies = [policyFile(q.home), policyFile(q.projectDir)].map(settingsValue);
   const include = q.agent !== 'claude' && policies.some((v) => includesClaude(v));
@@ -26,7 +29,7 @@ export function closedGuardInFiles(q: {
         path.join(q.projectDir, '.claude', 'settings.local.json'),
       ].map(settingsValue)
     : [];
-  return [...policies, ...claude].some((v) => namesClosedGuard(v, q.event));
+  return [...policies, ...claude].some((v) => namesClosedGuard(v, q.event, q.tool));
 }
 
 function settingsValue(file: string): unknown {
@@ -41,11 +44,12 @@ function includesClaude(value: unknown): boolean {
   return Array.isArray(list) && list.includes('claude');
 }
 
-function namesClosedGuard(value: unknown, event: string): boolean {
+function namesClosedGuard(value: unknown, event: string, tool: string | undefined): boolean {
   const hooks = isPlainObject(value) ? value.hooks : undefined;
   const groups = isPlainObject(hooks) && Object.hasOwn(hooks, event) ? hooks[event] : undefined;
   if (!Array.isArray(groups)) return false;
   return groups.some((group) => {
+    if (isPlainObject(group) && nameListExcludes(group.matcher, event, tool)) return false;
     const handlers = isPlainObject(group) ? group.hooks : undefined;
     return (
       Array.isArray(handlers) &&

@@ -133,7 +133,14 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
   } catch (e) {
     const why = `hookwerk could not run the policy: ${messageOf(e)}`;
     const closed =
-      scan.closedGuard ?? (await closedGuardNamed({ projectDir, home, agent: req.agent, event: call.event }));
+      scan.closedGuard ??
+      (await closedGuardNamed({
+        projectDir,
+        home,
+        agent: req.agent,
+        event: call.event,
+        tool: sharedToolName(call),
+      }));
     if (!closed) return { ...agent.reply(call, undefined), stderr: `${why}; no objection\n` };
     const deny: AgentDecision = { decision: 'deny', blocked: true, reason: why, continue: true, runs: [] };
     return { ...agent.reply(call, deny), stderr: `${why}; a failMode "closed" guard denies\n` };
@@ -145,7 +152,13 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
  * event: the policy files' text is read for one (loaded only now, on this rare path). Reading the
  * current text here can only turn a failure into a deny, never anything into an allow.
  */
-async function closedGuardNamed(q: { projectDir: string; home: string; agent: string; event: string }) {
+async function closedGuardNamed(q: {
+  projectDir: string;
+  home: string;
+  agent: string;
+  event: string;
+  tool: string | undefined;
+}) {
   try {
     const { closedGuardInFiles } = await import('./closed-guard-scan.ts');
     return closedGuardInFiles(q);

@@ -7,13 +7,9 @@
  */
 import { trustStorePath } from '../consent/trust-store-path.ts';
 import { policyFile } from '../dialects/policy/files.ts';
+import { nameListExcludes } from './name-list-matcher.ts';
 import { stampOf } from './path-stamps.ts';
-import { freshIndex, type IndexedHook, indexKey } from './policy-index.ts';
-
-/** The events whose matcher tests `tool_name` [C-MATCH-1]. */
-const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest']);
-/** A matcher that is a plain list of tool names (`Bash`, `Edit|Write`): tested here exactly. */
-const NAME_LIST = /^[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*$/;
+import { freshIndex, indexKey } from './policy-index.ts';
 
 export interface PolicyScan {
   /** Some hook may run for the call (or it is not known): the engine must decide. */
@@ -25,15 +21,6 @@ export interface PolicyScan {
   closedGuard: boolean | undefined;
   /** No fresh index: the engine that decides this call should write one. */
   stale: boolean;
-}
-
-/** The group's matcher surely does not admit `tool` (a plain name list without it). */
-function matcherExcludes(hook: IndexedHook, event: string, tool: string | undefined): boolean {
-  const matcher = hook.matcher;
-  if (!TOOL_EVENTS.has(event) || tool === undefined) return false;
-  if (matcher === undefined || matcher === '' || matcher === '*') return false;
-  if (!NAME_LIST.test(matcher)) return false;
-  return !matcher.split('|').includes(tool);
 }
 
 /**
@@ -62,8 +49,8 @@ export function scanPolicy(opts: {
       : { mayRun: true, closedGuard: undefined, stale: true };
   const hooks = index.events.get(opts.event) ?? [];
   return {
-    mayRun: index.unusable || hooks.some((h) => !matcherExcludes(h, opts.event, opts.tool)),
-    closedGuard: hooks.some((h) => h.closed),
+    mayRun: index.unusable || hooks.some((h) => !nameListExcludes(h.matcher, opts.event, opts.tool)),
+    closedGuard: hooks.some((h) => h.closed && !nameListExcludes(h.matcher, opts.event, opts.tool)),
     stale: false,
   };
 }
