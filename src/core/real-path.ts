@@ -14,14 +14,15 @@ export function realPathOr(p: string): string {
 
 /**
  * The real path of the longest existing prefix, joined with the rest: a not-yet-created folder is
- * still checked for symlink escapes through its existing parents.
+ * still checked for symlink escapes through its existing parents. The system's realpath (one call
+ * per try): the action view asks this for every path of every tool call [G-ACT-2].
  */
 export function realPrefixPath(p: string): string {
   let current = path.resolve(p);
   const rest: string[] = [];
   for (;;) {
     try {
-      return path.join(realpathSync(current), ...rest.reverse());
+      return path.join(realpathSync.native(current), ...rest.reverse());
     } catch {
       const parent = path.dirname(current);
       if (parent === current) return path.resolve(p);
