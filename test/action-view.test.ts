@@ -491,6 +491,16 @@ describe('[G-ACT-1, G-ACT-2] bounds: unreadable, never a throw', () => {
     expect(v.paths).toHaveLength(256);
   });
 
+  it('a command or tool named like an Object.prototype property is no table entry', () => {
+    expect(names(bash('constructor -rf x; toString a; __proto__ b; hasOwnProperty c'))).toEqual([
+      'constructor',
+      'toString',
+      '__proto__',
+      'hasOwnProperty',
+    ]);
+    expect(actionView({ tool_name: 'constructor', tool_input: { file_path: 'x' } }, ctx).paths).toEqual([]);
+  });
+
   it('computed once per input object', () => {
     const input = { tool_name: 'Bash', tool_input: { command: 'ls' } };
     expect(actionViewOf(input, ctx)).toBe(actionViewOf(input, ctx));

@@ -3,6 +3,7 @@
  * files (`file-access-table.ts`), and the hosts it names. Paths are collected as written with the
  * folder they stand in; `view-paths.ts` resolves them.
  */
+import { ownEntry } from '../core/plain-object.ts';
 import { type CommandFlag, flagValue, hasOption } from './command-options.ts';
 import { type Access, FILE_ACCESS } from './file-access-table.ts';
 import { FIND_WRITES } from './find-command.ts';
@@ -21,7 +22,7 @@ export interface PathRef {
   readonly command?: number;
 }
 
-/** What one command gives to `pathsOf`. */
+/** What one command gives to `commandPaths`. */
 export interface CommandFacts {
   readonly name: string;
   /** The program word as written: a path (`./deploy.sh`) runs that file. */
@@ -34,8 +35,11 @@ export interface CommandFacts {
    * `find … -exec CMD {}`: `{}` stands for the start paths; `xargs -I R CMD R`: R stands for what
    * comes on stdin, not known here (no path).
    */
-  readonly placeholder?: { readonly text: string; readonly stands: readonly string[] };
+  placeholder?: { readonly text: string; readonly stands: readonly string[] };
 }
+
+/** The commands whose words may name hosts (`commandHosts`). */
+export const HOST_COMMANDS: ReadonlySet<string> = new Set(['curl', 'wget', 'git', 'ssh', 'scp', 'rsync']);
 
 /** A value that names no file: empty, stdin/stdout, or holding an expansion not known here. */
 function noFile(text: string): boolean {
@@ -65,7 +69,7 @@ export function commandPaths(c: CommandFacts): PathRef[] {
   };
   if (!c.program.dynamic && c.program.text.includes('/')) add(c.program.text, 'execute');
   if (c.name === 'find') return [...out, ...findPaths(c)];
-  const table = FILE_ACCESS[c.name];
+  const table = ownEntry(FILE_ACCESS, c.name);
   if (table === undefined) return out;
   for (const f of c.flags) {
     for (const n of f.names) {

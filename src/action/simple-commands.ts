@@ -10,9 +10,17 @@
  * (`problem`): the view is then unreadable.
  */
 import path from 'node:path';
+import { ownEntry } from '../core/plain-object.ts';
 import { type HereDocument, lexShell, type Redirection, type Token, type Word } from '../core/shell-lexer.ts';
 import { type CommandFlag, flagValue, hasOption, optionNames, readArgs, specOf } from './command-options.ts';
-import { commandHosts, commandPaths, type PathRef } from './command-paths.ts';
+import {
+  type CommandFacts,
+  commandHosts,
+  commandPaths,
+  HOST_COMMANDS,
+  type PathRef,
+} from './command-paths.ts';
+import { FILE_ACCESS } from './file-access-table.ts';
 import { readFind } from './find-command.ts';
 import { LAUNCHERS, RUNS_NOTHING_WITH } from './launcher-table.ts';
 import type { Redirect, SimpleCommand } from './view-types.ts';
@@ -172,12 +180,14 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
     projectDir: walk.projectDir,
     cwd: ctx.place.known ? ctx.place.cwd : undefined,
   };
-  const words = seg.words.map((w) => viewWord(source, w, env));
+  let end = 0;
+  const words = seg.words.map((w) => {
+    if (w.end > end) end = w.end;
+    return viewWord(source, w, env);
+  });
   const redirects: Redirect[] = [];
   const refs: PathRef[] = [];
   let stdin: string | undefined;
-  let end = 0;
-  for (const w of seg.words) end = Math.max(end, w.end);
   for (const r of seg.redirects) {
     end = Math.max(end, r.end);
     if (r.target === undefined) continue;
@@ -206,15 +216,14 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
     stdin ??= source.slice(doc.body.start, doc.body.end);
   }
   for (const w of words) for (const n of w.nested) readNested(walk, n, ctx, '$(…)');
-  const index = readCommand(
-    walk,
-    words,
-    redirects,
-    { ...ctx, ...(stdin !== undefined ? { stdin } : {}) },
-    end,
-  );
+  const start = commandStart(words);
+  const own = start === undefined || start === 0 ? words : words.slice(start);
+  const index =
+    start === undefined
+      ? undefined
+      : emitCommand(walk, own, redirects, stdin === undefined ? ctx : { ...ctx, stdin }, end);
   for (const ref of refs) walk.paths.push(index === undefined ? ref : { ...ref, command: index });
-  return placeAfter(words, ctx.place, walk.home);
+  return start === undefined ? ctx.place : placeAfter(words, start, ctx.place, walk.home);
 }
 
 /** The words after the reserved words and assignments that open a segment: the command's own. */
@@ -226,24 +235,12 @@ function commandStart(words: readonly ViewWord[]): number | undefined {
   return i < words.length ? i : undefined;
 }
 
-function readCommand(
-  walk: Walk,
-  words: readonly ViewWord[],
-  redirects: readonly Redirect[],
-  ctx: Context,
-  end: number,
-): number | undefined {
-  const start = commandStart(words);
-  return start === undefined ? undefined : emitCommand(walk, words.slice(start), redirects, ctx, end);
-}
-
-/** Where `cd DIR`/`pushd DIR` leaves the shell (a `cd` is taken to succeed). */
-function placeAfter(words: readonly ViewWord[], place: Place, home: string): Place {
-  const start = commandStart(words);
-  const name = start === undefined ? undefined : words[start]!;
-  if (name === undefined || name.dynamic || !['cd', 'pushd', 'popd'].includes(name.text)) return place;
+/** Where `cd DIR`/`pushd DIR` leaves the shell (a `cd` is taken to succeed); `start`: the command's word. */
+function placeAfter(words: readonly ViewWord[], start: number, place: Place, home: string): Place {
+  const name = words[start]!;
+  if (name.dynamic || (name.text !== 'cd' && name.text !== 'pushd' && name.text !== 'popd')) return place;
   if (name.text === 'popd') return { cwd: place.cwd, known: false };
-  let i = start! + 1;
+  let i = start + 1;
   while (i < words.length && CD_OPTIONS.has(words[i]!.text)) i++;
   const dir = words[i];
   if (dir === undefined) return { cwd: home, known: true };
@@ -274,7 +271,8 @@ function emitCommand(
   }
   const program = words[0]!;
   const rest = words.slice(1);
-  const name = program.dynamic ? program.text : path.posix.basename(program.text);
+  const name =
+    program.dynamic || !program.text.includes('/') ? program.text : path.posix.basename(program.text);
   let flags: readonly CommandFlag[];
   let positionals: ViewWord[];
   let positionalAt: readonly number[] = [];
@@ -321,17 +319,19 @@ function emitCommand(
     cwd: place.cwd,
     via: ctx.via,
   });
-  const facts = { name, program, flags, positionals, cwd: place.cwd, index };
-  walk.paths.push(
-    ...commandPaths(ctx.placeholder !== undefined ? { ...facts, placeholder: ctx.placeholder } : facts),
-  );
-  for (const host of commandHosts(
-    name,
-    flags,
-    positionals.map((w) => w.text),
-  ))
-    walk.hosts.add(host);
-  if (!program.dynamic)
+  if (ownEntry(FILE_ACCESS, name) !== undefined || name === 'find' || program.text.includes('/')) {
+    const facts: CommandFacts = { name, program, flags, positionals, cwd: place.cwd, index };
+    if (ctx.placeholder !== undefined) facts.placeholder = ctx.placeholder;
+    for (const ref of commandPaths(facts)) walk.paths.push(ref);
+  }
+  if (HOST_COMMANDS.has(name))
+    for (const host of commandHosts(
+      name,
+      flags,
+      positionals.map((w) => w.text),
+    ))
+      walk.hosts.add(host);
+  if (!program.dynamic && ownEntry(LAUNCHERS, name) !== undefined)
     launch(walk, { name, rest, flags, positionalAt, positionals, execs, redirects, end }, ctx);
   return index;
 }
@@ -351,9 +351,9 @@ const PARALLEL_SEPARATORS = new Set([':::', '::::', ':::+', '::::+']);
 
 /** What a launcher runs (`launcher-table.ts`), read one level deeper. */
 function launch(walk: Walk, c: Launched, ctx: Context): void {
-  const how = LAUNCHERS[c.name];
+  const how = ownEntry(LAUNCHERS, c.name);
   if (how === undefined) return;
-  const nothing = RUNS_NOTHING_WITH[c.name];
+  const nothing = ownEntry(RUNS_NOTHING_WITH, c.name);
   if (nothing !== undefined && hasOption(c.flags, nothing)) return;
   const inner = (label: string, place = ctx.place): Context => ({
     place,

@@ -5,6 +5,7 @@
  * `view`/`create`/`edit`, and every file of a Codex `apply_patch` — read by Codex's own parser
  * (`patch-files.ts`), `*** Move to:` targets included.
  */
+import { ownEntry } from '../core/plain-object.ts';
 import type { PathRef } from './command-paths.ts';
 import type { Access } from './file-access-table.ts';
 import { type PatchChange, patchFiles } from './patch-files.ts';
@@ -60,7 +61,7 @@ export function toolPaths(
       if (file.path !== '') add(file.path, PATCH_ACCESS[file.change]);
     return out;
   }
-  const access = TOOL_ACCESS[tool];
+  const access = ownEntry(TOOL_ACCESS, tool);
   if (access === undefined) return out;
   for (const field of FIELDS) {
     const value = text(input[field]);

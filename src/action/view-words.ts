@@ -140,10 +140,26 @@ export function hereDocumentLists(source: string, body: Span): NestedList[] {
 
 /** One lexer word as the view reads it, its known expansions replaced as `env` says. */
 export function viewWord(source: string, word: Word, env: WordEnv): ViewWord {
+  const first = word.parts[0];
+  // The common word: one piece of unquoted text (`rm`, `-rf`, `src/a.ts`).
+  if (word.parts.length === 1 && first?.kind === 'text' && first.quoting === 'unquoted') {
+    const raw = first.text;
+    const text = raw === '~' || raw.startsWith('~/') ? env.home + raw.slice(1) : raw;
+    const out: ViewWord = {
+      text,
+      dynamic: false,
+      plain: true,
+      source,
+      start: word.start,
+      end: word.end,
+      nested: NONE,
+    };
+    return raw.includes('=') ? withAssigns(out, raw) : out;
+  }
   let text = '';
   let dynamic = false;
   let plain = true;
-  const nested: NestedList[] = [];
+  let holdsLists = false;
   word.parts.forEach((part, i) => {
     if (part.kind === 'text') {
       if (part.quoting !== 'unquoted') plain = false;
@@ -154,6 +170,7 @@ export function viewWord(source: string, word: Word, env: WordEnv): ViewWord {
       return;
     }
     plain = false;
+    if (part.kind === 'command' || part.kind === 'parameter' || part.kind === 'arithmetic') holdsLists = true;
     const value = part.kind === 'variable' ? known(part.name, env) : undefined;
     if (value !== undefined) {
       text += value;
@@ -162,20 +179,18 @@ export function viewWord(source: string, word: Word, env: WordEnv): ViewWord {
     dynamic = true;
     text += source.slice(part.start, part.end);
   });
-  nestedLists(source, word.parts, nested);
-  const first = word.parts[0];
-  const assigns =
-    first?.kind === 'text' && first.quoting === 'unquoted'
-      ? /^([A-Za-z_]\w*)=/.exec(first.text)?.[1]
-      : undefined;
-  return {
-    text,
-    dynamic,
-    plain,
-    source,
-    start: word.start,
-    end: word.end,
-    nested,
-    ...(assigns !== undefined ? { assigns } : {}),
-  };
+  const nested: NestedList[] = [];
+  if (holdsLists) nestedLists(source, word.parts, nested);
+  const out: ViewWord = { text, dynamic, plain, source, start: word.start, end: word.end, nested };
+  return first?.kind === 'text' && first.quoting === 'unquoted' && first.text.includes('=')
+    ? withAssigns(out, first.text)
+    : out;
+}
+
+const NONE: readonly NestedList[] = [];
+
+/** `NAME=…` (the name and `=` unquoted, at the word's start): the word with the name it assigns. */
+function withAssigns(word: ViewWord, firstText: string): ViewWord {
+  const name = /^([A-Za-z_]\w*)=/.exec(firstText)?.[1];
+  return name === undefined ? word : { ...word, assigns: name };
 }
