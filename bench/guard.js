@@ -1,4 +1,4 @@
-// G-PERF-1, first rows: the guard layer's in-process cost, against baselines in the same run.
+// SPEC §14.6, its first rows: the guard layer's in-process cost, against baselines in the same run.
 //
 //   action view   actionView() of a typical 120-character Bash command line (a cd, a pipeline,
 //                 a redirect, a git commit; its paths resolved on a real project folder) vs the

@@ -1,5 +1,5 @@
 /**
- * [G-ACT-1, G-LIB-3] The action view's shipped data tables, checked as data: every option line
+ * [G-ACT-1] The action view's shipped data tables, checked as data: every option line
  * parses, no spelling is given twice, the aliases and arities the SPEC names are there, and the
  * launcher and file-access tables only name commands and options the option table knows.
  */
@@ -97,7 +97,7 @@ describe('[G-ACT-1] the option table', () => {
     ['xargs', '-n'],
     ['xargs', '-I'],
     ['xargs', '-P'],
-  ])('%s %s takes a value, so the positionals stay right [G-LIB-3]', (command, spelling) => {
+  ])('%s %s takes a value, so the positionals stay right [G-ACT-1]', (command, spelling) => {
     expect(arity(command, spelling, ['POS'])).toBe('VALUE');
   });
 });

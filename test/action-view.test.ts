@@ -22,6 +22,7 @@ mkdirSync(home);
 writeFileSync(path.join(project, '.env'), 'SECRET=1\n');
 symlinkSync(path.join(project, '.env'), path.join(project, 'innocent.txt'));
 symlinkSync(root, path.join(project, 'up'));
+symlinkSync(path.join(root, 'nowhere', 'file'), path.join(project, 'dangling'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const ctx = { projectDir: project, home };
@@ -95,7 +96,7 @@ describe('[G-ACT-1] options and positionals', () => {
     expect(c.positionals).toEqual(positionals);
   });
 
-  it('force-with-lease is its own option, not --force [G-LIB-3]', () => {
+  it('force-with-lease is its own option, not --force [G-ACT-1]', () => {
     const c = named(bash('git push --force-with-lease origin main'), 'git');
     expect(c.options).not.toContain('force');
     expect(c.options).not.toContain('f');
@@ -357,6 +358,13 @@ describe('[G-ACT-1] paths', () => {
       inProject: false,
     });
     expect(bash('rm /tmp/x').paths[0]!.inProject).toBe(false);
+    // As the kernel reads it: `..` after a symlink is beside its target; a dangling link is followed.
+    expect(bash('cat up/../.env').paths[0]).toMatchObject({
+      path: `${project}/.env`,
+      real: `${path.dirname(root)}/.env`,
+      inProject: false,
+    });
+    expect(bash('echo x > dangling').paths[0]).toMatchObject({ real: `${root}/nowhere/file`, inProject: false });
     expect(bash('rm -rf .').paths[0]!.inProject).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 /**
- * [G-ACT-1, G-LIB-3] A simple command's words after its name, read into options and positionals
+ * [G-ACT-1] A simple command's words after its name, read into options and positionals
  * with the shipped table (`option-table.ts`): short clusters split (`-rf` → `r`, `f`), every
  * spelling of an option named (`-r` = `-R` = `--recursive`), a long option's unique prefix read as
  * that option (`--recur`, as GNU getopt and git do), values taken as the table's arities say

@@ -1,5 +1,5 @@
 /**
- * [G-ACT-1, G-LIB-3] `find`, read as GNU find reads it: its own leading options (`-H -L -P -D X
+ * [G-ACT-1] `find`, read as GNU find reads it: its own leading options (`-H -L -P -D X
  * -O3`), its start paths (the words before the expression), and its expression's primaries, each
  * with its argument(s) — `-exec|-execdir|-ok|-okdir CMD … ;` (or `{} +`) being a command it runs,
  * `-delete` a delete of what it finds, `-fprint F` a write of F. The primaries are the command's

@@ -1,5 +1,5 @@
 /**
- * [G-ACT-1, G-LIB-3] The shipped table of option spellings and arities, as data: for each command
+ * [G-ACT-1] The shipped table of option spellings and arities, as data: for each command
  * the guards and permission rules meet, which spellings name one option (`-r` = `-R` =
  * `--recursive`) and which options take a value (`git -C DIR`, `sudo -u USER`), so that a command
  * is read into the same options and the right positionals however it is spelled (`git -C dir push

@@ -288,7 +288,7 @@ function emitCommand(
     flags = read.flags;
     positionalAt = read.positionals;
     positionals = read.positionals.map((k) => rest[k]!);
-    // [G-LIB-3] `git -C DIR` (before the subcommand): git runs in DIR.
+    // [G-ACT-1] `git -C DIR` (before the subcommand): git runs in DIR.
     if (name === 'git') {
       const sub = read.positionals[0] ?? rest.length;
       read.flags.forEach((f, k) => {

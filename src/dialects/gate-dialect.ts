@@ -55,7 +55,7 @@ export interface GateRuntime extends GateRunContext {
    * (hookwerk's strict policy files), or undefined when there are none.
    */
   unusable(): UnusableSources | undefined;
-  /** [G-PERM-1, G-LIB-2] The layers of verdicts that run before the hooks (none: empty). */
+  /** [G-PERM-1] The layers of verdicts that run before the hooks (none: empty). */
   layers(): readonly GateLayer[];
   /** Counts a decide in progress (`close()` waits for it); `done` ends it. */
   begin(): void;

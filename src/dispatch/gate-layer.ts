@@ -1,5 +1,5 @@
 /**
- * [G-PERM-1, G-LIB-2] A layer of verdicts that runs before a gate's hooks: the policy's
+ * [G-PERM-1] A layer of verdicts that runs before a gate's hooks: the policy's
  * permission rules now, its guards next. Each layer reads the call (and its action view, made
  * once and only when a layer asks) and returns the same small verdict — deny, ask or allow with
  * a reason and who gave it — or none. A deny stops the rest: no later layer, no hook runs. Asks

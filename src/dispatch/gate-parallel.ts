@@ -105,7 +105,7 @@ type Step =
 /**
  * Runs the gate for one event; resolves with the merged decision and one record per entry.
  * `before`: the verdicts of the layers that ran before the hooks (permissions, guards: none of
- * them a deny), merged as answers that come before every hook's [G-PERM-1, G-LIB-2].
+ * them a deny), merged as answers that come before every hook's [G-PERM-1].
  */
 export async function runAgentGate(
   dialect: ParallelDialect,

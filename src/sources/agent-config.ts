@@ -66,7 +66,7 @@ export interface AgentConfig {
    */
   unusable?: UnusableSources;
   /**
-   * [G-PERM-1, G-LIB-2] Layers of verdicts that run before the hooks, in order (the policy's
+   * [G-PERM-1] Layers of verdicts that run before the hooks, in order (the policy's
    * permission rules, then its guards); none for the agents' own files.
    */
   layers?: readonly GateLayer[];

@@ -130,7 +130,7 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
       }
       const entries = rt.select(event, spec.matchTarget(event, input));
       const run = (): Promise<AgentDecision> => {
-        // [G-PERM-1, G-LIB-2] The layers before the hooks: a deny stops here, no hook runs.
+        // [G-PERM-1] The layers before the hooks: a deny stops here, no hook runs.
         const layers = rt.layers();
         const before = layers.length === 0 ? [] : layerSteps(layers, spec.name, event, input, rt, call);
         const denied = before.find((b) => b.answer.block === true);

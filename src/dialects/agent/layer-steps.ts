@@ -1,5 +1,5 @@
 /**
- * [G-PERM-1, G-LIB-2] The layers of a Claude-style gate that run before its hooks (the policy's
+ * [G-PERM-1] The layers of a Claude-style gate that run before its hooks (the policy's
  * permissions, its guards), asked once per decide with the call's action view — made only when a
  * layer reads it, against the project and home of the sources in force — each verdict recorded
  * at once (and a span of a traced decide), and handed on as an answer for the merge.

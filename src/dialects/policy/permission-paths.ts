@@ -1,5 +1,5 @@
 /**
- * [G-PERM-4, G-LIB-3] The path specifier of a `Read(…)`, `Edit(…)` or `Write(…)` rule, read as
+ * [G-PERM-4] The path specifier of a `Read(…)`, `Edit(…)` or `Write(…)` rule, read as
  * Claude Code reads it (gitignore-style), into absolute globs:
  * - `//abs/path` is `/abs/path`; `~/x` is under the home folder;
  * - `/x` is under the policy file's base: the project root for the project policy, the home
