@@ -12,6 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerHookArgs } from '../src/cli/hook.ts';
 import { coldDecider } from '../src/hook/cold-decider.ts';
+import { answerHookCall } from '../src/hook/hook-call.ts';
 import { type CliResult, cleanEnv, runCli } from './cli-runner.ts';
 import { tempDir, waitFor } from './helpers.ts';
 
@@ -205,6 +206,27 @@ describe('[R-HOOK-4, R-HOOK-3, G-FAIL-5] the fast path, the journal and explain 
     }, 'the policy index');
     // Answered with the index in place: the rule still decides.
     expect(answerOf('claude', await hook('claude', w, input)).answer).toBe('deny');
+    // The index names the tools the rules may match: a Bash call reaches the engine (which fails
+    // here, and the deny rules close the gate [R-HOOK-2]); a Task call, which no rule names, does not.
+    const failing = { decide: () => Promise.reject(new Error('engine exploded')) };
+    const req = (i: Record<string, unknown>) => ({
+      agent: 'claude' as const,
+      stdin: JSON.stringify(i),
+      cwd: w.project,
+      env: { HOME: w.home, CLAUDE_PROJECT_DIR: w.project },
+      home: w.home,
+    });
+    const viaEngine = await answerHookCall(req(input), { decider: failing });
+    expect(
+      answerOf('claude', { code: viaEngine.exitCode, stdout: viaEngine.stdout, stderr: '' }).answer,
+    ).toBe('deny');
+    expect(viaEngine.stdout).toContain('engine exploded');
+    const task = { ...input, tool_name: 'Task', tool_input: { prompt: 'x' } };
+    expect(await answerHookCall(req(task), { decider: failing })).toEqual({
+      stdout: '',
+      stderr: '',
+      exitCode: 0,
+    });
     const [runs, explain] = await Promise.all([
       runCli(['runs', '--agent', 'claude', '--json'], { home: w.home }),
       runCli(

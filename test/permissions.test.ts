@@ -335,3 +335,43 @@ describe('[G-PERM-1, G-FAIL-1, G-FAIL-5] strict files and explain', () => {
     expect(engine.explain('PostToolUse', {}).filter((l) => l.kind === 'permission')).toEqual([]);
   });
 });
+
+describe('[G-PERM-1, G-PERM-2] rules never throw', () => {
+  it('any rule text is read or refused; any pattern matches any command line without throwing', async () => {
+    const fc = (await import('fast-check')).default;
+    const { parsePermissionRule } = await import('../src/dialects/policy/permission-rule.ts');
+    const { compileBashPattern, bashPatternMatches } = await import('../src/dialects/policy/bash-pattern.ts');
+    const { actionView } = await import('../src/action/action-view.ts');
+    const ctx = { projectDir: '/p', home: '/h' };
+    const piece = fc.constantFrom(
+      'rm',
+      ' ',
+      '-rf',
+      '*',
+      ':*',
+      '"',
+      "'",
+      'x',
+      '--force',
+      '-C',
+      '$X',
+      '~',
+      '(',
+      ')',
+      '|',
+    );
+    const text = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(fc.string(), text, text, (rule, pattern, line) => {
+        const read = parsePermissionRule(rule);
+        expect('problem' in read || 'kind' in read).toBe(true);
+        const compiled = compileBashPattern(pattern, '/h');
+        for (const c of actionView({ tool_name: 'Bash', tool_input: { command: line } }, ctx).commands) {
+          bashPatternMatches(compiled, c, false);
+          bashPatternMatches(compiled, c, true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
