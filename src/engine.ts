@@ -206,6 +206,7 @@ class Engine implements HookEngine {
       pending: gate.pending,
       home: gate.home,
       gate: { call: gate.call },
+      layers: gate.layers,
     });
   }
 

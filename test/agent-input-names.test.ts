@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mcpToolName } from '../src/dialects/agent/mcp-tool-name.ts';
+import { mcpToolName } from '../src/action/mcp-tool-name.ts';
 import { runCli } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
 

@@ -5,7 +5,7 @@
  * like a header, so no reading of another Codex version walks a file past the gate.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePatch, patchFiles, rustTrim } from '../src/dialects/codex/patch-files.ts';
+import { parsePatch, patchFiles, rustTrim } from '../src/action/patch-files.ts';
 
 const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
 

@@ -14,6 +14,8 @@ const SRC = path.join(REPO, 'src');
 const LAYERS: readonly (readonly string[])[] = [
   // Ground helpers: errors, files, JSON text, the shell-word reader.
   ['core'],
+  // The action view: one reading of a tool call (commands, paths, hosts) every rule shares.
+  ['action'],
   ['bus', 'sandbox', 'consent', 'events'],
   ['records'],
   // The hook model: what every source produces and every dispatcher reads.

@@ -322,3 +322,14 @@ describe('[C-RUN-1] nesting is bounded at 32', () => {
     expect(performance.now() - start).toBeLessThan(2000);
   });
 });
+
+describe('[G-ACT-1] a here-document body as the shell expands it', () => {
+  it('finds $(…) and backticks; quotes are plain characters', async () => {
+    const { lexHereDocumentBody } = await import('../src/core/shell-lexer.ts');
+    const source = `it's "$(rm -rf x)" and \`ls\` and \\$(not)`;
+    const parts = lexHereDocumentBody(source, { start: 0, end: source.length });
+    const commands = parts.filter((p) => p.kind === 'command').map((p) => slice(source, p));
+    expect(commands).toEqual(['$(rm -rf x)', '`ls`']);
+    expect(parts.every((p) => p.quoting === 'double' || p.quoting === 'escaped')).toBe(true);
+  });
+});

@@ -135,6 +135,17 @@ export function lexShell(source: string, range: LexRange = {}): Lexed {
   return { tokens, unbalanced: reader.unbalanced };
 }
 
+/**
+ * The parts of a here-document body as the shell expands it (its delimiter unquoted): read like the
+ * inside of `"…"`, except that quotes are plain characters and nothing ends it but its end. So a
+ * caller finds the `$(…)` and backticks a body runs without reading its text as commands.
+ */
+export function lexHereDocumentBody(source: string, body: Span, depth = 0): readonly Part[] {
+  if (depth > MAX_NESTING) return [];
+  const reader = new Reader(source, body.start, body.end);
+  return reader.hereDocumentParts(depth);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const BLANKS = ' \t\r';
@@ -167,8 +178,8 @@ const SPECIAL_PARAMETERS = '0123456789@*#?$!-';
 /** What a backslash escapes inside double quotes; before anything else it is a literal `\`. */
 const DOUBLE_QUOTE_ESCAPES = '$`"\\';
 
-/** Where parts are read: an unquoted word, `"…"`, `${…}` or `$((…))`. */
-type Mode = 'word' | 'double' | 'parameter' | 'arithmetic';
+/** Where parts are read: an unquoted word, `"…"`, `${…}`, `$((…))`, or a here-document body. */
+type Mode = 'word' | 'double' | 'parameter' | 'arithmetic' | 'heredoc';
 
 function isNameStart(c: string | undefined): boolean {
   return c !== undefined && ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c === '_');
@@ -207,6 +218,13 @@ class Reader {
 
   get unbalanced(): boolean {
     return this.#unbalanced;
+  }
+
+  /** The whole range read as an expanded here-document body. */
+  hereDocumentParts(depth: number): Part[] {
+    const parts: Part[] = [];
+    this.#parts('heredoc', depth, parts);
+    return parts;
   }
 
   /**
@@ -352,7 +370,7 @@ class Reader {
   /** Reads parts into `into` up to what ends `mode` (left unread) or the end. */
   #parts(mode: Mode, nesting: number, into: Part[]): void {
     const s = this.#s;
-    const quoting: Quoting = mode === 'double' ? 'double' : 'unquoted';
+    const quoting: Quoting = mode === 'double' || mode === 'heredoc' ? 'double' : 'unquoted';
     /** Start of the literal text being read, or -1. */
     let run = -1;
     const flush = () => {
@@ -399,18 +417,20 @@ class Reader {
   #endsMode(mode: Mode, c: string, parens: number): boolean {
     if (mode === 'word') return METACHARACTERS.includes(c);
     if (mode === 'double') return c === '"';
+    if (mode === 'heredoc') return false;
     if (mode === 'parameter') return c === '}';
     return c === ')' && parens === 0;
   }
 
   /** Whether `c` (then `next`) starts something other than literal text. */
   #startsPart(mode: Mode, c: string, next: string | undefined): boolean {
+    const quoted = mode === 'double' || mode === 'heredoc';
     if (c === '`') return true;
-    if (c === "'" || c === '"') return mode !== 'double';
+    if (c === "'" || c === '"') return !quoted;
     if (next === undefined) return false;
-    if (c === '\\') return mode !== 'double' || DOUBLE_QUOTE_ESCAPES.includes(next);
+    if (c === '\\') return !quoted || DOUBLE_QUOTE_ESCAPES.includes(next);
     if (c !== '$') return false;
-    if (next === "'") return mode !== 'double';
+    if (next === "'") return !quoted;
     return next === '(' || next === '{' || isNameStart(next) || SPECIAL_PARAMETERS.includes(next);
   }
 
@@ -443,7 +463,7 @@ class Reader {
     const s = this.#s;
     const start = this.#i;
     const next = this.#next(start);
-    const quoting: Quoting = mode === 'double' ? 'double' : 'unquoted';
+    const quoting: Quoting = mode === 'double' || mode === 'heredoc' ? 'double' : 'unquoted';
     if (next === '(' && this.#next(start + 1) === '(') return this.#arithmetic(quoting, nesting);
     if (next === '(') return this.#commandList('$(', quoting, nesting);
     if (next === '{') return this.#parameter(quoting, nesting);

@@ -8,6 +8,7 @@ import type { ConsentPolicy } from '../consent/project-admission.ts';
 import type { ProjectRead } from '../consent/project-surface.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { DecideCall } from '../dispatch/decide-call.ts';
+import type { GateLayer } from '../dispatch/gate-layer.ts';
 import type { GateRunContext } from '../dispatch/gate-parallel.ts';
 import type { Decision } from '../dispatch/gate-sequential.ts';
 import type { LurusEventName } from '../events/lurus-events.ts';
@@ -54,6 +55,8 @@ export interface GateRuntime extends GateRunContext {
    * (hookwerk's strict policy files), or undefined when there are none.
    */
   unusable(): UnusableSources | undefined;
+  /** [G-PERM-1] The layers of verdicts that run before the hooks (none: empty). */
+  layers(): readonly GateLayer[];
   /** Counts a decide in progress (`close()` waits for it); `done` ends it. */
   begin(): void;
   readonly done: () => void;

@@ -6,12 +6,14 @@
  */
 
 import type { Tracer } from '@opentelemetry/api';
+import { actionViewOf } from '../action/action-view.ts';
 import type { ConsentPolicy } from '../consent/project-admission.ts';
 import { TrustPoll } from '../consent/trust-poll.ts';
 import { type ConfigIssue, formatIssue } from '../core/issues.ts';
 import type { LazyPrivateTempDir } from '../core/private-temp-dir.ts';
 import { AbortError } from '../dispatch/abort-error.ts';
 import type { DecideCall, DecideOptions } from '../dispatch/decide-call.ts';
+import type { GateLayer, LayerLine } from '../dispatch/gate-layer.ts';
 import { runSubject, stampSubject } from '../dispatch/run-subject.ts';
 import type { LurusEventName } from '../events/lurus-events.ts';
 import type { Logger } from '../records/logger.ts';
@@ -29,6 +31,8 @@ import type {
   GateRuntime,
 } from './gate-dialect.ts';
 import { GATE_DIALECTS, type GateDialect } from './gate-dialects.ts';
+
+const NO_LAYERS: readonly GateLayer[] = [];
 
 interface GateHostOptions {
   dialect: GateDialect;
@@ -76,6 +80,7 @@ export class GateHost {
       home: () => this.#config.home,
       select: opts.select,
       unusable: () => ('unusable' in this.#config ? this.#config.unusable : undefined),
+      layers: () => ('layers' in this.#config ? (this.#config.layers ?? NO_LAYERS) : NO_LAYERS),
       record: opts.record,
       begin: () => {
         this.#deciding++;
@@ -197,6 +202,7 @@ export class GateHost {
     issues: readonly ConfigIssue[];
     pending: readonly string[];
     home: string;
+    layers: LayerLine[];
   } {
     const target = this.#plugin.explainTarget(event, given);
     this.#pollTrust();
@@ -204,7 +210,11 @@ export class GateHost {
     const toolEvent = this.#plugin.matchField(event) === 'tool_name';
     const call = typeof given.tool_name === 'string' || !toolEvent ? plannedCallOf(given) : undefined;
     const c = this.#config;
-    return { target, call, issues: c.issues, pending: c.consent.pending, home: c.home };
+    // [G-FAIL-5] The layers before the hooks, each rule tested against the call when one is given.
+    const tool = typeof given.tool_name === 'string' ? given : undefined;
+    const view = () => actionViewOf(given, { projectDir: c.projectDir, home: c.home });
+    const layers = this.#runtime.layers().flatMap((layer) => layer.explain(event, tool, view));
+    return { target, call, issues: c.issues, pending: c.consent.pending, home: c.home, layers };
   }
 
   /**

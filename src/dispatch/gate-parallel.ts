@@ -102,7 +102,11 @@ type Step =
   | { kind: 'skip'; record: RunRecord }
   | { kind: 'answer'; answer: AgentAnswer; record: RunRecord; env?: Record<string, string> };
 
-/** Runs the gate for one event; resolves with the merged decision and one record per entry. */
+/**
+ * Runs the gate for one event; resolves with the merged decision and one record per entry.
+ * `before`: the verdicts of the layers that ran before the hooks (permissions, guards: none of
+ * them a deny), merged as answers that come before every hook's [G-PERM-1].
+ */
 export async function runAgentGate(
   dialect: ParallelDialect,
   event: string,
@@ -110,6 +114,7 @@ export async function runAgentGate(
   entries: readonly GateEntry[],
   ctx: GateRunContext,
   call?: DecideCall,
+  before: readonly { answer: AgentAnswer; record: RunRecord }[] = [],
 ): Promise<AgentDecision> {
   const subject = runSubject(input, ctx.sessionId, call);
   const gate: AgentGate = { dialect, event, input, entries, ctx, subject, call };
@@ -138,8 +143,8 @@ export async function runAgentGate(
     steps.push(...(await Promise.all(planned.map((entry) => tracedStep(gate, entry, gate.input, checks)))));
   }
   // Records and answers in configuration order, whatever the order they finished in.
-  const runs: RunRecord[] = [];
-  const answers: AgentAnswer[] = [];
+  const runs: RunRecord[] = before.map((b) => b.record);
+  const answers: AgentAnswer[] = before.map((b) => b.answer);
   let env: Record<string, string> | undefined;
   for (const step of steps) {
     runs.push(step.record);

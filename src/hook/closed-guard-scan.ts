@@ -1,7 +1,8 @@
 /**
  * [R-HOOK-2] When the engine itself failed: does a closed guard (`failMode: "closed"`, or Claude
- * Code's `onFailure: "block"`) whose matcher may select the call name the event in any policy file, or in the Claude Code files a
- * policy includes? Read from the files as they are now, bounded and regular files only; used only
+ * Code's `onFailure: "block"`) whose matcher may select the call name the event in any policy file,
+ * or in the Claude Code files a policy includes — or do a policy's permission rules deny or ask on
+ * it? Read from the files as they are now, bounded and regular files only; used only
  * to turn "hookwerk could not decide" into a deny, never to allow anything.
  */
 import path from 'node:path';
@@ -29,7 +30,20 @@ export function closedGuardInFiles(q: {
         path.join(q.projectDir, '.claude', 'settings.local.json'),
       ].map(settingsValue)
     : [];
-  return [...policies, ...claude].some((v) => namesClosedGuard(v, q.event, q.tool));
+  return (
+    policies.some((v) => deniesOrAsks(v, q.event)) ||
+    [...policies, ...claude].some((v) => namesClosedGuard(v, q.event, q.tool))
+  );
+}
+
+/** [G-PERM-1] A policy's permission rules deny or ask on PreToolUse: a failure there denies too. */
+function deniesOrAsks(value: unknown, event: string): boolean {
+  const permissions = isPlainObject(value) ? value.permissions : undefined;
+  if (event !== 'PreToolUse' || !isPlainObject(permissions)) return false;
+  return ['deny', 'ask'].some((list) => {
+    const rules = permissions[list];
+    return Array.isArray(rules) && rules.length > 0;
+  });
 }
 
 function settingsValue(file: string): unknown {

@@ -43,6 +43,16 @@ export function policyIndexOf(
     if (list === undefined) events.set(entry.event, [hook]);
     else list.push(hook);
   }
+  // [G-PERM-1] A layer before the hooks (the permission rules) is an entry that may match the tools
+  // it names (any tool when it names none), so the fast path hands such calls to the engine.
+  for (const layer of ('layers' in config ? config.layers : undefined) ?? [])
+    for (const event of layer.events) {
+      const tools = layer.tools(event);
+      if (tools === null) continue;
+      const closed = layer.closes(event);
+      const hook: IndexedHook = tools === undefined ? { closed } : { matcher: tools.join('|'), closed };
+      events.set(event, [...(events.get(event) ?? []), hook]);
+    }
   return {
     version: INDEX_VERSION,
     key,

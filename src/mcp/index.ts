@@ -3,7 +3,7 @@
  * `hookwerk mcp-proxy` is built on it. The package's main entry does not import this one.
  */
 
-export { mcpToolName } from '../dialects/agent/mcp-tool-name.ts';
+export { mcpToolName } from '../action/mcp-tool-name.ts';
 export type { McpCallOptions, McpForward, McpGate, McpGateMode, McpGateOptions } from './mcp-gate.ts';
 export { createMcpGate } from './mcp-gate.ts';
 export type { McpRunRecord } from './mcp-records.ts';

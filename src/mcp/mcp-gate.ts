@@ -16,9 +16,9 @@
  * it through (fail-closed, as MCP gateways are by default).
  */
 import { randomBytes } from 'node:crypto';
+import { mcpToolName } from '../action/mcp-tool-name.ts';
 import { errorMessage } from '../core/errno.ts';
 import { InvalidOptionError } from '../core/errors.ts';
-import { mcpToolName } from '../dialects/agent/mcp-tool-name.ts';
 import type { HookEngine } from '../engine-api.ts';
 import { isoNow } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';

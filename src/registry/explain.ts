@@ -13,13 +13,26 @@ import { type HandlerFacts, handlerFactsOf } from './handler-facts.ts';
 import type { RegistryEntry } from './hook-definition.ts';
 import { type Admission, admit, type Registry } from './registry.ts';
 
+/** One line `explain` shows for a rule of a layer that runs before the hooks [G-FAIL-5]. */
+export interface LayerLine {
+  readonly kind: 'permission' | 'guard';
+  /** `permissions.deny: Bash(rm -rf *)`. */
+  readonly who: string;
+  /** `file#/permissions/deny/0`. */
+  readonly source: string;
+  /** The rule applies to this call (or no call was given to test it against). */
+  readonly applies: boolean;
+  readonly detail: string;
+}
+
 export interface Explanation {
   /**
-   * What the line is. Every line is a hook today. The policy's permission rules (SPEC §14.2) and
-   * guards (SPEC §14.3) run before any hook: when they exist they are listed first, in the order
-   * they are checked, as lines of kind `permission` and `guard` [G-FAIL-5].
+   * What the line is. The policy's permission rules (SPEC §14.2) and guards (SPEC §14.3) run
+   * before any hook: they are listed first, in the order they are checked, as lines of kind
+   * `permission` and `guard` (verdict `runs` when the rule applies to the call given, `matcher`
+   * when it does not) [G-FAIL-5].
    */
-  kind: 'hook';
+  kind: 'hook' | 'permission' | 'guard';
   hook: string;
   /** `file#/json/pointer` (absolute: an identifier, as in run records). */
   source: string;
@@ -52,6 +65,8 @@ interface ExplainContext {
    * asked (no tool call given), and said so.
    */
   gate?: { call: PlannedCall | undefined };
+  /** The layers' rules, listed before the hooks in the order they are checked. */
+  layers?: readonly LayerLine[];
 }
 
 export function explainEvent(
@@ -65,6 +80,13 @@ export function explainEvent(
   if (ctx.gate !== undefined)
     for (const step of planGate(registry.select(event, target), ctx.gate.call)) plan.set(step.entry, step);
   const shown = (p: string) => tildePath(p, ctx.home);
+  const layers: Explanation[] = (ctx.layers ?? []).map((line) => ({
+    kind: line.kind,
+    hook: line.who,
+    source: line.source,
+    verdict: line.applies ? 'runs' : 'matcher',
+    detail: line.detail,
+  }));
   const out: Explanation[] = registry.entries(event).map((entry) => {
     const admission = admit(entry, target);
     const step = admission === 'runs' ? plan.get(entry) : undefined;
@@ -115,7 +137,7 @@ export function explainEvent(
       detail: shownIssue(issue, ctx.home),
     });
   }
-  return out;
+  return [...layers, ...out];
 }
 
 function detailOf(

@@ -7,6 +7,7 @@ import type { ConfigIssue } from '../core/issues.ts';
 import { jsonPath } from '../core/issues.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import { readSourceFile } from '../core/read-source.ts';
+import type { GateLayer } from '../dispatch/gate-layer.ts';
 import type {
   AgentDialectName,
   AgentHook,
@@ -64,6 +65,11 @@ export interface AgentConfig {
    * policy files): the gate denies on its gate events while any is listed, unless `open`.
    */
   unusable?: UnusableSources;
+  /**
+   * [G-PERM-1] Layers of verdicts that run before the hooks, in order (the policy's
+   * permission rules, then its guards); none for the agents' own files.
+   */
+  layers?: readonly GateLayer[];
   consent: ConsentSummary;
   surface: ProjectSurface;
   projectTexts: Record<string, string>;
@@ -96,6 +102,7 @@ export function agentConfig(parts: {
   consent: ConsentSummary;
   project: ProjectRead;
   unusable?: UnusableSources;
+  layers?: readonly GateLayer[];
 }): AgentConfig {
   const hooks = parts.entries.filter((e): e is AgentHook => e.kind !== 'unapproved' && e.dialect !== 'lurus');
   const consent = parts.consent;
@@ -123,6 +130,7 @@ export function agentConfig(parts: {
     surface: parts.project.surface,
     projectTexts: parts.project.texts,
     ...(parts.unusable !== undefined ? { unusable: parts.unusable } : {}),
+    ...(parts.layers !== undefined && parts.layers.length > 0 ? { layers: parts.layers } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import type {
   DialectOptions,
   GateLoadBase,
 } from '../gate-dialect.ts';
+import { layerSteps } from './layer-steps.ts';
 import { runAgentHook, runInProcessAgentHook } from './run.ts';
 import { decideWithUnusable } from './unusable-sources.ts';
 
@@ -129,10 +130,18 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
       }
       const entries = rt.select(event, spec.matchTarget(event, input));
       const run = (): Promise<AgentDecision> => {
-        if (entries.length === 0)
+        // [G-PERM-1] The layers before the hooks: a deny stops here, no hook runs.
+        const layers = rt.layers();
+        const before = layers.length === 0 ? [] : layerSteps(layers, spec.name, event, input, rt, call);
+        const denied = before.find((b) => b.answer.block === true);
+        if (denied !== undefined) {
+          const merged = spec.merge(event, [denied.answer], input);
+          return Promise.resolve({ ...merged, runs: before.map((b) => b.record) });
+        }
+        if (entries.length === 0 && before.length === 0)
           return Promise.resolve({ decision: 'allow', blocked: false, continue: true, runs: [] });
         rt.begin();
-        return runAgentGate(parallel, event, input, entries, rt, call).finally(rt.done);
+        return runAgentGate(parallel, event, input, entries, rt, call, before).finally(rt.done);
       };
       // [G-FAIL-1] A source that cannot be used closes the gate here, once, for every caller.
       const unusable = rt.unusable();

@@ -15,9 +15,9 @@
  * beside it.
  */
 import path from 'node:path';
+import { type PatchChange, patchFiles, rustTrim } from '../../action/patch-files.ts';
 import { objectOf, textOf } from '../agent/tool-map.ts';
 import type { ClaudeCall } from '../hook-agent.ts';
-import { type PatchChange, patchFiles, rustTrim } from './patch-files.ts';
 
 /** The Claude Code tools a file's change is decided as. */
 const TOOLS_OF: Readonly<Record<PatchChange, readonly ('Edit' | 'Write')[]>> = {

@@ -6,9 +6,9 @@
  * beforeReadFile) an ask is a deny with the reason, never a silent pass.
  */
 
+import { mcpToolName } from '../../action/mcp-tool-name.ts';
 import type { EventMap } from '../agent/event-map.ts';
 import { claudeEventOf } from '../agent/event-map.ts';
-import { mcpToolName } from '../agent/mcp-tool-name.ts';
 import { jsonReply, policyVerdict, reasonOr } from '../agent/policy-verdict.ts';
 import { objectOf, textOf, toolMapper } from '../agent/tool-map.ts';
 import { toolArgsObject } from '../copilot/payload.ts';
@@ -55,7 +55,7 @@ const CONTEXT_EVENTS = new Set(['sessionStart', 'postToolUse']);
 /**
  * `MCP:<tool>` (or beforeMCPExecution's tool) as Claude's `mcp__<server>__<tool>`, both names
  * normalised as Claude Code does; the tool's name is the server's word, never a name of its own:
- * a tool called `mcp__github__wipe` stays the tool of its server (src/dialects/agent/mcp-tool-name.ts).
+ * a tool called `mcp__github__wipe` stays the tool of its server (src/action/mcp-tool-name.ts).
  */
 function mcpName(tool: string, given: Record<string, unknown>): string {
   return mcpToolName(textOf(given.server_name) ?? textOf(given.server) ?? 'cursor', tool);

@@ -26,6 +26,7 @@ import {
 } from '../claude/source.ts';
 import type { GateLoadBase } from '../gate-dialect.ts';
 import { policyFile } from './files.ts';
+import { permissionsLayer } from './permissions.ts';
 import { policyProblems } from './strict.ts';
 
 export interface PolicyOptions {
@@ -73,6 +74,9 @@ export function loadPolicyConfig(base: GateLoadBase, options: PolicyOptions = {}
   const project = loaded.project;
   const config = strictPolicy(loaded.config, loaded.settings, project, base.env ?? process.env);
   const settings = loaded.settings.filter((s) => !config.unusable?.issues.some((i) => i.file === s.file));
+  // [G-PERM-1] The permission rules of the files in force (an unusable file's are not: it denies).
+  const permissions = permissionsLayer(settings, { projectDir: config.projectDir, home: config.home });
+  if (permissions !== undefined) config.layers = [permissions];
   if (options.agent === 'claude' || !includes(settings, 'claude')) return config;
   const claude = loadClaudeConfig({
     ...base,
@@ -91,6 +95,7 @@ export function loadPolicyConfig(base: GateLoadBase, options: PolicyOptions = {}
     consent: config.consent,
     project,
     ...(config.unusable !== undefined ? { unusable: config.unusable } : {}),
+    ...(config.layers !== undefined ? { layers: config.layers } : {}),
   });
 }
 

@@ -1,7 +1,7 @@
 /**
  * [G-FAIL-1] hookwerk's own policy files are strict, unlike the agents' files (C-SRC-3): a key the
  * policy does not know (`matchr`), a field of the wrong type, a handler type hookwerk cannot run,
- * a matcher or an `if` rule that does not parse is an error of the file, and a file with an error
+ * a matcher, an `if` rule or a permission rule [G-PERM-1] that does not parse is an error of the file, and a file with an error
  * is not used at all — the gate then denies (`policy-error.ts`) rather than run a guard that
  * silently lost its matcher or its condition. Warnings (a timeout over Claude Code's hour, an
  * event name hookwerk does not know and that looks like no typo) never make a file unusable.
@@ -13,6 +13,7 @@ import { compileClaudeMatcher } from '../../registry/matcher.ts';
 import { MAX_AGENT_TIMEOUT_MS } from '../../sources/agent-config.ts';
 import { CLAUDE_EVENT_NAMES, claudeMatchField, isDocumentedClaudeEvent } from '../claude/events.ts';
 import { ifRuleProblem } from '../claude/if-rule.ts';
+import { PERMISSION_LISTS, parsePermissionRule } from './permission-rule.ts';
 
 const seconds = z.number().positive('timeout must be a positive number of seconds');
 const noNul = (what: string) => z.string().refine((s) => !s.includes('\0'), `${what} contains a NUL byte`);
@@ -58,6 +59,14 @@ const TOP = z.strictObject({
     .array(z.enum(['claude'], 'include lists other hook files to run: only "claude" is known'))
     .optional(),
   disableAllHooks: z.boolean().optional(),
+  /** [G-PERM-1] Claude Code's permission rules; each is read below (a rule that does not read is an error). */
+  permissions: z
+    .strictObject({
+      deny: z.array(z.string()).optional(),
+      ask: z.array(z.string()).optional(),
+      allow: z.array(z.string()).optional(),
+    })
+    .optional(),
 });
 
 const unknownKey = (_at: ReadonlyArray<PropertyKey>, key: string) =>
@@ -69,6 +78,12 @@ export function policyProblems(file: string, value: unknown): ConfigIssue[] {
   const top = TOP.safeParse(value);
   if (!top.success) return fromZodIssues(file, top.error.issues, unknownKey);
   const out: ConfigIssue[] = [];
+  for (const list of PERMISSION_LISTS)
+    (top.data.permissions?.[list] ?? []).forEach((rule, i) => {
+      const read = parsePermissionRule(rule);
+      if ('problem' in read)
+        out.push({ file, path: jsonPath(['permissions', list, i]), message: read.problem });
+    });
   for (const [event, groups] of Object.entries(top.data.hooks ?? {})) {
     const eventProblem = unknownEvent(event);
     if (eventProblem !== undefined) out.push({ file, path: jsonPath(['hooks', event]), ...eventProblem });

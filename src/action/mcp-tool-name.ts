@@ -38,3 +38,23 @@ export function mcpToolName(server: string, tool: string): string {
   const name = `mcp__${serverPart}__${t}`;
   return readsAsAnother(name) ? `mcp__${serverPart}__${t.replace(/_+/g, '_')}` : name;
 }
+
+/** The server and tool a hook-side MCP tool name names [G-ACT-1]: `server` null when it names none. */
+export interface McpName {
+  readonly server: string | null;
+  readonly tool: string;
+}
+
+/**
+ * [G-ACT-1] `mcp__SERVER__TOOL` read back: the server part ends at the first `__` after `mcp__`
+ * (a name `mcpToolName` builds never holds `__` in its server part, so this is its inverse); a
+ * name without a server part (`mcp__x`, `mcp____x`) keeps `server: null`. Undefined for a name
+ * that is not an MCP tool's.
+ */
+export function parseMcpToolName(name: string): McpName | undefined {
+  if (!name.startsWith('mcp__')) return undefined;
+  const rest = name.slice(5);
+  const end = rest.indexOf('__');
+  if (end <= 0) return { server: null, tool: rest };
+  return { server: rest.slice(0, end), tool: rest.slice(end + 2) };
+}

@@ -1,0 +1,259 @@
+/**
+ * [G-ACT-1] A simple command's words after its name, read into options and positionals
+ * with the shipped table (`option-table.ts`): short clusters split (`-rf` → `r`, `f`), every
+ * spelling of an option named (`-r` = `-R` = `--recursive`), a long option's unique prefix read as
+ * that option (`--recur`, as GNU getopt and git do), values taken as the table's arities say
+ * (`git -C dir push -f` has positionals `push`), options anywhere on the line (GNU order) unless
+ * the command stops reading them at its first positional (POSIX order: wrappers, shells), and
+ * `--` ends them. Permission patterns are read by the same function, so a rule and a command
+ * always agree on what an option is.
+ */
+import { type CommandSpec, OPTION_TABLE } from './option-table.ts';
+
+/** One option as given: its spelling, every name it has, and its value if it took one. */
+export interface CommandFlag {
+  /** `-f`, `--force`, `-exec` (a cluster's letters each as `-x`). */
+  readonly written: string;
+  /** Every name of the option, without dashes: `['f', 'force']`. */
+  readonly names: readonly string[];
+  readonly value?: string;
+}
+
+/** What `readArgs` needs of a word: its value, and whether it holds an expansion not known here. */
+export interface ArgWord {
+  readonly text: string;
+  readonly dynamic: boolean;
+}
+
+export interface ReadArgs {
+  readonly flags: readonly CommandFlag[];
+  /** For each flag, the index of the word it was read from. */
+  readonly flagAt: readonly number[];
+  /** Indices (into the words read) of the positionals, in order. */
+  readonly positionals: readonly number[];
+}
+
+type Arity = 'none' | 'required' | 'optional';
+
+interface OptionEntry {
+  readonly names: readonly string[];
+  readonly arity: Arity;
+  /** Words a required value takes (`jq --arg NAME VALUE`: 2); the first is the value kept. */
+  readonly count: number;
+}
+
+export interface CompiledSpec {
+  readonly short: ReadonlyMap<string, OptionEntry>;
+  readonly long: ReadonlyMap<string, OptionEntry>;
+  /** Single-dash words read whole (`-nv`, `-in`). */
+  readonly words: ReadonlyMap<string, OptionEntry>;
+  /** Long names, for unique-prefix reading; empty for a command not in the table. */
+  readonly longNames: readonly string[];
+  readonly posix: boolean;
+  readonly numeric: string | undefined;
+  readonly modeLetters: string | undefined;
+  readonly bundled: boolean;
+  readonly subcommands: ReadonlyMap<string, CompiledSpec>;
+  /** From the table (unique prefixes of long options are read only then). */
+  readonly known: boolean;
+}
+
+/** One option line of the table, parsed; throws on a malformed line (the table's own tests run it). */
+export function parseOptionLine(line: string): OptionEntry & { spellings: readonly string[] } {
+  const tokens = line.split(' ').filter((t) => t !== '');
+  const values = tokens.filter((t) => t.startsWith('='));
+  const spellings = tokens.filter((t) => !t.startsWith('='));
+  const optional = values.length === 1 && values[0]!.startsWith('=?');
+  const arity: Arity = values.length === 0 ? 'none' : optional ? 'optional' : 'required';
+  if (spellings.length === 0) throw new Error(`option line without a spelling: "${line}"`);
+  if (!tokens.slice(spellings.length).every((t) => t.startsWith('=')))
+    throw new Error(`values come after the spellings: "${line}"`);
+  for (const s of spellings)
+    if (!/^--?[^-=\s][^=\s]*$/.test(s)) throw new Error(`not an option spelling: "${s}" in "${line}"`);
+  return { names: spellings.map((s) => s.replace(/^--?/, '')), arity, count: values.length, spellings };
+}
+
+function compile(spec: CommandSpec, known: boolean): CompiledSpec {
+  const short = new Map<string, OptionEntry>();
+  const long = new Map<string, OptionEntry>();
+  const words = new Map<string, OptionEntry>();
+  for (const line of spec.options ?? []) {
+    const { names, arity, count, spellings } = parseOptionLine(line);
+    const entry = { names, arity, count };
+    for (const s of spellings) {
+      if (s.startsWith('--')) long.set(s.slice(2), entry);
+      else if (s.length === 2) short.set(s.slice(1), entry);
+      else words.set(s, entry);
+    }
+  }
+  const subcommands = new Map<string, CompiledSpec>();
+  for (const [name, sub] of Object.entries(spec.subcommands ?? {})) subcommands.set(name, compile(sub, true));
+  return {
+    short,
+    long,
+    words,
+    longNames: [...long.keys()],
+    posix: spec.posix === true,
+    numeric: spec.numeric,
+    modeLetters: spec.modeLetters,
+    bundled: spec.bundled === true,
+    subcommands,
+    known,
+  };
+}
+
+const UNKNOWN: CompiledSpec = compile({}, false);
+const COMPILED = new Map<string, CompiledSpec>();
+for (const [name, spec] of Object.entries(OPTION_TABLE)) {
+  const target = spec.as !== undefined ? OPTION_TABLE[spec.as] : spec;
+  if (target === undefined) throw new Error(`option table: ${name} reads as unknown ${spec.as}`);
+  COMPILED.set(name, compile(target, true));
+}
+
+/** The compiled table entry of a command name (a plain GNU reader for one not in the table). */
+export function specOf(name: string): CompiledSpec {
+  return COMPILED.get(name) ?? UNKNOWN;
+}
+
+/** A long option by exact name, else by unique prefix (table commands only). */
+function longOption(spec: CompiledSpec, name: string): OptionEntry | undefined {
+  const exact = spec.long.get(name);
+  if (exact !== undefined || !spec.known || name.length < 2) return exact;
+  let found: OptionEntry | undefined;
+  for (const candidate of spec.longNames) {
+    if (!candidate.startsWith(name)) continue;
+    const entry = spec.long.get(candidate);
+    if (found !== undefined && found !== entry) return undefined;
+    found = entry;
+  }
+  return found;
+}
+
+function isDigits(text: string): boolean {
+  if (text === '') return false;
+  for (const c of text) if (c < '0' || c > '9') return false;
+  return true;
+}
+
+function onlyLetters(text: string, letters: string): boolean {
+  for (const c of text) if (!letters.includes(c)) return false;
+  return text !== '';
+}
+
+/**
+ * Reads `words` (the command's words after its name) with `spec`. A subcommand (`git push`) is the
+ * first positional; the words after it are read with its own table, in GNU order.
+ */
+export function readArgs(spec: CompiledSpec, words: readonly ArgWord[]): ReadArgs {
+  const flags: CommandFlag[] = [];
+  const flagAt: number[] = [];
+  const positionals: number[] = [];
+  let current = spec;
+  let ended = false;
+  let i = 0;
+  /** The word the option being read was read from (a value may move `i` on first). */
+  let at = 0;
+  /** The value word(s) after the current one: the first is the value, the others are skipped. */
+  const next = (entry?: OptionEntry): string | undefined => {
+    const w = words[i + 1];
+    if (w === undefined) return undefined;
+    i = Math.min(words.length - 1, i + (entry?.count ?? 1));
+    return w.text;
+  };
+  const push = (written: string, entry: OptionEntry | undefined, fallback: string, value?: string) => {
+    const names = entry?.names ?? [fallback];
+    flagAt.push(at);
+    flags.push(value === undefined ? { written, names } : { written, names, value });
+  };
+  for (; i < words.length; i++) {
+    at = i;
+    const word = words[i]!;
+    const t = word.text;
+    const bundledFirst = current.bundled && i === 0 && /^[A-Za-z]+$/.test(t);
+    if (ended || word.dynamic || t === '-' || (!t.startsWith('-') && !bundledFirst)) {
+      if (!ended && !word.dynamic && t === '--') {
+        ended = true;
+        continue;
+      }
+      positionals.push(i);
+      const sub = positionals.length === 1 && !word.dynamic ? current.subcommands.get(t) : undefined;
+      if (sub !== undefined || (positionals.length === 1 && current.subcommands.size > 0)) {
+        current = sub ?? UNKNOWN;
+        ended = false;
+      } else if (current.posix) ended = true;
+      continue;
+    }
+    if (t === '--') {
+      ended = true;
+      continue;
+    }
+    if (current.numeric !== undefined && t.length > 1 && isDigits(t.slice(1))) {
+      push(t, current.short.get(current.numeric), current.numeric, t.slice(1));
+      continue;
+    }
+    if (current.modeLetters !== undefined && onlyLetters(t.slice(1), current.modeLetters)) {
+      positionals.push(i);
+      continue;
+    }
+    if (t.startsWith('--')) {
+      const eq = t.indexOf('=');
+      const name = eq < 0 ? t.slice(2) : t.slice(2, eq);
+      const entry = longOption(current, name);
+      const written = `--${name}`;
+      if (eq >= 0) push(written, entry, name, t.slice(eq + 1));
+      else if (entry?.arity === 'required') push(written, entry, name, next(entry) ?? '');
+      else push(written, entry, name);
+      continue;
+    }
+    const whole = current.words.get(t);
+    if (whole !== undefined) {
+      push(t, whole, t.slice(1), whole.arity === 'required' ? (next(whole) ?? '') : undefined);
+      continue;
+    }
+    // A cluster: `-rf`; a letter that takes a value takes the rest of the cluster, else the next
+    // word; in a bundled first word (`tar czf out.tgz`) each such letter takes the next word in turn.
+    const bundled = !t.startsWith('-');
+    const letters = bundled ? t : t.slice(1);
+    for (let j = 0; j < letters.length; j++) {
+      const letter = letters[j]!;
+      const entry = current.short.get(letter);
+      const rest = letters.slice(j + 1);
+      if (entry?.arity === 'required' && !bundled) {
+        push(`-${letter}`, entry, letter, rest !== '' ? rest : (next(entry) ?? ''));
+        break;
+      }
+      if (entry?.arity === 'required') {
+        push(`-${letter}`, entry, letter, next(entry) ?? '');
+        continue;
+      }
+      if (entry?.arity === 'optional' && !bundled) {
+        push(`-${letter}`, entry, letter, rest === '' ? undefined : rest);
+        break;
+      }
+      push(`-${letter}`, entry, letter);
+    }
+  }
+  return { flags, flagAt, positionals };
+}
+
+/** Every name of every option given, once, in the order first seen. */
+export function optionNames(flags: readonly CommandFlag[]): string[] {
+  const out = new Set<string>();
+  for (const f of flags) for (const n of f.names) out.add(n);
+  return [...out];
+}
+
+/** The value of the last option given that has one of `names`. */
+export function flagValue(flags: readonly CommandFlag[], names: readonly string[]): string | undefined {
+  for (let i = flags.length - 1; i >= 0; i--) {
+    const f = flags[i]!;
+    if (f.value !== undefined && f.names.some((n) => names.includes(n))) return f.value;
+  }
+  return undefined;
+}
+
+/** Some option given has one of `names`. */
+export function hasOption(flags: readonly CommandFlag[], names: readonly string[] | undefined): boolean {
+  if (names === undefined) return false;
+  return flags.some((f) => f.names.some((n) => names.includes(n)));
+}

@@ -1,0 +1,479 @@
+/**
+ * [G-ACT-1, G-ACT-2] Every simple command a command line would run, found with the one shell
+ * lexer: through `;` `&&` `||` `|` `&` and newlines, `( … )` and `{ …; }`, `$( … )`, backticks,
+ * `<( … )`, `>( … )`, here-documents and here-strings; through the launchers of
+ * `launcher-table.ts` (`sudo`, `env`, `timeout`, `xargs`, `find -exec`…: the launcher is listed
+ * and so is what it runs) and into the command lines they are given (`bash -c`, `eval`, `su -c`,
+ * `ssh HOST CMD`, `watch`, `parallel`), recursively, at most `MAX_DEPTH` levels. `cd DIR` moves the
+ * folder of the rest of its list when DIR is literal (not past a pipe, a `&` or the end of a
+ * subshell). Nothing runs, nothing is read from disk. Past a bound the walk stops and says why
+ * (`problem`): the view is then unreadable.
+ */
+import path from 'node:path';
+import { ownEntry } from '../core/plain-object.ts';
+import { type HereDocument, lexShell, type Redirection, type Token, type Word } from '../core/shell-lexer.ts';
+import { type CommandFlag, flagValue, hasOption, optionNames, readArgs, specOf } from './command-options.ts';
+import {
+  type CommandFacts,
+  commandHosts,
+  commandPaths,
+  HOST_COMMANDS,
+  type PathRef,
+} from './command-paths.ts';
+import { FILE_ACCESS } from './file-access-table.ts';
+import { readFind } from './find-command.ts';
+import { LAUNCHERS, RUNS_NOTHING_WITH } from './launcher-table.ts';
+import type { Redirect, SimpleCommand } from './view-types.ts';
+import { hereDocumentLists, type NestedList, type ViewWord, viewWord, type WordEnv } from './view-words.ts';
+
+/** Launchers, substitutions and command strings unfolded one inside another, at most. */
+export const MAX_DEPTH = 8;
+export const MAX_COMMANDS = 256;
+/** Command text lexed in all, nested strings included (each is a part of the line, so rarely near). */
+const MAX_LEXED = 1024 * 1024;
+
+/** What one walk collects. */
+export interface Walk {
+  readonly home: string;
+  readonly projectDir: string;
+  readonly commands: SimpleCommand[];
+  readonly paths: PathRef[];
+  readonly hosts: Set<string>;
+  /** The first bound met, in words; the view is unreadable when set. */
+  problem: string | undefined;
+  lexed: number;
+}
+
+/** The folder commands run in; `known` false after a `cd` to a folder not known here. */
+interface Place {
+  readonly cwd: string;
+  readonly known: boolean;
+}
+
+interface Context {
+  readonly place: Place;
+  readonly depth: number;
+  readonly via: readonly string[];
+  /** A shell's script when it reads one from stdin: the segment's here-document or here-string. */
+  readonly stdin?: string;
+  /** `find -exec`'s `{}`, `xargs -I`'s replace string: what it stands for (`command-paths.ts`). */
+  readonly placeholder?: { readonly text: string; readonly stands: readonly string[] };
+}
+
+/** Reserved words that may open a simple command; the command starts after them. */
+const RESERVED = new Set([
+  '!',
+  '{',
+  '}',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+  'esac',
+]);
+/** Reserved words whose segment runs nothing itself (`for x in …`, `case … in`). */
+const NO_COMMAND = new Set(['for', 'select', 'case', 'function']);
+const CD_OPTIONS = new Set(['-L', '-P', '-e', '-@', '--']);
+
+interface Segment {
+  readonly words: Word[];
+  readonly redirects: Redirection[];
+  readonly docs: HereDocument[];
+  readonly before: string;
+  after: string;
+}
+
+type Item = { kind: 'segment'; seg: Segment } | { kind: 'open' } | { kind: 'close' };
+
+/** The tokens as simple-command segments, each with its here-document bodies, and the subshell marks. */
+function segmentsOf(tokens: readonly Token[]): Item[] {
+  const items: Item[] = [];
+  const owners: Segment[] = [];
+  const fresh = (before: string): Segment => ({ words: [], redirects: [], docs: [], before, after: '' });
+  let seg = fresh('');
+  const end = (op: string) => {
+    if (seg.words.length > 0 || seg.redirects.length > 0) {
+      seg.after = op;
+      items.push({ kind: 'segment', seg });
+    }
+    seg = fresh(op);
+  };
+  for (const t of tokens) {
+    if (t.kind === 'word') seg.words.push(t);
+    else if (t.kind === 'redirection') {
+      seg.redirects.push(t);
+      if ((t.op === '<<' || t.op === '<<-') && t.target !== undefined) owners.push(seg);
+    } else if (t.kind === 'heredoc') owners.shift()?.docs.push(t);
+    else if (t.kind === 'operator') {
+      end(t.op);
+      if (t.op === '(') items.push({ kind: 'open' });
+      else if (t.op === ')') items.push({ kind: 'close' });
+    }
+  }
+  end('');
+  return items;
+}
+
+/** A segment whose `cd` does not carry: a pipeline element or a background job (a subshell each). */
+function ownShell(seg: Segment): boolean {
+  const piped = (op: string) => op === '|' || op === '|&';
+  return piped(seg.before) || piped(seg.after) || seg.after === '&';
+}
+
+function bounded(walk: Walk, ctx: Context): boolean {
+  if (ctx.depth <= MAX_DEPTH) return true;
+  walk.problem ??= `the command line nests deeper than ${MAX_DEPTH} levels`;
+  return false;
+}
+
+/** Reads a command list (`tokens` lexed from `source`). */
+function readTokens(walk: Walk, source: string, tokens: readonly Token[], ctx: Context): void {
+  if (!bounded(walk, ctx)) return;
+  let place = ctx.place;
+  const outer: Place[] = [];
+  for (const item of segmentsOf(tokens)) {
+    if (item.kind === 'open') outer.push(place);
+    else if (item.kind === 'close') place = outer.pop() ?? place;
+    else {
+      const after = readSegment(walk, source, item.seg, { place, depth: ctx.depth, via: ctx.via });
+      if (!ownShell(item.seg)) place = after;
+    }
+  }
+}
+
+/** A command line given as text (a `-c` string, `eval`'s words, an ssh command): lexed anew. */
+function readText(walk: Walk, text: string, ctx: Context): void {
+  if (!bounded(walk, ctx)) return;
+  walk.lexed += text.length;
+  if (walk.lexed > MAX_LEXED) {
+    walk.problem ??= 'the command line holds more than 1 MiB of nested command text';
+    return;
+  }
+  const lexed = lexShell(text);
+  if (lexed.unbalanced)
+    walk.problem ??= 'a command line inside it is unbalanced (an unclosed quote or substitution)';
+  readTokens(walk, text, lexed.tokens, { place: ctx.place, depth: ctx.depth, via: ctx.via });
+}
+
+function readNested(walk: Walk, list: NestedList, ctx: Context, label: string): void {
+  readTokens(walk, list.source, list.tokens, {
+    place: ctx.place,
+    depth: ctx.depth + 1,
+    via: [...ctx.via, label],
+  });
+}
+
+function modeOf(op: string): Redirect['mode'] {
+  if (op === '<') return 'read';
+  return op === '>>' || op === '&>>' ? 'append' : 'write';
+}
+
+/** Reads one segment; returns the folder the rest of its list runs in. */
+function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Place {
+  const env: WordEnv = {
+    home: walk.home,
+    projectDir: walk.projectDir,
+    cwd: ctx.place.known ? ctx.place.cwd : undefined,
+  };
+  let end = 0;
+  const words = seg.words.map((w) => {
+    if (w.end > end) end = w.end;
+    return viewWord(source, w, env);
+  });
+  const redirects: Redirect[] = [];
+  const refs: PathRef[] = [];
+  let stdin: string | undefined;
+  for (const r of seg.redirects) {
+    end = Math.max(end, r.end);
+    if (r.target === undefined) continue;
+    const target = viewWord(source, r.target, env);
+    for (const n of target.nested) readNested(walk, n, ctx, '$(…)');
+    if (r.op === '<<' || r.op === '<<-') continue;
+    if (r.op === '<<<') {
+      stdin = target.text;
+      continue;
+    }
+    // `2>&1`, `<&0`, `>&-`: a file descriptor, no file.
+    if ((r.op === '>&' || r.op === '<&') && /^(\d+|-)$/.test(target.text)) continue;
+    const mode = modeOf(r.op);
+    redirects.push({ op: `${r.fd ?? ''}${r.op}`, target: target.text, mode, dynamic: target.dynamic });
+    if (!target.dynamic && target.text !== '')
+      refs.push({
+        written: target.text,
+        cwd: ctx.place.cwd,
+        access: mode === 'read' ? 'read' : 'write',
+        from: 'redirect',
+      });
+  }
+  for (const doc of seg.docs) {
+    // An unquoted delimiter: the body is expanded, and the substitutions in it run.
+    if (!doc.quoted) for (const n of hereDocumentLists(source, doc.body)) readNested(walk, n, ctx, '<<');
+    stdin ??= source.slice(doc.body.start, doc.body.end);
+  }
+  for (const w of words) for (const n of w.nested) readNested(walk, n, ctx, '$(…)');
+  const start = commandStart(words);
+  const own = start === undefined || start === 0 ? words : words.slice(start);
+  const index =
+    start === undefined
+      ? undefined
+      : emitCommand(walk, own, redirects, stdin === undefined ? ctx : { ...ctx, stdin }, end);
+  for (const ref of refs) walk.paths.push(index === undefined ? ref : { ...ref, command: index });
+  return start === undefined ? ctx.place : placeAfter(words, start, ctx.place, walk.home);
+}
+
+/** The words after the reserved words and assignments that open a segment: the command's own. */
+function commandStart(words: readonly ViewWord[]): number | undefined {
+  let i = 0;
+  while (i < words.length && words[i]!.plain && RESERVED.has(words[i]!.text)) i++;
+  if (i < words.length && words[i]!.plain && NO_COMMAND.has(words[i]!.text)) return undefined;
+  while (i < words.length && words[i]!.assigns !== undefined) i++;
+  return i < words.length ? i : undefined;
+}
+
+/** Where `cd DIR`/`pushd DIR` leaves the shell (a `cd` is taken to succeed); `start`: the command's word. */
+function placeAfter(words: readonly ViewWord[], start: number, place: Place, home: string): Place {
+  const name = words[start]!;
+  if (name.dynamic || (name.text !== 'cd' && name.text !== 'pushd' && name.text !== 'popd')) return place;
+  if (name.text === 'popd') return { cwd: place.cwd, known: false };
+  let i = start + 1;
+  while (i < words.length && CD_OPTIONS.has(words[i]!.text)) i++;
+  const dir = words[i];
+  if (dir === undefined) return { cwd: home, known: true };
+  if (dir.dynamic || dir.text === '-' || dir.text === '') return { cwd: place.cwd, known: false };
+  if (path.isAbsolute(dir.text)) return { cwd: path.resolve(dir.text), known: true };
+  return { cwd: path.resolve(place.cwd, dir.text), known: place.known };
+}
+
+/** A folder a launcher option names (`sudo -D`, `env -C`, `git -C`), against `place`. */
+function movedTo(place: Place, dir: string | undefined): Place {
+  if (dir === undefined || dir === '' || dir.includes('$')) return place;
+  if (path.isAbsolute(dir)) return { cwd: path.resolve(dir), known: true };
+  return { cwd: path.resolve(place.cwd, dir), known: place.known };
+}
+
+/** Lists one simple command (`words`: its program first), then what it launches. Its index, if listed. */
+function emitCommand(
+  walk: Walk,
+  words: readonly ViewWord[],
+  redirects: readonly Redirect[],
+  ctx: Context,
+  end: number,
+): number | undefined {
+  if (!bounded(walk, ctx)) return undefined;
+  if (walk.commands.length >= MAX_COMMANDS) {
+    walk.problem ??= `the command line holds more than ${MAX_COMMANDS} commands`;
+    return undefined;
+  }
+  const program = words[0]!;
+  const rest = words.slice(1);
+  const name =
+    program.dynamic || !program.text.includes('/') ? program.text : path.posix.basename(program.text);
+  let flags: readonly CommandFlag[];
+  let positionals: ViewWord[];
+  let positionalAt: readonly number[] = [];
+  let execs: readonly (readonly ViewWord[])[] = [];
+  let place = ctx.place;
+  if (!program.dynamic && name === 'find') {
+    const found = readFind(rest);
+    flags = found.flags;
+    positionals = [...found.starts];
+    execs = found.execs;
+  } else {
+    const read = readArgs(specOf(program.dynamic ? '' : name), rest);
+    flags = read.flags;
+    positionalAt = read.positionals;
+    positionals = read.positionals.map((k) => rest[k]!);
+    // [G-ACT-1] `git -C DIR` (before the subcommand): git runs in DIR.
+    if (name === 'git') {
+      const sub = read.positionals[0] ?? rest.length;
+      read.flags.forEach((f, k) => {
+        if ((read.flagAt[k] ?? 0) < sub && f.names.includes('C')) place = movedTo(place, f.value);
+      });
+    }
+  }
+  const last = words.at(-1)!;
+  const raw = program.source.slice(
+    program.start,
+    Math.max(last.end, last.source === program.source ? end : 0),
+  );
+  const dynamicArgs: number[] = [];
+  words.forEach((w, k) => {
+    if (w.dynamic) dynamicArgs.push(k);
+  });
+  const index = walk.commands.length;
+  walk.commands.push({
+    name,
+    argv: words.map((w) => w.text),
+    options: optionNames(flags),
+    flags,
+    positionals: positionals.map((w) => w.text),
+    redirects,
+    dynamic: program.dynamic,
+    dynamicArgs,
+    raw,
+    cwd: place.cwd,
+    via: ctx.via,
+  });
+  if (ownEntry(FILE_ACCESS, name) !== undefined || name === 'find' || program.text.includes('/')) {
+    const facts: CommandFacts = { name, program, flags, positionals, cwd: place.cwd, index };
+    if (ctx.placeholder !== undefined) facts.placeholder = ctx.placeholder;
+    for (const ref of commandPaths(facts)) walk.paths.push(ref);
+  }
+  if (HOST_COMMANDS.has(name))
+    for (const host of commandHosts(
+      name,
+      flags,
+      positionals.map((w) => w.text),
+    ))
+      walk.hosts.add(host);
+  if (!program.dynamic && ownEntry(LAUNCHERS, name) !== undefined)
+    launch(walk, { name, rest, flags, positionalAt, positionals, execs, redirects, end }, ctx);
+  return index;
+}
+
+interface Launched {
+  readonly name: string;
+  readonly rest: readonly ViewWord[];
+  readonly flags: readonly CommandFlag[];
+  readonly positionalAt: readonly number[];
+  readonly positionals: readonly ViewWord[];
+  readonly execs: readonly (readonly ViewWord[])[];
+  readonly redirects: readonly Redirect[];
+  readonly end: number;
+}
+
+const PARALLEL_SEPARATORS = new Set([':::', '::::', ':::+', '::::+']);
+
+/** What a launcher runs (`launcher-table.ts`), read one level deeper. */
+function launch(walk: Walk, c: Launched, ctx: Context): void {
+  const how = ownEntry(LAUNCHERS, c.name);
+  if (how === undefined) return;
+  const nothing = ownEntry(RUNS_NOTHING_WITH, c.name);
+  if (nothing !== undefined && hasOption(c.flags, nothing)) return;
+  const inner = (label: string, place = ctx.place): Context => ({
+    place,
+    depth: ctx.depth + 1,
+    via: [...ctx.via, label],
+    ...(ctx.stdin !== undefined ? { stdin: ctx.stdin } : {}),
+  });
+  const text = (words: readonly ViewWord[]) => words.map((w) => w.text).join(' ');
+  const wordsFrom = (k: number | undefined) => (k === undefined ? [] : c.rest.slice(k));
+  switch (how.kind) {
+    case 'words': {
+      const words = wordsFrom(c.positionalAt[how.skip ?? 0]);
+      let k = 0;
+      while (k < words.length && words[k]!.assigns !== undefined) k++;
+      const place = movedTo(ctx.place, flagValue(c.flags, ['chdir']));
+      // `xargs -I R` (or `-i`, whose R defaults to `{}`): R stands for input lines, no path known here.
+      const replace = c.name === 'xargs' ? flagValue(c.flags, ['replace', 'i']) : undefined;
+      const uses = c.name === 'xargs' && hasOption(c.flags, ['i', 'replace']);
+      const at = inner(c.name, place);
+      const ctxInner = uses ? { ...at, placeholder: { text: replace || '{}', stands: [] } } : at;
+      if (k < words.length) emitCommand(walk, words.slice(k), c.redirects, ctxInner, c.end);
+      return;
+    }
+    case 'env': {
+      const first = c.positionalAt.find((k) => c.rest[k]?.assigns === undefined);
+      const words = wordsFrom(first);
+      const place = movedTo(ctx.place, flagValue(c.flags, ['chdir']));
+      const split = flagValue(c.flags, ['split-string']);
+      if (split !== undefined)
+        readText(walk, [split, ...words.map((w) => shellQuote(w.text))].join(' '), inner('env -S', place));
+      else if (words.length > 0) emitCommand(walk, words, c.redirects, inner('env', place), c.end);
+      return;
+    }
+    case 'shell': {
+      if (hasOption(c.flags, ['c'])) {
+        const script = c.positionals[0];
+        if (script !== undefined) readText(walk, script.text, inner(`${c.name} -c`));
+      } else if ((c.positionals.length === 0 || hasOption(c.flags, ['s'])) && ctx.stdin !== undefined)
+        readText(walk, ctx.stdin, inner(`${c.name} <<`));
+      return;
+    }
+    case 'line': {
+      if (c.name === 'watch' && hasOption(c.flags, ['exec']))
+        emitCommand(walk, c.positionals, [], inner(c.name), c.end);
+      else if (c.positionals.length > 0) readText(walk, text(c.positionals), inner(c.name));
+      return;
+    }
+    case 'parallel': {
+      const sep = c.positionals.findIndex((w) => PARALLEL_SEPARATORS.has(w.text));
+      const command = sep < 0 ? c.positionals : c.positionals.slice(0, sep);
+      if (command.length > 0) readText(walk, text(command), inner(c.name));
+      else for (const arg of c.positionals.slice(sep + 1)) readText(walk, arg.text, inner(c.name));
+      return;
+    }
+    case 'su': {
+      const command = flagValue(c.flags, ['command', 'session-command']);
+      if (command !== undefined) readText(walk, command, inner(`${c.name} -c`));
+      return;
+    }
+    case 'flock': {
+      const command = flagValue(c.flags, ['command']);
+      if (command !== undefined) {
+        readText(walk, command, inner('flock -c'));
+        return;
+      }
+      const after = wordsFrom(c.positionalAt[0]).slice(1);
+      if (after[0]?.text === '-c' || after[0]?.text === '--command') {
+        if (after[1] !== undefined) readText(walk, after[1].text, inner('flock -c'));
+      } else if (after.length > 0) emitCommand(walk, after, c.redirects, inner(c.name), c.end);
+      return;
+    }
+    case 'ssh': {
+      const remote = c.positionals.slice(1);
+      if (remote.length > 0) readText(walk, text(remote), inner(c.name));
+      return;
+    }
+    case 'find': {
+      const starts = c.positionals.filter((w) => !w.dynamic).map((w) => w.text);
+      for (const body of c.execs)
+        emitCommand(
+          walk,
+          body,
+          [],
+          { ...inner('find -exec'), placeholder: { text: '{}', stands: starts.length > 0 ? starts : ['.'] } },
+          body.at(-1)!.end,
+        );
+      return;
+    }
+  }
+}
+
+/** `text` as one shell word. */
+function shellQuote(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** [G-ACT-1] Walks a command line: every simple command, path and host it names. */
+export function walkCommandLine(
+  command: string,
+  ctx: { home: string; projectDir: string; cwd: string },
+  limit: number,
+): Walk {
+  const walk: Walk = {
+    home: ctx.home,
+    projectDir: ctx.projectDir,
+    commands: [],
+    paths: [],
+    hosts: new Set(),
+    problem: undefined,
+    lexed: 0,
+  };
+  let text = command;
+  if (text.length > limit) {
+    walk.problem = `the command line is longer than ${Math.round(limit / 1024)} KiB`;
+    text = text.slice(0, limit);
+  }
+  walk.lexed = text.length;
+  const lexed = lexShell(text);
+  if (lexed.unbalanced)
+    walk.problem ??= 'the command line is unbalanced (an unclosed quote, parenthesis or substitution)';
+  readTokens(walk, text, lexed.tokens, { place: { cwd: ctx.cwd, known: true }, depth: 0, via: [] });
+  return walk;
+}
