@@ -14,7 +14,8 @@ const SRC = path.join(REPO, 'src');
 const LAYERS: readonly (readonly string[])[] = [
   // Ground helpers: errors, files, JSON text, the shell-word reader.
   ['core'],
-  ['bus', 'sandbox', 'consent', 'events'],
+  // `rules`: CEL conditions, their variables and bounds (SPEC §14.4), over core alone.
+  ['bus', 'sandbox', 'consent', 'events', 'rules'],
   ['records'],
   // The hook model: what every source produces and every dispatcher reads.
   ['registry'],

@@ -9,12 +9,14 @@
  *   ask and allow mean nothing there, no opinion (`validate` warns about such a rule);
  * - `additionalContext` on every event, as `hookSpecificOutput.additionalContext`.
  */
-import type { AgentRuleHook } from '../registry/hook-definition.ts';
+/** What a rule answers with (the handler's own fields). */
+export interface RuleAnswer {
+  readonly decision?: 'deny' | 'ask' | 'allow' | undefined;
+  readonly reason?: string | undefined;
+  readonly additionalContext?: string | undefined;
+}
 
-export function ruleOutput(
-  event: string,
-  rule: Pick<AgentRuleHook, 'decision' | 'reason' | 'additionalContext'>,
-): Record<string, unknown> | undefined {
+export function ruleOutput(event: string, rule: RuleAnswer): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   const specific: Record<string, unknown> = { hookEventName: event };
   const { decision, reason } = rule;
