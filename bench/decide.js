@@ -466,7 +466,7 @@ async function p50(fn, { n = 20_000, warmup = 20_000 } = {}) {
 }
 
 /**
- * (SPEC §14.4, G-PERF-1) `rule` handlers: 5 CEL rules on PreToolUse/Bash decided in-process (p50 of
+ * (SPEC §14.4, §14.6) `rule` handlers: 5 CEL rules on PreToolUse/Bash decided in-process (p50 of
  * single decides), against the same decide with a policy that has no rule, in the same process;
  * and what one rule costs by itself: compiling (parse, check, plan: once, at load) and evaluating
  * (each call).
@@ -490,7 +490,7 @@ export async function celRuleRows() {
       hookwerk: fmtUs(withRules),
       baseline: `${fmtUs(baseline)} (the same decide, a policy with no rule)`,
       ratio: fmtRatio(withRules / baseline),
-      target: '≤ 50 µs (all of G-PERF-1 in-process)',
+      target: '≤ 50 µs (all of SPEC §14.6 in-process)',
       verdict: verdict(withRules <= 50),
     });
     // One rule by itself: compile a fresh text (the compile cache is by text), then evaluate.

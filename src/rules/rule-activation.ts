@@ -1,14 +1,14 @@
 /**
  * [G-CEL-1] The variables of a `rule` condition for one call, built once per call and shared by
  * every rule that runs for it: the event, the agent asking, the tool, its Claude-shaped
- * `tool_input`, the project, the folder and the session, and the action view (G-ACT-1) — what the
+ * `tool_input`, the project, the folder and the session, and the action view (SPEC §14.1) — what the
  * rule needs of it is `RuleView`, computed elsewhere (src/action/) once per call and handed in.
  * Values are copied into plain data (`RuleValue`), never the input's or the view's own objects.
  */
 import { isPlainObject } from '../core/plain-object.ts';
 import type { RuleValue, RuleVariables } from './rule-condition.ts';
 
-/** One simple command of the view (G-ACT-1). */
+/** One simple command of the view (SPEC §14.1). */
 export interface RuleViewCommand {
   readonly name: string;
   readonly argv: readonly string[];
@@ -21,7 +21,7 @@ export interface RuleViewCommand {
   readonly dynamic: boolean;
 }
 
-/** One file the call names (G-ACT-1). */
+/** One file the call names (SPEC §14.1). */
 export interface RuleViewPath {
   readonly path: string;
   readonly real: string;

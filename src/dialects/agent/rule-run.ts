@@ -1,7 +1,7 @@
 /**
  * Running one `rule` hook (SPEC §14.4) in a Claude-style gate: the call's variables built once per
  * call (the input object is the same for every hook of a decide) and shared by its rules
- * [G-ACT-1], the condition run by the rule runner, and its answer — the JSON output the rule stands
+ * (SPEC §14.1), the condition run by the rule runner, and its answer — the JSON output the rule stands
  * for when the condition holds, none when it does not, a failure that follows `failMode` when it
  * errs or runs out [G-CEL-2] — read by the dialect's own answer reader, like any hook's.
  */
