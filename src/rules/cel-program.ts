@@ -12,7 +12,7 @@
  *   around it at its next step; the result is then discarded, whatever `||` made of the error. A
  *   result that is not a bool is an error. Nothing is ever thrown to the caller.
  * Evaluation is synchronous, so the meter and the places `glob`/`inside` resolve against are one
- * per process, set for the evaluation and cleared after it.
+ * per process, set afresh at the start of each evaluation.
  */
 import type * as Cel from '@bufbuild/cel';
 import { errorMessage } from '../core/errno.ts';
