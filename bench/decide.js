@@ -11,6 +11,8 @@
 //   claude       one Claude Code command hook (gateDialect 'claude': .claude/settings.json, the input
 //                object on stdin, a hookSpecificOutput answer) vs the same raw sh -c spawn with the
 //                same stdin and the same environment, interleaved call by call
+//   cel          5 CEL `rule` handlers of a policy decided in-process (p50) vs the same decide with
+//                a policy that has no rule; one rule's evaluation, and its compile (once, at load)
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -19,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { createHookEngine } from '../dist/index.js';
-import { fmtRatio, fmtUs, median, nowUs, progress, quietLogger, verdict } from './lib.js';
+import { fmtRatio, fmtUs, median, nowUs, progress, quietLogger, timeBatches, verdict } from './lib.js';
 
 const ALLOW = '{"decision":"allow"}';
 const COMMAND = `cat >/dev/null; echo '${ALLOW}'`;
@@ -416,6 +418,121 @@ export async function run() {
       server.close();
       p.cleanup();
     }
+  }
+  rows.push(...(await celRuleRows()));
+  return rows;
+}
+
+/** The rules of the CEL rows: each evaluated on every call (none holds for `git status`). */
+const CEL_RULES = [
+  { when: 'tool == "Bash" && input.command.contains("push")', decision: 'deny', reason: 'no pushing' },
+  { when: 'input.command.startsWith("npm publish")', decision: 'ask', reason: 'publish?' },
+  {
+    when: 'commands.exists(c, c.name == "git" && c.positionals.size() > 0 && c.positionals[0] == "push" && "force" in c.options)',
+    decision: 'deny',
+    reason: 'no force push',
+  },
+  { when: 'has(input.timeout) && input.timeout > 600.0', decision: 'deny', reason: 'too long' },
+  { when: 'glob(cwd, "/etc/**") || !inside(cwd, project)', decision: 'deny', reason: 'outside' },
+];
+
+/** A policy engine (the user's policy in a temp home) for the CEL rows. */
+async function policyEngine(hooks) {
+  const home = mkdtempSync(path.join(tmpdir(), 'hookwerk-bench-cel-'));
+  const dir = path.join(home, 'project');
+  mkdirSync(path.join(home, '.hookwerk'), { recursive: true });
+  mkdirSync(dir);
+  writeFileSync(path.join(home, '.hookwerk', 'policy.json'), JSON.stringify({ hooks }));
+  const engine = await createHookEngine({
+    projectDir: dir,
+    home,
+    gateDialect: 'policy',
+    watch: false,
+    logger: quietLogger,
+  });
+  return { engine, dir, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+/** p50 of single awaited calls, after a warm-up. */
+async function p50(fn, { n = 20_000, warmup = 20_000 } = {}) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const each = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const t0 = nowUs();
+    await fn();
+    each[i] = nowUs() - t0;
+  }
+  return median(each);
+}
+
+/**
+ * [G-CEL-1, G-PERF-1] `rule` handlers: 5 CEL rules on PreToolUse/Bash decided in-process (p50 of
+ * single decides), against the same decide with a policy that has no rule, in the same process;
+ * and what one rule costs by itself: compiling (parse, check, plan: once, at load) and evaluating
+ * (each call).
+ */
+export async function celRuleRows() {
+  const rows = [];
+  const input = (cwd) => ({ tool_name: 'Bash', tool_input: { command: 'git status' }, cwd });
+  const ruled = await policyEngine({
+    PreToolUse: [{ matcher: 'Bash', hooks: CEL_RULES.map((r) => ({ type: 'rule', ...r })) }],
+  });
+  const bare = await policyEngine({});
+  try {
+    const check = await ruled.engine.decide('PreToolUse', input(ruled.dir));
+    if (check.runs.length !== 5 || check.runs.some((r) => r.outcome !== 'ok'))
+      throw new Error(`cel rules: ${JSON.stringify(check.runs)}`);
+    const withRules = await p50(() => ruled.engine.decide('PreToolUse', input(ruled.dir)));
+    const baseline = await p50(() => bare.engine.decide('PreToolUse', input(bare.dir)));
+    rows.push({
+      benchmark:
+        '5 CEL rules decided in-process (PreToolUse/Bash, each rule evaluated; p50 of 20 000 decides)',
+      hookwerk: fmtUs(withRules),
+      baseline: `${fmtUs(baseline)} (the same decide, a policy with no rule)`,
+      ratio: fmtRatio(withRules / baseline),
+      target: '≤ 50 µs (G-PERF-1, in-process)',
+      verdict: verdict(withRules <= 50),
+    });
+    // One rule by itself: compile a fresh text (the compile cache is by text), then evaluate.
+    const { compileWhen } = await import('../dist/rules/cel-program.js');
+    const { RULE_BOUNDS } = await import('../dist/rules/rule-bounds.js');
+    const { ruleActivation } = await import('../dist/rules/rule-activation.js');
+    const compileUs = [];
+    for (let i = 0; i < 200; i++) {
+      const rule = CEL_RULES[i % CEL_RULES.length];
+      const t0 = nowUs();
+      const c = compileWhen(`${rule.when} && session != "${i}"`);
+      compileUs.push(nowUs() - t0);
+      if ('error' in c) throw new Error(c.error);
+    }
+    const conditions = CEL_RULES.map((r) => compileWhen(r.when).condition);
+    const vars = ruleActivation(input(ruled.dir), {
+      event: 'PreToolUse',
+      agent: 'claude',
+      project: ruled.dir,
+    });
+    const places = { home: '/home/bench', project: ruled.dir };
+    const evalUs = median(
+      timeBatches((i) => conditions[i % conditions.length].test(vars, RULE_BOUNDS, places), {
+        batchSize: 5000,
+        batches: 21,
+        warmup: 50_000,
+      }),
+    );
+    progress(`decide/cel: compile ${fmtUs(median(compileUs))} per rule (median), evaluate ${fmtUs(evalUs)}`);
+    rows.push({
+      benchmark: 'one CEL rule: evaluated per call (mean over the 5 rules above), compiled once at load',
+      hookwerk: fmtUs(evalUs),
+      baseline: `compile: ${fmtUs(median(compileUs))} per rule (parse + check + plan, median of 200)`,
+      ratio: '—',
+      target: 'evaluate ≤ 5 µs',
+      verdict: verdict(evalUs <= 5),
+    });
+  } finally {
+    await ruled.engine.close();
+    await bare.engine.close();
+    ruled.cleanup();
+    bare.cleanup();
   }
   return rows;
 }

@@ -16,7 +16,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['core'],
   // The action view: one reading of a tool call (commands, paths, hosts) every rule shares.
   ['action'],
-  ['bus', 'sandbox', 'consent', 'events'],
+  // `rules`: CEL conditions, their variables and bounds (SPEC §14.4).
+  ['bus', 'sandbox', 'consent', 'events', 'rules'],
   ['records'],
   // The hook model: what every source produces and every dispatcher reads.
   ['registry'],

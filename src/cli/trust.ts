@@ -256,6 +256,11 @@ function printReview(
           ? ` + the environment allowlist${passed.length > 0 ? ` + LURUS_HOOK_PASS_ENV: ${passed.join(', ')}` : ''}`
           : ' + the environment of the agent (as that tool gives it)';
       out(`     sends: ${dataOf(hook)} on stdin (tool inputs, prompts)${extra}`);
+    } else if (hook.kind === 'rule') {
+      // (SPEC §14.4) A rule runs no program and sends nothing anywhere: its condition is what it is.
+      out(`     runs:  rule, in-process: when ${JSON.stringify(hook.condition.when)}`);
+      if (hook.decision !== undefined)
+        out(`     answers: ${hook.decision}${hook.reason === undefined ? '' : ` (${hook.reason})`}`);
     } else {
       const method = hook.dialect === 'lurus' ? hook.method : 'POST';
       out(`     runs:  ${method} ${hook.url}`);

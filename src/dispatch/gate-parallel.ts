@@ -17,7 +17,9 @@ import type { RunRecord } from '../records/run-record.ts';
 import { planGate, plannedCallOf } from '../registry/gate-plan.ts';
 import type {
   AgentDialectName,
+  AgentExternalHook,
   AgentHook,
+  AgentRuleHook,
   GateEntry,
   InProcessGateHook,
 } from '../registry/hook-definition.ts';
@@ -34,15 +36,22 @@ export interface ParallelDialect {
   readonly name: AgentDialectName;
   /** [G-RUN-1] A definition may ask to run one after another; then the whole event does. */
   readonly sequentialDefinitions: boolean;
-  /** Runs one hook; `signal` (the decide's) stops it; it ends by `deadline` [G-FAIL-4]. */
+  /** Runs one command or HTTP hook; `signal` (the decide's) stops it; it ends by `deadline` [G-FAIL-4]. */
   run(
-    hook: AgentHook,
+    hook: AgentExternalHook,
     event: string,
     input: Record<string, unknown>,
     ctx: GateRunContext,
     signal: AbortSignal | undefined,
     deadline?: number,
   ): Promise<AgentRun>;
+  /** (SPEC §14.4) Runs one `rule` hook, in this process and synchronously [G-CEL-2]. */
+  runRule(
+    hook: AgentRuleHook,
+    event: string,
+    input: Record<string, unknown>,
+    facts: { agent: string | undefined; project: string; home: string },
+  ): AgentAnswer;
   runInProcess(
     hook: InProcessGateHook,
     input: Record<string, unknown>,
@@ -191,7 +200,7 @@ async function runInBackground(gate: AgentGate, hook: AgentHook, checks: Consent
     record = refusedRecord(gate, hook, at, consent.refusal, consent.pending);
   } else {
     // Not stopped by the decide's signal: it outlives the decide by design.
-    const running = () => gate.dialect.run(hook, gate.event, gate.input, gate.ctx, undefined);
+    const running = () => runHook(gate, hook, gate.input, undefined);
     const { answer } = await (span !== undefined && trace !== undefined
       ? trace.within(span, running)
       : running());
@@ -329,14 +338,7 @@ async function stepOf(
   // [L-TRUST-6, L-TRUST-9] Right before it runs: a changed or unpinned file means it cannot run as approved.
   const consent = consentBefore(entry, input, checks, gate.ctx.home());
   if (consent.refusal !== undefined) return refusedStep(gate, entry, at, consent.refusal, consent.pending);
-  const run = await gate.dialect.run(
-    entry,
-    gate.event,
-    input,
-    gate.ctx,
-    gate.call?.signal,
-    gate.call?.deadline,
-  );
+  const run = await runHook(gate, entry, input, gate.call?.signal, gate.call?.deadline);
   if (run.answer.ending.cause === ABORTED) return abortedStep(gate, entry, at, run.answer.ending);
   // [L-TRUST-8] And right after: an answer from a run during which its code moved is not the approved code's.
   const after =
@@ -352,6 +354,21 @@ async function stepOf(
   return run.env !== undefined
     ? { kind: 'answer', answer: run.answer, record, env: run.env }
     : { kind: 'answer', answer: run.answer, record };
+}
+
+/** One hook's run: a rule in this process [G-CEL-1], a command or HTTP hook through the dialect's runners. */
+function runHook(
+  gate: AgentGate,
+  hook: AgentHook,
+  input: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  deadline?: number,
+): Promise<AgentRun> {
+  if (hook.kind === 'rule') {
+    const facts = { agent: gate.subject.agent, project: gate.ctx.projectDir(), home: gate.ctx.home() };
+    return Promise.resolve({ answer: gate.dialect.runRule(hook, gate.event, input, facts) });
+  }
+  return gate.dialect.run(hook, gate.event, input, gate.ctx, signal, deadline);
 }
 
 /**

@@ -40,7 +40,11 @@ export const coldDecider: PolicyDecider = {
     // [R-HOOK-4] What this load found is what the next calls' fast path may trust.
     if (q.indexStale === true) await writeIndex(q, engine.gate.config, started);
     try {
-      const options = q.deadline?.decideOptions(engine.gate.config.entries, q.call.event);
+      // The agent asking, for the records and a rule's `agent` [G-CEL-1].
+      const options = {
+        ...q.deadline?.decideOptions(engine.gate.config.entries, q.call.event),
+        agent: q.agent,
+      };
       const decision = await engine.decide(q.call.event, q.call.input, options);
       if (!('continue' in decision)) throw new Error('the policy answered in another dialect');
       return decision;

@@ -89,7 +89,11 @@ export class WarmDecider implements PolicyDecider {
       const engine = await warm.engine;
       this.#refresh(warm, engine);
       ready = true;
-      const options = q.deadline?.decideOptions(engine.gate.config.entries, q.call.event);
+      // The agent asking goes with the call: one warm engine serves every agent but Claude Code.
+      const options = {
+        ...q.deadline?.decideOptions(engine.gate.config.entries, q.call.event),
+        agent: q.agent,
+      };
       const decision = await engine.decide(q.call.event, inputWithSession(q), options);
       if (!('continue' in decision)) throw new Error('the policy answered in another dialect');
       return decision;

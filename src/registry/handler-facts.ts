@@ -7,10 +7,10 @@ import type { FailMode } from '../core/fail-mode.ts';
 import type { RegistryEntry } from './hook-definition.ts';
 
 export interface HandlerFacts {
-  type: 'command' | 'http' | 'in-process' | 'wasm';
+  type: 'command' | 'http' | 'in-process' | 'wasm' | 'rule';
   /** [C-RUN-1] The `if` rule as written. */
   if?: string;
-  /** (SPEC §14.4) A `rule` handler's CEL condition, when the hook is one (none are built yet). */
+  /** (SPEC §14.4) A `rule` handler's CEL condition, when the hook is one. */
   when?: string;
   failMode: FailMode;
   timeoutMs: number;
@@ -28,6 +28,7 @@ export function handlerFactsOf(entry: RegistryEntry): HandlerFacts | undefined {
     timeoutMs: entry.timeoutMs,
   };
   if ('ifRule' in entry && entry.ifRule !== undefined) facts.if = entry.ifRule.rule;
+  if (entry.kind === 'rule') facts.when = entry.condition.when;
   if ('async' in entry && entry.async) facts.async = true;
   return facts;
 }

@@ -9,6 +9,7 @@ import type { FailMode } from '../core/fail-mode.ts';
 import type { LurusContext, LurusEventName } from '../events/lurus-events.ts';
 import type { PrxEnvelope, PrxEventName } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
+import type { RuleCondition } from '../rules/rule-condition.ts';
 import type { BwrapSandbox } from '../sandbox/bwrap.ts';
 import type { CompiledMatcher } from './matcher.ts';
 
@@ -59,7 +60,7 @@ export interface PrxActionSettings {
 export interface AgentDialectNames {}
 export type AgentDialectName = keyof AgentDialectNames & string;
 export type Dialect = 'prx' | 'lurus' | AgentDialectName;
-export type HookKind = 'process' | 'http' | 'in-process' | 'wasm';
+export type HookKind = 'process' | 'http' | 'in-process' | 'wasm' | 'rule';
 /**
  * Who configured it. Descriptive: what a hook needs to run is carried by its `consent` (project,
  * local and agent-plugin hooks run under the project's approval).
@@ -253,7 +254,23 @@ export interface AgentHttpHook extends AgentCommon {
   allowLinkLocal?: true;
 }
 
-export type AgentHook = AgentCommandHook | AgentHttpHook;
+/**
+ * (SPEC §14.4) A `rule` handler of a policy file: a CEL condition, compiled at load, and the answer
+ * it gives when the condition holds. Runs in-process, never spawns, never reaches the network
+ * [G-CEL-1, G-CEL-2]; its `timeoutMs` is its wall-clock budget.
+ */
+export interface AgentRuleHook extends AgentCommon {
+  kind: 'rule';
+  condition: RuleCondition;
+  /** Absent: a context-only rule (it only adds `additionalContext`). */
+  decision?: 'deny' | 'ask' | 'allow';
+  reason?: string;
+  additionalContext?: string;
+}
+
+export type AgentHook = AgentCommandHook | AgentHttpHook | AgentRuleHook;
+/** A hook that runs outside hookwerk's process: a command or an HTTP call (the runners' business). */
+export type AgentExternalHook = AgentCommandHook | AgentHttpHook;
 export type ObserveHook = PrxShellHook | InProcessObserverHook | WasmPluginHook;
 export type LurusGateHook = LurusCommandHook | LurusHttpHook | InProcessGateHook;
 export type GateHook = LurusGateHook | AgentHook;

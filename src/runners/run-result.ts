@@ -17,6 +17,8 @@ export interface InProcessResult {
   reason: 'returned' | 'threw' | 'timeout' | 'aborted';
   value?: unknown;
   error?: string;
+  /** The record's cause when it did not return, if more precise than `exception` / `timeout` (a rule's). */
+  cause?: string;
   durationMs: number;
 }
 
@@ -123,9 +125,9 @@ function inProcessEnding(r: InProcessResult): Ending {
     case 'returned':
       return e;
     case 'threw':
-      return fail(e, 'error', 'exception', r.error ?? 'threw');
+      return fail(e, 'error', r.cause ?? 'exception', r.error ?? 'threw');
     case 'timeout':
-      return fail(e, 'timeout', 'timeout', r.error ?? 'did not settle in time');
+      return fail(e, 'timeout', r.cause ?? 'timeout', r.error ?? 'did not settle in time');
     case 'aborted':
       return fail(e, 'error', ABORTED, r.error ?? 'aborted by the caller; its answer is not awaited');
   }

@@ -16,6 +16,7 @@ import type {
   HookScope,
   UnapprovedHook,
 } from '../registry/hook-definition.ts';
+import { ruleName } from '../rules/rule-name.ts';
 import { type RawHandler, walkAgentHooks } from './agent-settings.ts';
 
 /** What became of one source file. */
@@ -145,11 +146,18 @@ function unapprovedEntries(
   return raws.map((raw) => {
     const command: unknown = Reflect.get(raw.handler, 'command');
     const url: unknown = Reflect.get(raw.handler, 'url');
+    const rule = Reflect.get(raw.handler, 'type') === 'rule';
     return {
       kind: 'unapproved',
       name:
         raw.name ??
-        (typeof command === 'string' ? command : typeof url === 'string' ? `POST ${url}` : jsonPath(raw.at)),
+        (rule
+          ? ruleName(Reflect.get(raw.handler, 'name'), Reflect.get(raw.handler, 'when'))
+          : typeof command === 'string'
+            ? command
+            : typeof url === 'string'
+              ? `POST ${url}`
+              : jsonPath(raw.at)),
       event: raw.event,
       dialect,
       origin: handlerOrigin(file, scope, raw.at),

@@ -118,7 +118,7 @@ export const errorAnswerSchema = z.object({
 
 /** [G-FAIL-5] A handler as it runs (`/api/gate` and `/api/explain`). */
 const handlerFactsSchema = z.object({
-  type: z.enum(['command', 'http', 'in-process', 'wasm']),
+  type: z.enum(['command', 'http', 'in-process', 'wasm', 'rule']),
   if: z.optional(z.string()),
   when: z.optional(z.string()),
   failMode: z.enum(['open', 'closed']),

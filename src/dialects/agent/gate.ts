@@ -19,6 +19,7 @@ import type {
   GateLoadBase,
 } from '../gate-dialect.ts';
 import { layerSteps } from './layer-steps.ts';
+import { runRuleAgentHook } from './rule-run.ts';
 import { runAgentHook, runInProcessAgentHook } from './run.ts';
 import { decideWithUnusable } from './unusable-sources.ts';
 
@@ -96,6 +97,8 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
     sequentialDefinitions: spec.sequentialDefinitions,
     run: (hook, event, input, ctx, signal, deadline) =>
       runAgentHook(hook, event, spec.hookInput?.(hook, input) ?? input, ctx, spec, signal, deadline),
+    runRule: (hook, event, input, facts) =>
+      runRuleAgentHook(hook, event, spec.hookInput?.(hook, input) ?? input, facts, spec),
     runInProcess: runInProcessAgentHook,
     merge: (event, answers, input) => spec.merge(event, answers, input),
     ...(spec.fold !== undefined ? { fold: spec.fold } : {}),

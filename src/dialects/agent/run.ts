@@ -13,7 +13,11 @@ import type { GateRunContext } from '../../dispatch/gate-parallel.ts';
 import { readAnswer } from '../../dispatch/hook-verdict.ts';
 import { runFolderOf } from '../../dispatch/run-folder.ts';
 import type { LurusContext } from '../../events/lurus-events.ts';
-import type { AgentCommandHook, AgentHook, InProcessGateHook } from '../../registry/hook-definition.ts';
+import type {
+  AgentCommandHook,
+  AgentExternalHook,
+  InProcessGateHook,
+} from '../../registry/hook-definition.ts';
 import { HookCallInfo, runInProcess } from '../../runners/in-process-runner.ts';
 import type { ProcessSpec } from '../../runners/process-types.ts';
 import { withinDeadline } from '../../runners/run-budget.ts';
@@ -25,7 +29,7 @@ import type { AgentProtocol } from './gate.ts';
  * stops it [AD-ALL-1]; it has ended by `deadline`, the decide's budget [G-FAIL-4]. Never rejects.
  */
 export async function runAgentHook(
-  hook: AgentHook,
+  hook: AgentExternalHook,
   event: string,
   input: Record<string, unknown>,
   ctx: Pick<GateRunContext, 'runners' | 'tmpDir'>,

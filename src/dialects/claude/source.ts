@@ -172,6 +172,7 @@ export function loadClaudeShaped(
   opts: LoadClaudeOptions,
   dialect: AgentDialectName,
   specsOf: (projectDir: string, home: string, claude: ClaudeOptions) => SourceSpec[],
+  ruleHook?: RuleHookReader,
 ): { config: AgentConfig; settings: ClaudeShapedSettings[]; project: ProjectRead } {
   const claude = opts.claude ?? {};
   const plugins = (claude.plugins ?? []).map((p) => projectKey(p));
@@ -200,6 +201,7 @@ export function loadClaudeShaped(
       env: baseEnv,
       parentEnv: parent,
       warnings,
+      ...(ruleHook !== undefined ? { ruleHook } : {}),
       ...(spec.project && admission.consent.consent !== undefined
         ? { consent: admission.consent.consent }
         : {}),
@@ -266,6 +268,20 @@ function switches(settings: ReadonlyArray<{ scope: HookScope; value: object }>):
   return { keepManaged: true };
 }
 
+/**
+ * (SPEC §14.4) How a file format with `rule` handlers (hookwerk's policy) reads one, given what the
+ * loader worked out for every handler (event, matcher, `if`, origin, order, consent).
+ */
+export type RuleHookReader = (
+  raw: RawHandler,
+  common: Pick<
+    AgentHook,
+    'event' | 'dialect' | 'origin' | 'matcher' | 'enabled' | 'order' | 'consent' | 'ifRule'
+  >,
+  file: string,
+  warnings: ConfigIssue[],
+) => AgentHook | undefined;
+
 /** What `claudeHook` needs of the file it reads (Cursor reads Claude files with it too [A-CUR-1]). */
 interface HandlerContext {
   file: string;
@@ -280,6 +296,8 @@ interface HandlerContext {
   pluginRoot?: string;
   /** [C-RUN-3] Set with `pluginRoot`: its `CLAUDE_PLUGIN_DATA`. */
   pluginData?: string;
+  /** Set for a format that has `rule` handlers; in Claude Code's own files `rule` is an unknown type. */
+  ruleHook?: RuleHookReader;
 }
 
 /** One handler, validated, or `undefined` (skipped with a warning) [C-SRC-3, C-RUN-1]. */
@@ -302,7 +320,8 @@ export function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number):
     );
     return undefined;
   }
-  if (type !== 'command' && type !== 'http') {
+  const rule = type === 'rule' ? ctx.ruleHook : undefined;
+  if (type !== 'command' && type !== 'http' && rule === undefined) {
     warn(`unknown handler type ${JSON.stringify(type ?? null)} (command or http); this handler is skipped`, [
       ...raw.at,
       'type',
@@ -330,6 +349,11 @@ export function claudeHook(raw: RawHandler, ctx: HandlerContext, order: number):
       ? { pluginRoot: ctx.pluginRoot, pluginData: ctx.pluginData }
       : {}),
   };
+  if (rule !== undefined) {
+    const ifText: unknown = Reflect.get(raw.handler, 'if');
+    const withIf = typeof ifText === 'string' ? { ...common, ifRule: ifRuleOf(ifText, raw, warn) } : common;
+    return rule(raw, withIf, ctx.file, ctx.warnings);
+  }
   if (type === 'command') {
     const h = readHandler(ctx.file, raw, commandHandler, COMMAND_FIELDS, ctx.warnings);
     if (h === undefined) return undefined;

@@ -27,6 +27,7 @@ import {
 import type { GateLoadBase } from '../gate-dialect.ts';
 import { policyFile } from './files.ts';
 import { permissionsLayer } from './permissions.ts';
+import { policyRuleHook } from './rule-handler.ts';
 import { policyProblems } from './strict.ts';
 
 export interface PolicyOptions {
@@ -70,7 +71,7 @@ function includes(settings: readonly ClaudeShapedSettings[], name: string): bool
 }
 
 export function loadPolicyConfig(base: GateLoadBase, options: PolicyOptions = {}): AgentConfig {
-  const loaded = loadClaudeShaped(base, 'policy', policySpecs);
+  const loaded = loadClaudeShaped(base, 'policy', policySpecs, policyRuleHook);
   const project = loaded.project;
   const config = strictPolicy(loaded.config, loaded.settings, project, base.env ?? process.env);
   const settings = loaded.settings.filter((s) => !config.unusable?.issues.some((i) => i.file === s.file));

@@ -1,7 +1,8 @@
 /**
  * [G-FAIL-1] hookwerk's own policy files are strict, unlike the agents' files (C-SRC-3): a key the
  * policy does not know (`matchr`), a field of the wrong type, a handler type hookwerk cannot run,
- * a matcher, an `if` rule or a permission rule [G-PERM-1] that does not parse is an error of the file, and a file with an error
+ * a matcher, an `if` rule, a permission rule [G-PERM-1] or a rule's CEL condition [G-CEL-3] that
+ * does not parse is an error of the file, and a file with an error
  * is not used at all — the gate then denies (`policy-error.ts`) rather than run a guard that
  * silently lost its matcher or its condition. Warnings (a timeout over Claude Code's hour, an
  * event name hookwerk does not know and that looks like no typo) never make a file unusable.
@@ -14,6 +15,7 @@ import { MAX_AGENT_TIMEOUT_MS } from '../../sources/agent-config.ts';
 import { CLAUDE_EVENT_NAMES, claudeMatchField, isDocumentedClaudeEvent } from '../claude/events.ts';
 import { ifRuleProblem } from '../claude/if-rule.ts';
 import { PERMISSION_LISTS, parsePermissionRule } from './permission-rule.ts';
+import { RULE_HANDLER, ruleProblems } from './rule-handler.ts';
 
 const seconds = z.number().positive('timeout must be a positive number of seconds');
 const noNul = (what: string) => z.string().refine((s) => !s.includes('\0'), `${what} contains a NUL byte`);
@@ -48,6 +50,8 @@ const HANDLERS = {
     allowLinkLocal: z.boolean().optional(),
     ...COMMON,
   }),
+  // (SPEC §14.4) Bounded by its own budget: no timeout, never async.
+  rule: RULE_HANDLER,
 } as const;
 
 const GROUP = z.strictObject({ matcher: z.string().optional(), hooks: z.array(z.unknown()) });
@@ -104,27 +108,27 @@ function groupProblems(file: string, event: string, group: unknown, at: Property
     if (error !== undefined) out.push({ file, path: jsonPath([...at, 'matcher']), message: error });
   }
   parsed.data.hooks.forEach((handler, h) => {
-    out.push(...handlerProblems(file, handler, [...at, 'hooks', h]));
+    out.push(...handlerProblems(file, event, handler, [...at, 'hooks', h]));
   });
   return out;
 }
 
-function handlerProblems(file: string, handler: unknown, at: PropertyKey[]): ConfigIssue[] {
+function handlerProblems(file: string, event: string, handler: unknown, at: PropertyKey[]): ConfigIssue[] {
   const type: unknown = isPlainObject(handler) ? Reflect.get(handler, 'type') : undefined;
-  if (type !== 'command' && type !== 'http') {
+  if (type !== 'command' && type !== 'http' && type !== 'rule') {
     const given = isPlainObject(handler) ? JSON.stringify(type ?? null) : 'not an object';
     return [
       {
         file,
         path: jsonPath(isPlainObject(handler) ? [...at, 'type'] : at),
-        message: `a handler must be {"type": "command", …} or {"type": "http", …} (got ${given}); hookwerk cannot run prompt, agent or mcp_tool handlers`,
+        message: `a handler must be {"type": "command", …}, {"type": "http", …} or {"type": "rule", …} (got ${given}); hookwerk cannot run prompt, agent or mcp_tool handlers`,
       },
     ];
   }
   const parsed = HANDLERS[type].safeParse(handler);
   if (!parsed.success) return fromZodIssues(file, parsed.error.issues, unknownKey, at);
   const h = parsed.data;
-  const out: ConfigIssue[] = [];
+  const out: ConfigIssue[] = h.type === 'rule' ? ruleProblems(file, event, h, at) : [];
   if (h.if !== undefined) {
     const problem = ifRuleProblem(h.if);
     if (problem !== undefined)
@@ -147,7 +151,7 @@ function handlerProblems(file: string, handler: unknown, at: PropertyKey[]): Con
       path: jsonPath([...at, 'async']),
       message: 'an async handler never decides, so it cannot fail closed: drop async or the closed failMode',
     });
-  if (h.timeout !== undefined && h.timeout * 1000 > MAX_AGENT_TIMEOUT_MS)
+  if ('timeout' in h && h.timeout !== undefined && h.timeout * 1000 > MAX_AGENT_TIMEOUT_MS)
     out.push({
       file,
       path: jsonPath([...at, 'timeout']),
