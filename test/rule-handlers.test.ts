@@ -130,10 +130,16 @@ describe('[G-CEL-1] a rule decides like a hook, in-process', () => {
       'echo ok && sudo git push -f origin main',
     ])
       expect((await decide(s, command)).decision, command).toBe('deny');
-    for (const command of ['git push origin main', 'echo "git push -f origin main"', 'git push -f origin feature'])
+    for (const command of [
+      'git push origin main',
+      'echo "git push -f origin main"',
+      'git push -f origin feature',
+    ])
       expect((await decide(s, command)).decision, command).toBe('allow');
     // The paths too: a Read of a symlinked secret is judged on its real path.
-    const p = setup(pre('Read', rule('paths.exists(p, p.real.endsWith("/.env"))', { decision: 'deny', reason: 'secret' })));
+    const p = setup(
+      pre('Read', rule('paths.exists(p, p.real.endsWith("/.env"))', { decision: 'deny', reason: 'secret' })),
+    );
     writeFileSync(path.join(p.project, '.env'), 'K=1');
     symlinkSync(path.join(p.project, '.env'), path.join(p.project, 'notes.txt'));
     const e = await engine(p);

@@ -85,7 +85,8 @@ export function ruleActivation(
     unreadable: view?.unreadable ?? false,
     paths: view === undefined ? [] : view.paths.map(pathValue),
     hosts: view === undefined ? [] : [...view.hosts],
-    mcp: view?.mcp === undefined || view.mcp === null ? null : { server: view.mcp.server, tool: view.mcp.tool },
+    mcp:
+      view?.mcp === undefined || view.mcp === null ? null : { server: view.mcp.server, tool: view.mcp.tool },
   };
 }
 
