@@ -16,8 +16,10 @@ export function closedGuardInFiles(q: {
   home: string;
   agent: string;
   event: string;
+  /** [G-TEST-1] The policy files in force instead of the user's and the project's. */
+  files?: readonly string[];
 }): boolean {
-  const policies = [policyFile(q.home), policyFile(q.projectDir)].map(settingsValue);
+  const policies = (q.files ?? [policyFile(q.home), policyFile(q.projectDir)]).map(settingsValue);
   const include = q.agent !== 'claude' && policies.some((v) => includesClaude(v));
   const claude = include
     ? [
