@@ -227,6 +227,23 @@ describe('[G-TEST-1] hookwerk test', () => {
     });
     const drafted = await runCli(['test', 'drafts/next.test.json'], { home, cwd: project });
     expect(drafted).toEqual({ code: 0, stdout: '1 passed, 0 failed\n', stderr: '' });
+
+    // [G-FAIL-1] Read as strictly as any policy file: a typo in the draft denies, and says where.
+    writeJson(draft, {
+      hooks: { PreToolUse: [{ matchr: 'Bash', hooks: [{ type: 'command', command: guard }] }] },
+    });
+    writeJson(path.join(project, 'drafts', 'ls.test.json'), {
+      policy: 'next.json',
+      cases: [
+        { name: 'ls runs', input: { tool_name: 'Bash', tool_input: { command: 'ls' } }, expect: 'none' },
+      ],
+    });
+    const typo = await runCli(['test', 'drafts/ls.test.json'], { home, cwd: project });
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain(`${draft} cannot be used: the gate events are denied`);
+    expect(typo.stdout).toContain(
+      `FAIL ls runs: expected none, got deny (reason: "hookwerk: ${draft}: $.hooks.PreToolUse[0].matchr: unknown key \\"matchr\\"`,
+    );
   });
 
   it('[G-TEST-1, L-TRUST-3] an unapproved project policy does not run, as in hookwerk hook, and the output says so; default discovery finds .hookwerk/tests/ of the project and the home', async () => {
