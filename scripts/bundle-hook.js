@@ -15,6 +15,12 @@ const LAZY = [
   '/hook/daily-warnings.js',
   '/records/journal-append.js',
   '/records/journal-segments.js',
+  // [G-TEST-1] Each agent's reader of our replies: only a call whose runs are recorded reads one.
+  '/dialects/claude/reply-verdict.js',
+  '/dialects/codex/reply-verdict.js',
+  '/dialects/copilot/reply-verdict.js',
+  '/dialects/cursor/reply-verdict.js',
+  '/dialects/gemini/reply-verdict.js',
 ];
 
 await build({

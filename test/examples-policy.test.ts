@@ -149,4 +149,21 @@ describe('[issue 23] examples/policy/no-rm-rf.json, as the README uses it', () =
       expect(reply.stdout).toContain('no rm -rf');
     }
   });
+
+  it('[G-TEST-1] hookwerk test on examples/policy passes: its tests pin rm -rf / denied and ls let through', async () => {
+    const home = tempDir('hw-expol-home-');
+    const project = tempDir('hw-expol-proj-');
+    const r = await runCli(['test', path.join(REPO, 'examples', 'policy')], { home, cwd: project });
+    expect(r).toEqual({ code: 0, stdout: '3 passed, 0 failed\n', stderr: '' });
+    const json = await runCli(['test', 'examples/policy', '--json'], { home, cwd: REPO });
+    const lines = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => z.record(z.string(), z.unknown()).parse(JSON.parse(l)));
+    expect(lines.filter((l) => l.type === 'case').map((l) => [l.expect, l.got])).toEqual([
+      ['deny', 'deny'],
+      ['none', 'none'],
+      ['deny', 'deny'],
+    ]);
+  });
 });

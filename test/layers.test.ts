@@ -35,6 +35,8 @@ const LAYERS: readonly (readonly string[])[] = [
   // `hookwerk hook`, its daemon and `hookwerk install`: shells over the engine for the agents;
   // the MCP gate and proxy (`hookwerk/mcp`).
   ['hook', 'install', 'mcp'],
+  // `hookwerk test` [G-TEST-1]: cases run through `hookwerk hook`'s own call.
+  ['policy-test'],
   ['server'],
   ['cli'],
 ];

@@ -39,6 +39,7 @@ function buildProgram(setExit: SetExit): Command {
   addDemoCommand(program, setExit);
   addHookCommand(program, setExit);
   addRunsCommand(program, setExit);
+  addTestCommand(program, setExit);
   addInstallCommand(program, setExit);
   addMcpProxyCommand(program, setExit);
   addDaemonCommand(program, setExit);
@@ -294,6 +295,29 @@ function addRunsCommand(program: Command, setExit: SetExit): void {
     .action(async (opts) => {
       const { runsCommand } = await import('./runs.ts');
       setExit(runsCommand(opts, out, err));
+    });
+}
+
+function addTestCommand(program: Command, setExit: SetExit): void {
+  program
+    .command('test')
+    .description(
+      'run policy test files through exactly what `hookwerk hook` runs (default: .hookwerk/tests/*.json, ~/.hookwerk/tests/*.json)',
+    )
+    .argument('[paths...]', 'test files, or folders of them (a folder with a tests/ folder: its tests)')
+    .option(
+      '--policy <file>',
+      'the policy file to test instead of the user and project policy (a file under edit)',
+    )
+    .option('--agent <agent>', "every case is this agent's: claude, gemini, codex, copilot or cursor")
+    .option('--project <dir>', 'the project the cases run in (default: the current folder)')
+    .option('--json', 'one JSON object per case, then a summary object')
+    .option('--record <n>', 'write the last N journal entries out as cases (expect: what happened)')
+    .option('-o, --output <file>', 'with --record: the test file to write (default: stdout)')
+    .action(async (paths: string[], opts) => {
+      // Loaded on use: no other command pays for it.
+      const { testCommand } = await import('./test.ts');
+      setExit(await testCommand(paths, opts, out, err));
     });
 }
 

@@ -35,6 +35,8 @@ export type HookwerkErrorCode =
   | 'TOOL_DENIED'
   /** A journal folder or segment is not what it must be: a FIFO, a link, a device… [T-SELF-3] */
   | 'JOURNAL'
+  /** A policy test file cannot be read or is not one (`hookwerk test` [G-TEST-1]). */
+  | 'POLICY_TEST'
   /** A command line the CLI cannot run (its message is printed as is). */
   | 'CLI'
   /** A broken invariant inside hookwerk: a bug to report. */

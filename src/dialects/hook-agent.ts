@@ -62,6 +62,24 @@ export interface HookAgentProtocol {
    * opinion, so the agent's own "no objection" [R-HOOK-2] (never an explicit allow).
    */
   reply(call: ClaudeCall, decision: AgentDecision | undefined): HookReply;
+  /**
+   * [G-TEST-1] What the agent reads in one of our replies to `call` — deny, ask, allow or none
+   * (its "no objection"), and why — read with the agent's own answer reader (the one hookwerk's
+   * dialect of that agent runs its hook files with). Loaded on use: the reader is not on the
+   * path of a call without hooks [R-HOOK-4].
+   */
+  readReply(call: ClaudeCall, reply: HookReply): Promise<ReplyVerdict>;
+}
+
+/** What an agent does with a reply, as `hookwerk test` compares it [G-TEST-1]. */
+export type VerdictName = 'deny' | 'ask' | 'allow' | 'none';
+
+export const VERDICT_NAMES: readonly VerdictName[] = ['deny', 'ask', 'allow', 'none'];
+
+/** An agent's reading of one reply: the verdict, and the reason it carries (none for `none`). */
+export interface ReplyVerdict {
+  readonly verdict: VerdictName;
+  readonly reason?: string;
 }
 
 /** Where `hookwerk install --agent NAME` writes, and what [R-INST-1]. */

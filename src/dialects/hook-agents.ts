@@ -29,3 +29,13 @@ export const HOOK_AGENT_NAMES: readonly HookAgentName[] = ['claude', 'gemini', '
 export function isHookAgentName(name: string): name is HookAgentName {
   return Object.hasOwn(HOOK_AGENTS, name);
 }
+
+/**
+ * The agent's own event for `event`: itself when the agent has it, else the first of the agent's
+ * events that maps to it as a Claude Code event (`PreToolUse` is Gemini's `BeforeTool`, Copilot's
+ * and Cursor's `preToolUse`) [R-MAP-1]; else `event` as given.
+ */
+export function agentEventOf(agent: HookAgent, event: string): string {
+  if (agent.install.events.includes(event)) return event;
+  return agent.install.events.find((e) => agent.install.claudeEvent(e) === event) ?? event;
+}

@@ -20,8 +20,10 @@ export function closedGuardInFiles(q: {
   event: string;
   /** The call's tool: a group whose matcher is a plain list of other tools cannot select it. */
   tool: string | undefined;
+  /** [G-TEST-1] The policy files in force instead of the user's and the project's. */
+  files?: readonly string[];
 }): boolean {
-  const policies = [policyFile(q.home), policyFile(q.projectDir)].map(settingsValue);
+  const policies = (q.files ?? [policyFile(q.home), policyFile(q.projectDir)]).map(settingsValue);
   const include = q.agent !== 'claude' && policies.some((v) => includesClaude(v));
   const claude = include
     ? [

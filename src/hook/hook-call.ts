@@ -8,9 +8,10 @@
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { homeFolder } from '../core/home.ts';
-import type { ClaudeCall, HookReply } from '../dialects/hook-agent.ts';
+import type { ClaudeCall, HookAgent, HookReply } from '../dialects/hook-agent.ts';
 import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
+import { MAX_RECORDED_INPUT_BYTES, type RecordedCall } from '../records/journal-entry.ts';
 import { runProblemLines } from '../records/run-problem-lines.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { CallDeadline } from './call-deadline.ts';
@@ -56,8 +57,8 @@ export interface PolicyDecider {
   decide(question: PolicyQuestion): Promise<AgentDecision>;
 }
 
-/** One run as the journal keeps it [R-HOOK-3]. */
-export type AgentRunRecord = RunRecord & { agent: string; toolName?: string };
+/** One run as the journal keeps it [R-HOOK-3]; a call's first run also carries the call [G-TEST-1]. */
+export type AgentRunRecord = RunRecord & { agent: string; toolName?: string; call?: RecordedCall };
 
 export interface HookCallDeps {
   decider: PolicyDecider;
@@ -66,6 +67,14 @@ export interface HookCallDeps {
    * failure to record is one line on stderr, never a changed answer.
    */
   record?: (runs: readonly AgentRunRecord[], home: string) => void | Promise<void>;
+  /**
+   * [G-TEST-1] The policy files the decider runs instead of the user's and the project's
+   * (`hookwerk test --policy`): the fast path's index, which describes those, is not asked (every
+   * call goes to the decider), and a failure's closed-guard check reads these files.
+   */
+  policyFiles?: readonly string[];
+  /** [G-TEST-1] Told the call as read from the agent's input (`hookwerk test` reads the reply back with it). */
+  onCall?: (call: ClaudeCall) => void;
 }
 
 /**
@@ -91,8 +100,10 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
   }
   if (typeof given !== 'object' || given === null || Array.isArray(given))
     return noObjection(req, 'hookwerk: the input on stdin is not a JSON object; no objection');
-  const call = agent.toClaude(Object.fromEntries(Object.entries(given)), req.event, req.env);
+  const input = Object.fromEntries(Object.entries(given));
+  const call = agent.toClaude(input, req.event, req.env);
   if ('problem' in call) return noObjection(req, `hookwerk: ${call.problem}; no objection`);
+  deps.onCall?.(call);
   let home: string;
   try {
     home = req.home ?? homeFolder(undefined, req.env);
@@ -100,13 +111,10 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
     return { ...agent.reply(call, undefined), stderr: `hookwerk: ${messageOf(e)}\n` };
   }
   const projectDir = path.resolve(req.cwd, call.projectDir ?? req.project ?? req.cwd);
-  const scan = scanPolicy({
-    projectDir,
-    home,
-    agent: req.agent,
-    event: call.event,
-    tool: sharedToolName(call),
-  });
+  const scan =
+    deps.policyFiles !== undefined
+      ? { mayRun: true, closedGuard: undefined, stale: false }
+      : scanPolicy({ projectDir, home, agent: req.agent, event: call.event, tool: sharedToolName(call) });
   if (!scan.mayRun) return agent.reply(call, undefined);
   const deadline = callDeadline(req, call);
   try {
@@ -124,9 +132,14 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
       decideEachPart(deps.decider, question),
       (late) => void recordRuns(record, late, req.agent, call, home),
     );
-    const unrecorded = await recordRuns(record, decision, req.agent, call, home);
+    const answered = agent.reply(call, decision);
+    const unrecorded = await recordRuns(record, decision, req.agent, call, home, {
+      stdin: req.stdin,
+      input,
+      reply: answered,
+    });
     passEnvBack(decision, req.env);
-    const reply = withStderr(agent.reply(call, decision), unrecorded);
+    const reply = withStderr(answered, unrecorded);
     // [L-TRUST-11, G-FAIL-1, G-FAIL-2] A guard that did not run as written is never silent.
     const told = withStderr(reply, runProblemLines(decision.runs, projectDir, home));
     return withStderr(told, await deadline.staleInstallLines(home));
@@ -140,6 +153,7 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
         agent: req.agent,
         event: call.event,
         tool: sharedToolName(call),
+        ...(deps.policyFiles !== undefined ? { files: deps.policyFiles } : {}),
       }));
     if (!closed) return { ...agent.reply(call, undefined), stderr: `${why}; no objection\n` };
     const deny: AgentDecision = { decision: 'deny', blocked: true, reason: why, continue: true, runs: [] };
@@ -158,6 +172,7 @@ async function closedGuardNamed(q: {
   agent: string;
   event: string;
   tool: string | undefined;
+  files?: readonly string[];
 }) {
   try {
     const { closedGuardInFiles } = await import('./closed-guard-scan.ts');
@@ -167,6 +182,13 @@ async function closedGuardNamed(q: {
   }
 }
 
+/** The call as answered: the agent's input (`stdin` its text) and our reply. */
+interface Answered {
+  stdin: string;
+  input: Record<string, unknown>;
+  reply: HookReply;
+}
+
 /** The runs into the journal; the line to say on stderr when that failed. */
 async function recordRuns(
   record: NonNullable<HookCallDeps['record']>,
@@ -174,17 +196,46 @@ async function recordRuns(
   agent: HookAgentName,
   call: ClaudeCall,
   home: string,
+  answered?: Answered,
 ): Promise<string[]> {
   if (decision.runs.length === 0) return [];
   try {
-    await record(
-      decision.runs.map((run) => agentRun(run, agent, call)),
-      home,
-    );
+    const runs = decision.runs.map((run) => agentRun(run, agent, call));
+    const head = runs[0];
+    if (head !== undefined && answered !== undefined) {
+      const recorded = await recordedCall(HOOK_AGENTS[agent], call, answered, runs.length);
+      if (recorded !== undefined) head.call = recorded;
+    }
+    await record(runs, home);
     return [];
   } catch (e) {
     return [`hookwerk: the runs were not recorded: ${messageOf(e)}`];
   }
+}
+
+/**
+ * [G-TEST-1] The call as `hookwerk test --record` replays it: the agent's event, its input (when
+ * small: MAX_RECORDED_INPUT_BYTES), and what the agent read in our reply, with its own reader.
+ * Undefined when the reply could not be read back (the runs are recorded all the same).
+ */
+async function recordedCall(
+  agent: HookAgent,
+  call: ClaudeCall,
+  answered: Answered,
+  runs: number,
+): Promise<RecordedCall | undefined> {
+  // No agent names an event this long: such a call is not one to replay.
+  if (call.agentEvent.length > 256) return undefined;
+  const read = await agent.readReply(call, answered.reply).catch(() => undefined);
+  if (read === undefined) return undefined;
+  const bytes = Buffer.byteLength(answered.stdin, 'utf8');
+  const kept = bytes <= MAX_RECORDED_INPUT_BYTES;
+  return {
+    event: call.agentEvent,
+    ...(kept ? { input: answered.input } : { inputBytes: bytes }),
+    answer: read.verdict,
+    runs,
+  };
 }
 
 function withStderr(reply: HookReply, lines: readonly string[]): HookReply {

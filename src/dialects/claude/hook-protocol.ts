@@ -78,4 +78,5 @@ export const claudeHookProtocol: HookAgentProtocol = {
     const out = claudeAnswerJson(call.event, decision);
     return Object.keys(out).length === 0 ? { ...SILENT } : jsonReply(out);
   },
+  readReply: async (call, reply) => (await import('./reply-verdict.ts')).readClaudeReply(call, reply),
 };

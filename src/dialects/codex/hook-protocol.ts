@@ -99,4 +99,5 @@ export const codexHookProtocol: HookAgentProtocol = {
     return call.toolName === 'Bash' ? shellPatchCalls(call, given, env) : call;
   },
   reply: codexReply,
+  readReply: async (call, reply) => (await import('./reply-verdict.ts')).readCodexReply(call, reply),
 };

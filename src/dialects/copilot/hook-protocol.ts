@@ -153,4 +153,5 @@ export const copilotHookProtocol: HookAgentProtocol = {
       out.additionalContext = v.additionalContext;
     return jsonReply(out);
   },
+  readReply: async (call, reply) => (await import('./reply-verdict.ts')).readCopilotReply(call, reply),
 };

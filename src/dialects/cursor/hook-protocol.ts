@@ -161,4 +161,5 @@ export const cursorHookProtocol: HookAgentProtocol = {
     if (event === 'sessionStart' && v.env !== undefined) out.env = { ...v.env };
     return jsonReply(out);
   },
+  readReply: async (call, reply) => (await import('./reply-verdict.ts')).readCursorReply(call, reply),
 };

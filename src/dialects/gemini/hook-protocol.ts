@@ -97,4 +97,5 @@ export const geminiHookProtocol: HookAgentProtocol = {
       out.hookSpecificOutput = { hookEventName: call.agentEvent, ...specific };
     return Object.keys(out).length === 0 ? { ...SILENT } : jsonReply(out);
   },
+  readReply: async (call, reply) => (await import('./reply-verdict.ts')).readGeminiReply(call, reply),
 };

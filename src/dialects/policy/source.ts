@@ -35,12 +35,27 @@ export interface PolicyOptions {
   agent?: string;
   /** Options of the Claude Code files an `include` runs. */
   claude?: ClaudeOptions;
+  /**
+   * [G-TEST-1] These files are the policy, instead of the user's and the project's (`hookwerk
+   * test --policy FILE`: a file under edit). Each is read as the user's file is — trusted, so it
+   * runs without `hookwerk trust` and without being installed — and as strictly (JSONC, G-FAIL-1).
+   * What its `include` reads is still the project's, under the project's approval.
+   */
+  files?: readonly string[];
 }
 
 /** [G-FAIL-1] The agent's environment may ask for the old, open behaviour, by name. */
 export const POLICY_ERRORS_ENV = 'HOOKWERK_POLICY_ERRORS';
 
-function policySpecs(projectDir: string, home: string): SourceSpec[] {
+function policySpecs(projectDir: string, home: string, files?: readonly string[]): SourceSpec[] {
+  if (files !== undefined)
+    return files.map((file) => ({
+      scope: 'user',
+      file,
+      label: 'policy under test',
+      project: false,
+      parse: parseJsoncText,
+    }));
   const user: SourceSpec = {
     scope: 'user',
     file: policyFile(home),
@@ -71,7 +86,12 @@ function includes(settings: readonly ClaudeShapedSettings[], name: string): bool
 }
 
 export function loadPolicyConfig(base: GateLoadBase, options: PolicyOptions = {}): AgentConfig {
-  const loaded = loadClaudeShaped(base, 'policy', policySpecs, policyRuleHook);
+  const loaded = loadClaudeShaped(
+    base,
+    'policy',
+    (projectDir, home) => policySpecs(projectDir, home, options.files),
+    policyRuleHook,
+  );
   const project = loaded.project;
   const config = strictPolicy(loaded.config, loaded.settings, project, base.env ?? process.env);
   const settings = loaded.settings.filter((s) => !config.unusable?.issues.some((i) => i.file === s.file));

@@ -1,0 +1,12 @@
+/**
+ * [G-TEST-1] A reply of `hookwerk hook --agent cursor` as Cursor reads it: with the answer reader
+ * hookwerk's Cursor dialect runs hook files with (`permission`, `continue`, `followup_message`;
+ * empty or non-JSON output blocks a preToolUse, as Cursor does).
+ */
+import { replyAsRun, verdictOfAnswer } from '../agent/reply-verdict.ts';
+import type { ClaudeCall, HookReply, ReplyVerdict } from '../hook-agent.ts';
+import { readCursorAnswer } from './answer.ts';
+
+export function readCursorReply(call: ClaudeCall, reply: HookReply): ReplyVerdict {
+  return verdictOfAnswer(readCursorAnswer(call.agentEvent, replyAsRun(reply), 'open', { input: call.input }));
+}
