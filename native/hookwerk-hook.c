@@ -19,7 +19,8 @@
  * into `node <package>/bin/hookwerk.js daemon --log <home>/.hookwerk/daemon.log` in a session of
  * its own, cwd /, stdin /dev/null, stdout and stderr the log, every other descriptor closed (never
  * the agent's pipes), with a small environment. This process waits only for the intermediate
- * child (a fork and an exit), never for the daemon.
+ * child (a fork and an exit), never for the daemon; the daemon's exec waits for this call to end
+ * (at most 10 s), so that its Node start does not take the CPU from the call.
  *
  * Socket: $HOOKWERK_DAEMON_SOCKET (absolute) when set, else $HOME/.hookwerk/daemon.sock (HOME
  * unset or empty: the password database's home). Wire protocol: docs/agents-hook.md, "The warm
@@ -32,10 +33,13 @@
  * POSIX only; built with -O2 -Wall and no warning.
  */
 #define _POSIX_C_SOURCE 200809L
+/* syscall(): pidfd_open, to wait for the call's end without polling (Linux ≥ 5.3). */
+#define _DEFAULT_SOURCE
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdint.h>
@@ -45,6 +49,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/un.h>
@@ -69,6 +74,8 @@
 #define FLAG_STDIN_TOO_LARGE 1u
 /* The start lock's rules (src/hook/daemon-lock.ts): older than this, or naming a dead pid, it is stale. */
 #define LOCK_STALE_S 60
+/* The daemon's start waits for the call that started it to end, at most this long. */
+#define CALLER_WAIT_MS 10000
 
 /* ask_daemon's answers: the reply was printed; no daemon listens (start one); anything else. */
 #define ASK_ANSWERED 0
@@ -325,6 +332,21 @@ static int autostart_off(void) {
   return v != NULL && strcasecmp(v, "off") == 0;
 }
 
+/* Whether `pid` has exited: gone, or a zombie its parent has not reaped yet. */
+static int exited(pid_t pid) {
+  if (kill(pid, 0) != 0 && errno == ESRCH) return 1;
+  char stat_path[64], stat_text[512];
+  snprintf(stat_path, sizeof stat_path, "/proc/%ld/stat", (long)pid);
+  int fd = open(stat_path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, stat_text, sizeof stat_text - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  stat_text[n] = '\0';
+  char *paren = strrchr(stat_text, ')');
+  return paren != NULL && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
 /* Whether a lock file someone else made can be taken over (src/hook/daemon-lock.ts). */
 static int lock_stale(const char *lock) {
   int fd = open(lock, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -345,18 +367,7 @@ static int lock_stale(const char *lock) {
   if (errno != 0 || end == text || pid <= 0 || pid > INT_MAX) return 0;
   while (*end != '\0' && isspace((unsigned char)*end)) end++;
   if (*end != '\0') return 0;
-  if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return 1;
-  /* A zombie (exited, not reaped) is dead too. */
-  char stat_path[64], stat_text[512];
-  snprintf(stat_path, sizeof stat_path, "/proc/%ld/stat", pid);
-  int sfd = open(stat_path, O_RDONLY | O_CLOEXEC);
-  if (sfd < 0) return 0;
-  ssize_t m = read(sfd, stat_text, sizeof stat_text - 1);
-  close(sfd);
-  if (m <= 0) return 0;
-  stat_text[m] = '\0';
-  char *paren = strrchr(stat_text, ')');
-  return paren != NULL && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+  return exited((pid_t)pid);
 }
 
 /* The lock, newly made (an open descriptor), or -1: a start is under way, or no folder for it. */
@@ -381,6 +392,26 @@ static int keep_var(const char *entry) {
   for (int i = 0; keep[i] != NULL; i++)
     if (strncmp(entry, keep[i], strlen(keep[i])) == 0) return 1;
   return 0;
+}
+
+/*
+ * Waits until the call that started the daemon has ended (at most CALLER_WAIT_MS): the daemon's
+ * own Node start then never competes with that call for the CPU. A pidfd where the kernel has one
+ * (readable once the process exits), else a look every 10 ms.
+ */
+static void wait_for_caller(pid_t caller) {
+#ifdef SYS_pidfd_open
+  int pidfd = (int)syscall(SYS_pidfd_open, caller, 0);
+  if (pidfd >= 0) {
+    struct pollfd p = {.fd = pidfd, .events = POLLIN};
+    while (poll(&p, 1, CALLER_WAIT_MS) < 0 && errno == EINTR) {
+    }
+    close(pidfd);
+    return;
+  }
+#endif
+  struct timespec tick = {0, 10 * 1000 * 1000};
+  for (int waited = 0; waited < CALLER_WAIT_MS && !exited(caller); waited += 10) nanosleep(&tick, NULL);
 }
 
 /* In the daemon-to-be (a grandchild, in its own session): its descriptors, then exec. */
@@ -424,6 +455,8 @@ static void start_daemon(const char *sock, const char *argv0) {
   if (mkdir(own, 0700) != 0 && errno != EEXIST) return;
   int lock_fd = take_lock(lock);
   if (lock_fd < 0) return;
+  /* This process: it execs the cold fallback next, under the same pid, and ends with the call. */
+  pid_t caller = getpid();
   pid_t child = fork();
   if (child < 0) {
     close(lock_fd);
@@ -446,6 +479,7 @@ static void start_daemon(const char *sock, const char *argv0) {
       _exit(0);
     }
     close(lock_fd);
+    wait_for_caller(caller);
     const char *node = HOOKWERK_NODE;
     if (strchr(node, '/') != NULL && access(node, X_OK) != 0) node = "node";
     exec_daemon(node, cli, log);

@@ -224,13 +224,31 @@ async function deadPid(): Promise<number> {
 
 describe('[G-WARM-1] a call that finds no daemon decides itself and starts one', { timeout: TEST_MS }, () => {
   for (const client of CLIENTS) {
-    it(`${client} client: the first call answers cold and starts a daemon (this installation, its own session, a small environment); the next call is the daemon's`, async () => {
+    it(`${client} client: the first call answers cold and starts a daemon (once the call has ended; this installation, its own session, a small environment) without being held by it; the next call is the daemon's`, async () => {
       const w = world();
       const env = envOf(w, { AGENT_SECRET: 'not for the daemon' });
-      const first = await call(client, w, bash(w, 'rm -rf /tmp/x'), env);
+      // `call` resolves on the child's 'close': it exited and both its stdout and stderr closed.
+      // The daemon holds neither (else this would wait for it): it still runs after.
+      const answered = call(client, w, bash(w, 'wait-for-go'), env);
+      await waitFor(
+        () => existsSync(path.join(w.dir, 'started')),
+        'the call to run the guard itself',
+        START_MS,
+      );
+      // While the call decides, the daemon's start waits (its Node start would take the call's CPU).
+      const waiting = lockPid(w.lock);
+      expect(processAlive(waiting ?? 0)).toBe(true);
+      expect(readFileSync(`/proc/${waiting}/cmdline`, 'utf8').split('\0')[1]).not.toBe(BIN);
+      expect(existsSync(w.socket)).toBe(false);
+      writeFileSync(path.join(w.dir, 'go'), '');
+      const first = await answered;
       expect(first.code).toBe(0);
-      expect(first.stdout).toContain('rm -rf is not allowed here');
+      expect(first.stdout).toContain('denied after the wait');
+      const starting = lockPid(w.lock);
+      expect(starting).toBe(waiting);
+      expect(processAlive(starting ?? 0)).toBe(true);
       const s = await running(w);
+      expect(s.pid).toBe(starting);
       expect(s).toMatchObject({ running: true, socket: w.socket, calls: 0 });
       const pid = Number(s.pid);
       expect(lockPid(w.lock)).toBe(pid);
@@ -244,7 +262,7 @@ describe('[G-WARM-1] a call that finds no daemon decides itself and starts one',
       expect(environ.some((v) => v.startsWith('AGENT_SECRET='))).toBe(false);
       expect(environ.some((v) => v.startsWith('HOOKWERK_DAEMON='))).toBe(false);
 
-      const second = await call(client, w, bash(w, 'rm -rf /tmp/x'), env);
+      const second = await call(client, w, bash(w, 'wait-for-go'), env);
       expect(second).toEqual(first);
       expect((await status(w)).json).toMatchObject({ pid, calls: 1 });
       expect(daemonPids(w)).toEqual([pid]);
@@ -252,26 +270,6 @@ describe('[G-WARM-1] a call that finds no daemon decides itself and starts one',
         /Z hookwerk daemon: listening on .*daemon\.sock \(pid \d+; exits after 30 idle minutes\)/,
       );
       expect(statSync(w.log).mode & 0o777).toBe(0o600);
-    });
-
-    it(`${client} client: the call that starts the daemon is not held — its stdout and stderr close while the daemon runs`, async () => {
-      const w = world();
-      const [cmd, args] = clientCommand(client);
-      const child = spawn(cmd, args, { env: envOf(w), cwd: w.project, stdio: ['pipe', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-      });
-      child.stderr.resume();
-      child.stdin.end(bash(w, 'rm -rf /tmp/x'));
-      // 'close': the process exited and both of its streams closed (the daemon holds neither).
-      const code = await new Promise((resolve) => child.once('close', resolve));
-      expect(code).toBe(0);
-      expect(out).toContain('"permissionDecision":"deny"');
-      const pid = lockPid(w.lock);
-      expect(pid).toBeDefined();
-      expect(processAlive(pid ?? 0)).toBe(true);
-      await running(w);
     });
   }
 

@@ -4,7 +4,8 @@
  * (`daemon-lock.ts`: one start at a time) and spawns `node <this package>/bin/hookwerk.js daemon
  * --log <home>/.hookwerk/daemon.log` detached: its own session (`setsid`), its cwd `/`, stdin
  * from /dev/null and stdout/stderr to the log — never the agent's pipes, which the agent waits on
- * — and it is not waited for. The C client (native/hookwerk-hook.c) does the same in C.
+ * — and it is not waited for; its start waits for the call to end. The C client
+ * (native/hookwerk-hook.c) does the same in C.
  *
  * The daemon gets a small environment (`daemonEnv`), not the agent's: it lives up to 30 idle
  * minutes, and each call brings its own environment for its hooks anyway.
@@ -20,6 +21,15 @@ import { autostartOff, COLD_ENV, DAEMON_ENV } from './daemon-socket.ts';
 
 /** This installation's CLI: the same `bin/hookwerk.js` the calling process runs. */
 const BIN = fileURLToPath(new URL('../../bin/hookwerk.js', import.meta.url));
+
+/**
+ * `sh -c` with `$1` the calling process and the daemon's command after it: waits until the call
+ * has ended (at most 10 s, a look every 50 ms), then becomes the daemon (`exec`, the same pid).
+ * A daemon's start loads its whole engine; started while the call still decides, it took the CPU
+ * from it on a busy machine (bench/hook.js, the first-call rows). The C client waits the same way.
+ */
+const WAIT_FOR_CALLER =
+  'i=0; while [ "$i" -lt 200 ] && kill -0 "$1" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done; shift; exec "$@"';
 
 /** The variables a daemon keeps from the call that started it. */
 const KEEP = new Set(['HOME', 'PATH', 'USER', 'LOGNAME', 'TMPDIR', 'LANG', 'TZ']);
@@ -69,12 +79,18 @@ export function autostartDaemon(socket: string, env: NodeJS.ProcessEnv): number 
   try {
     const logFile = daemonLogPath(home);
     log = openSync(logFile, 'a', 0o600);
-    const child = spawn(process.execPath, [BIN, 'daemon', '--log', logFile], {
-      detached: true,
-      cwd: '/',
-      env: daemonEnv(env),
-      stdio: ['ignore', log, log],
-    });
+    // The daemon's Node start waits for this call to end (WAIT_FOR_CALLER), off its CPU.
+    const daemon = [process.execPath, BIN, 'daemon', '--log', logFile];
+    const child = spawn(
+      '/bin/sh',
+      ['-c', WAIT_FOR_CALLER, 'hookwerk-daemon', String(process.pid), ...daemon],
+      {
+        detached: true,
+        cwd: '/',
+        env: daemonEnv(env),
+        stdio: ['ignore', log, log],
+      },
+    );
     // A failed exec is reported later, as an event: this process must not die of it.
     child.on('error', () => {});
     child.unref();
