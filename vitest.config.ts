@@ -12,5 +12,8 @@ export default defineConfig({
     // the suite ran file after file (~650 s). The tests mostly wait on the processes they start,
     // so two files at once on 2 cores halve the wall time (~400 s) without starving either.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // [G-WARM-1] No `hookwerk hook` a test runs starts a daemon (one would outlive the test), even
+    // one spawned with this process's environment; the warm-path tests turn it on for themselves.
+    env: { HOOKWERK_DAEMON: 'off' },
   },
 });

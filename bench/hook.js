@@ -12,10 +12,21 @@
 //               `jq` reads the command, `grep` looks for `rm -rf`; where jq is missing, the sh guard
 //               below instead), and in an extra row the smallest sh guard (one `cat`, one `case`),
 //               where the client's own spawn is a larger share of the hook's run
+//   first call  [G-WARM-1] the cold call's event with no daemon running and starting turned on:
+//               the call decides cold and starts a daemon in the background (whole process, the
+//               Node client and the C client), vs the same call with HOOKWERK_DAEMON=off;
+//               interleaved call by call. After each starting call (not timed) the benchmark
+//               waits for the daemon to listen and stops it, so every such call finds none;
+//               and, without process starts around it, what starting costs inside the Node
+//               client (autostartDaemon(): the lock, the log, the spawn of the waiting start)
+//               as a share of the cold call (the cold row)
+//
+// Every other row runs with HOOKWERK_DAEMON=off: a cold row must not start the daemon it measures
+// without.
 //
 // Ratios are medians of per-round ratios: both sides of a round see the same drift of the machine.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,6 +101,7 @@ function setup() {
     coldHome: home('cold-home', guideGuard),
     warmHome: home('warm-home', guideGuard),
     shHome: home('sh-home', shGuard),
+    startHome: home('start-home', guideGuard),
   };
 }
 
@@ -159,6 +171,122 @@ function stopDaemon(child) {
   });
 }
 
+/** True while `pid` runs (a zombie — exited, not reaped by an init that never reaps — does not). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return true;
+  }
+}
+
+async function until(check, what, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * [G-WARM-1] The call that finds no daemon: starting one (HOOKWERK_DAEMON unset) against not
+ * (off), same client, same input, interleaved; after each starting call the daemon it started is
+ * awaited and stopped outside the timing, so the next finds none again.
+ */
+async function firstCallRow(s, what, cmd, args, input, offEnv) {
+  const onEnv = { ...offEnv };
+  delete onEnv.HOOKWERK_DAEMON;
+  const socket = path.join(s.startHome, '.hookwerk', 'daemon.sock');
+  const lock = `${socket}.lock`;
+  const once = async (env) => {
+    const t0 = nowUs();
+    expectReply(
+      'first call',
+      await runOnce(cmd, args, input, env, s.project),
+      (r) => r.code === 0 && r.out === '',
+    );
+    return nowUs() - t0;
+  };
+  const stopStarted = async () => {
+    await until(() => existsSync(socket), 'the started daemon to listen');
+    const pid = Number(readFileSync(lock, 'utf8'));
+    process.kill(pid, 'SIGTERM');
+    await until(() => !alive(pid) && !existsSync(lock), 'the started daemon to stop');
+  };
+  await once(offEnv);
+  await once(onEnv);
+  await stopStarted();
+  const rounds = 9;
+  const n = 3;
+  const means = { on: [], off: [] };
+  for (let r = 0; r < rounds; r++) {
+    const sum = { on: 0, off: 0 };
+    for (let i = 0; i < n; i++) {
+      for (const side of r % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
+        sum[side] += await once(side === 'on' ? onEnv : offEnv);
+        if (side === 'on') await stopStarted();
+      }
+    }
+    means.on.push(sum.on / n);
+    means.off.push(sum.off / n);
+  }
+  const ratios = means.on.map((x, i) => x / means.off[i]);
+  progress(`hook/first-call (${what}): per-round ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}`);
+  const paired = median(ratios);
+  const on = median(means.on);
+  const off = median(means.off);
+  return {
+    benchmark: `first call with no daemon running: decides cold and starts one (${what}), whole process (${rounds} rounds × ${n}, interleaved)`,
+    hookwerk: fmtUs(on),
+    baseline: `${fmtUs(off)} (the same call with HOOKWERK_DAEMON=off; difference of the medians ${((on - off) / 1000).toFixed(1)} ms)`,
+    ratio: fmtRatio(paired),
+    target: '≤ 1.1× (paired per round; the start is not waited for)',
+    verdict: verdict(paired <= 1.1),
+  };
+}
+
+/**
+ * [G-WARM-1] The Node client's start, timed in this process: `autostartDaemon()` (a fresh home
+ * each time, so it always starts: the lock, the log, the spawn of the start that waits for the
+ * call), as a share of the cold call it is part of (the cold row). The started process is killed
+ * at once: it is still waiting for this process (the "call") to end.
+ */
+async function startCostRow(s, coldUs) {
+  const { autostartDaemon } = await import(path.join(ROOT, 'dist', 'hook', 'daemon-autostart.js'));
+  const env = { ...process.env, HOOKWERK_DAEMON_SOCKET: '' };
+  delete env.HOOKWERK_DAEMON;
+  const homes = path.join(s.dir, 'start-cost');
+  mkdirSync(homes);
+  const times = [];
+  for (let i = 0; i < 41; i++) {
+    const home = path.join(homes, String(i));
+    mkdirSync(home);
+    const t0 = nowUs();
+    const pid = autostartDaemon(path.join(home, '.hookwerk', 'daemon.sock'), { ...env, HOME: home });
+    times.push(nowUs() - t0);
+    if (pid === undefined) throw new Error('autostartDaemon started nothing');
+    process.kill(pid, 'SIGKILL');
+    await until(() => !alive(pid), 'the started process to end');
+  }
+  const m = median(times);
+  return {
+    benchmark:
+      'the start itself, inside the calling Node client: autostartDaemon() — lock, log, spawn of the start that waits for the call (median of 41)',
+    hookwerk: fmtUs(m),
+    baseline: `${fmtUs(coldUs)} (the cold call, first row)`,
+    ratio: `${((m / coldUs) * 100).toFixed(1)} %`,
+    target: '≤ 5 % of the cold call',
+    verdict: verdict(m / coldUs <= 0.05),
+  };
+}
+
 function expectReply(what, r, check) {
   if (!check(r)) throw new Error(`${what}: unexpected answer ${JSON.stringify(r)}`);
   return r;
@@ -182,9 +310,16 @@ export async function run() {
     tool_name: 'Bash',
     tool_input: { command: 'ls -la', description: 'list the files' },
   })}\n`;
-  const envOf = (home) => ({ ...process.env, HOME: home, HOOKWERK_DAEMON_SOCKET: '' });
+  const envOf = (home) => ({
+    ...process.env,
+    HOME: home,
+    HOOKWERK_DAEMON_SOCKET: '',
+    HOOKWERK_DAEMON: 'off',
+  });
   const quiet = (r) => r.code === 0 && r.out === '';
   let daemon;
+  /** The cold row's call: what the start's own cost is measured against. */
+  let coldUs = Number.NaN;
   try {
     // 1. Cold, no policy hook for the event, against a bare node script.
     {
@@ -195,6 +330,7 @@ export async function run() {
         );
       const bare = () => runOnce(process.execPath, [s.bare], noHookInput, coldEnv, s.project);
       const r = await interleaved(hookwerk, bare, { n: 8, rounds: 11, warmup: 3 });
+      coldUs = r.a;
       progress(`hook/cold: per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
       const paired = median(r.ratios);
       rows.push({
@@ -207,6 +343,14 @@ export async function run() {
         verdict: verdict(paired <= 1.3),
       });
     }
+
+    // 1b. [G-WARM-1] The first call with no daemon: decides cold and starts one, vs starting none.
+    for (const [what, cmd, args] of [
+      ['Node client (hookwerk hook)', process.execPath, [BIN, 'hook', '--agent', 'claude']],
+      ...(existsSync(CLIENT) ? [['C client', CLIENT, ['--agent', 'claude']]] : []),
+    ])
+      rows.push(await firstCallRow(s, what, cmd, args, noHookInput, envOf(s.startHome)));
+    rows.push(await startCostRow(s, coldUs));
 
     // 2–3. The warm path: a daemon, and the C client (the Node client where it was not built).
     const warmEnv = envOf(s.warmHome);

@@ -122,6 +122,16 @@ export async function uninstallHookwerk(agent, world, env) {
   return pick(await runProcess(process.execPath, args, { cwd: world.proj, env, timeoutMs: 60_000 }));
 }
 
+/**
+ * [G-WARM-1] The agent's first guarded call started a daemon in the world's home, as it does for
+ * a user: `hookwerk daemon stop` (home from env) ends it after the run, so none outlives its case.
+ * A checkout without the command started none; its error is ignored.
+ */
+export async function stopHookwerkDaemon(world, env) {
+  const args = [HOOKWERK, 'daemon', 'stop'];
+  return pick(await runProcess(process.execPath, args, { cwd: world.proj, env, timeoutMs: 90_000 }));
+}
+
 /** `hookwerk runs --agent A --json` (home from env), or `undefined` when the CLI has no runs yet. */
 export async function hookwerkRuns(agent, world, env) {
   if (!(await hookwerkCommands(env)).runs) return undefined;

@@ -30,6 +30,7 @@ import {
   hookwerkRuns,
   installedCommands,
   installHookwerk,
+  stopHookwerkDaemon,
   uninstallHookwerk,
 } from './install-hooks.js';
 import { GEMINI_USER_SETTINGS } from './world.js';
@@ -424,7 +425,13 @@ async function agentRun(agent, tool, base, baseEnv, timeoutMs, o) {
     // The harness's opt-ins stand for a trusted folder; here the folder is trusted (or not) instead.
     unsetEnv: ['GEMINI_CLI_TRUST_WORKSPACE', 'GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS'],
   };
-  const run = await DRIVE[agent](tool, kase, world, env, timeoutMs);
+  let run;
+  try {
+    run = await DRIVE[agent](tool, kase, world, env, timeoutMs);
+  } finally {
+    // The daemon the agent's first hook call started (as a user's would) ends with the run.
+    await stopHookwerkDaemon(world, env);
+  }
   if (!run.started) throw new Error(`${tool.bin} did not start: ${run.run.spawnError}`);
   const guard = parseLines(readOr(path.join(world.home, '.hookwerk', 'guards', 'guard-log.jsonl')) ?? '');
   return {

@@ -12,6 +12,16 @@
  * at build time (scripts/build-launcher.js), with `node` from PATH and a path relative to this
  * binary as fallbacks.
  *
+ * When nothing listens on the socket (no socket file, or one a killed daemon left), it also starts
+ * a daemon in the background for the next calls [G-WARM-1], unless HOOKWERK_DAEMON=off: it takes
+ * the start lock `<socket>.lock` (O_EXCL; the same rules as src/hook/daemon-lock.ts: a lock is
+ * taken over when its pid is dead or it is older than 60 s), forks, and the child double-forks
+ * into `node <package>/bin/hookwerk.js daemon --log <home>/.hookwerk/daemon.log` in a session of
+ * its own, cwd /, stdin /dev/null, stdout and stderr the log, every other descriptor closed (never
+ * the agent's pipes), with a small environment. This process waits only for the intermediate
+ * child (a fork and an exit), never for the daemon; the daemon's exec waits for this call to end
+ * (at most 10 s), so that its Node start does not take the CPU from the call.
+ *
  * Socket: $HOOKWERK_DAEMON_SOCKET (absolute) when set, else $HOME/.hookwerk/daemon.sock (HOME
  * unset or empty: the password database's home). Wire protocol: docs/agents-hook.md, "The warm
  * path" (and src/hook/daemon-wire.ts): every integer a u32 little endian, every field its length
@@ -23,19 +33,28 @@
  * POSIX only; built with -O2 -Wall and no warning.
  */
 #define _POSIX_C_SOURCE 200809L
+/* syscall(): pidfd_open, to wait for the call's end without polling (Linux ≥ 5.3). */
+#define _DEFAULT_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef HOOKWERK_NODE
@@ -53,6 +72,15 @@
 #define MAX_REPLY_FIELD (64u * 1024u * 1024u)
 #define WIRE_VERSION 1u
 #define FLAG_STDIN_TOO_LARGE 1u
+/* The start lock's rules (src/hook/daemon-lock.ts): older than this, or naming a dead pid, it is stale. */
+#define LOCK_STALE_S 60
+/* The daemon's start waits for the call that started it to end, at most this long. */
+#define CALLER_WAIT_MS 10000
+
+/* ask_daemon's answers: the reply was printed; no daemon listens (start one); anything else. */
+#define ASK_ANSWERED 0
+#define ASK_FAILED (-1)
+#define ASK_ABSENT (-2)
 
 extern char **environ;
 
@@ -122,6 +150,18 @@ static int read_stdin(struct buf *in, int *too_large, int *consumed) {
   }
 }
 
+/* The account's home: $HOME, else the password database's; NULL for none, a relative one, or /. */
+static const char *home_dir(void) {
+  const char *home = getenv("HOME");
+  if (home == NULL || home[0] == '\0' || strcmp(home, "/") == 0) {
+    struct passwd *pw = getpwuid(geteuid());
+    home = pw != NULL ? pw->pw_dir : NULL;
+  }
+  /* A relative or root home: the Node command resolves it (and says why it has none). */
+  if (home == NULL || home[0] != '/' || home[1] == '\0') return NULL;
+  return home;
+}
+
 /* The socket's path, or NULL when there is none to try. */
 static const char *socket_path(char *out, size_t size) {
   const char *given = getenv("HOOKWERK_DAEMON_SOCKET");
@@ -130,13 +170,8 @@ static const char *socket_path(char *out, size_t size) {
     strcpy(out, given);
     return out;
   }
-  const char *home = getenv("HOME");
-  if (home == NULL || home[0] == '\0' || strcmp(home, "/") == 0) {
-    struct passwd *pw = getpwuid(geteuid());
-    home = pw != NULL ? pw->pw_dir : NULL;
-  }
-  /* A relative or root home: the Node command resolves it (and says why it has none). */
-  if (home == NULL || home[0] != '/' || home[1] == '\0') return NULL;
+  const char *home = home_dir();
+  if (home == NULL) return NULL;
   int n = snprintf(out, size, "%s/.hookwerk/daemon.sock", home);
   return n > 0 && (size_t)n < size ? out : NULL;
 }
@@ -221,23 +256,34 @@ static int read_reply(int fd, struct buf *reply, int32_t *code, size_t *out_at, 
   return 0;
 }
 
-/* One call through the daemon; 0 with the reply printed, -1 when the caller must fall back. */
-static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large, int *exit_code) {
-  char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-  if (socket_path(path, sizeof path) == NULL) return -1;
+/*
+ * One call through the daemon: ASK_ANSWERED with the reply printed; ASK_ABSENT when nothing
+ * listens (no socket file, or connect refused: a killed daemon's); ASK_FAILED otherwise. `path`
+ * gets the socket's path (empty when there is none to try).
+ */
+static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large, int *exit_code,
+                      char *path, size_t path_size) {
+  if (socket_path(path, path_size) == NULL) {
+    path[0] = '\0';
+    return ASK_FAILED;
+  }
   struct stat st;
+  if (stat(path, &st) != 0) return errno == ENOENT ? ASK_ABSENT : ASK_FAILED;
   /* Only a socket of this account: one put there by someone else could answer anything. */
-  if (stat(path, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != geteuid()) return -1;
+  if (!S_ISSOCK(st.st_mode) || st.st_uid != geteuid()) return ASK_FAILED;
   struct buf req = {0}, reply = {0};
-  int result = -1;
+  int result = ASK_FAILED;
   int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-  if (fd < 0) return -1;
+  if (fd < 0) return ASK_FAILED;
   (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
   struct sockaddr_un addr;
   memset(&addr, 0, sizeof addr);
   addr.sun_family = AF_UNIX;
   strcpy(addr.sun_path, path);
-  if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) goto done;
+  if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+    if (errno == ECONNREFUSED || errno == ENOENT) result = ASK_ABSENT;
+    goto done;
+  }
   if (build_request(&req, argc, argv, in, too_large) != 0) goto done;
   if (send_all(fd, req.p, req.len) != 0) goto done;
   (void)shutdown(fd, SHUT_WR);
@@ -248,7 +294,7 @@ static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large
   (void)write_all(2, reply.p + err_at, err_len);
   (void)write_all(1, reply.p + out_at, out_len);
   *exit_code = code;
-  result = 0;
+  result = ASK_ANSWERED;
 done:
   close(fd);
   free(req.p);
@@ -276,6 +322,171 @@ static const char *cli_path(const char *argv0, char *out, size_t size) {
   if (slash == NULL) return HOOKWERK_BIN[0] != '\0' ? HOOKWERK_BIN : NULL;
   int n = snprintf(out, size, "%.*s/../../bin/hookwerk.js", (int)(slash - argv0), argv0);
   return n > 0 && (size_t)n < size ? out : NULL;
+}
+
+/* ---- [G-WARM-1] starting a daemon in the background ---- */
+
+/* HOOKWERK_DAEMON=off (any case): start none. */
+static int autostart_off(void) {
+  const char *v = getenv("HOOKWERK_DAEMON");
+  return v != NULL && strcasecmp(v, "off") == 0;
+}
+
+/* Whether `pid` has exited: gone, or a zombie its parent has not reaped yet. */
+static int exited(pid_t pid) {
+  if (kill(pid, 0) != 0 && errno == ESRCH) return 1;
+  char stat_path[64], stat_text[512];
+  snprintf(stat_path, sizeof stat_path, "/proc/%ld/stat", (long)pid);
+  int fd = open(stat_path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, stat_text, sizeof stat_text - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  stat_text[n] = '\0';
+  char *paren = strrchr(stat_text, ')');
+  return paren != NULL && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+/* Whether a lock file someone else made can be taken over (src/hook/daemon-lock.ts). */
+static int lock_stale(const char *lock) {
+  int fd = open(lock, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return errno == ENOENT;
+  struct stat st;
+  char text[33];
+  ssize_t n = -1;
+  int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (regular) n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (!regular) return 0;
+  if (time(NULL) - st.st_mtime >= LOCK_STALE_S) return 1;
+  if (n <= 0) return 0; /* empty: a start is under way */
+  text[n] = '\0';
+  char *end = NULL;
+  errno = 0;
+  long pid = strtol(text, &end, 10);
+  if (errno != 0 || end == text || pid <= 0 || pid > INT_MAX) return 0;
+  while (*end != '\0' && isspace((unsigned char)*end)) end++;
+  if (*end != '\0') return 0;
+  return exited((pid_t)pid);
+}
+
+/* The lock, newly made (an open descriptor), or -1: a start is under way, or no folder for it. */
+static int take_lock(const char *lock) {
+  for (int attempt = 0; attempt < 2; attempt++) {
+    int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST || attempt > 0 || !lock_stale(lock)) return -1;
+    if (unlink(lock) != 0 && errno != ENOENT) return -1;
+  }
+  return -1;
+}
+
+/* The variables the daemon keeps (src/hook/daemon-autostart.ts, daemonEnv). */
+static int keep_var(const char *entry) {
+  static const char *const keep[] = {"HOME=", "PATH=", "USER=", "LOGNAME=", "TMPDIR=", "LANG=", "TZ=", NULL};
+  static const char *const per_call[] = {"HOOKWERK_HOOK_COLD=", "HOOKWERK_HOOK_STARTED_MS=",
+                                         "HOOKWERK_DAEMON=", NULL};
+  for (int i = 0; per_call[i] != NULL; i++)
+    if (strncmp(entry, per_call[i], strlen(per_call[i])) == 0) return 0;
+  if (strncmp(entry, "LC_", 3) == 0 || strncmp(entry, "HOOKWERK_", 9) == 0) return 1;
+  for (int i = 0; keep[i] != NULL; i++)
+    if (strncmp(entry, keep[i], strlen(keep[i])) == 0) return 1;
+  return 0;
+}
+
+/*
+ * Waits until the call that started the daemon has ended (at most CALLER_WAIT_MS): the daemon's
+ * own Node start then never competes with that call for the CPU. A pidfd where the kernel has one
+ * (readable once the process exits), else a look every 10 ms.
+ */
+static void wait_for_caller(pid_t caller) {
+#ifdef SYS_pidfd_open
+  int pidfd = (int)syscall(SYS_pidfd_open, caller, 0);
+  if (pidfd >= 0) {
+    struct pollfd p = {.fd = pidfd, .events = POLLIN};
+    while (poll(&p, 1, CALLER_WAIT_MS) < 0 && errno == EINTR) {
+    }
+    close(pidfd);
+    return;
+  }
+#endif
+  struct timespec tick = {0, 10 * 1000 * 1000};
+  for (int waited = 0; waited < CALLER_WAIT_MS && !exited(caller); waited += 10) nanosleep(&tick, NULL);
+}
+
+/* In the daemon-to-be (a grandchild, in its own session): its descriptors, then exec. */
+static void exec_daemon(const char *node, const char *cli, const char *log) {
+  int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  int log_fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (null_fd < 0 || log_fd < 0) _exit(127);
+  if (dup2(null_fd, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0) _exit(127);
+  /* Nothing of the agent's stays open: it waits for its pipes to close. */
+  long max = sysconf(_SC_OPEN_MAX);
+  if (max < 0 || max > 65536) max = 65536;
+  for (long fd = 3; fd < max; fd++) close((int)fd);
+  if (chdir("/") != 0) _exit(127);
+  size_t envc = 0;
+  while (environ != NULL && environ[envc] != NULL) envc++;
+  char **envp = calloc(envc + 1, sizeof *envp);
+  if (envp == NULL) _exit(127);
+  size_t kept = 0;
+  for (size_t i = 0; i < envc; i++)
+    if (keep_var(environ[i])) envp[kept++] = environ[i];
+  char *args[] = {(char *)node, (char *)cli, "daemon", "--log", (char *)log, NULL};
+  if (strchr(node, '/') != NULL) execve(node, args, envp);
+  environ = envp;
+  args[0] = "node";
+  execvp("node", args);
+  _exit(127);
+}
+
+/* Starts a daemon for `sock` in the background, unless one is starting; never waits for it. */
+static void start_daemon(const char *sock, const char *argv0) {
+  if (autostart_off() || sock[0] == '\0') return;
+  const char *home = home_dir();
+  char own[PATH_MAX], log[PATH_MAX], lock[PATH_MAX], cli_buf[PATH_MAX];
+  if (home == NULL) return;
+  if (snprintf(own, sizeof own, "%s/.hookwerk", home) >= (int)sizeof own) return;
+  if (snprintf(log, sizeof log, "%s/daemon.log", own) >= (int)sizeof log) return;
+  if (snprintf(lock, sizeof lock, "%s.lock", sock) >= (int)sizeof lock) return;
+  const char *cli = cli_path(argv0, cli_buf, sizeof cli_buf);
+  if (cli == NULL) return;
+  /* hookwerk's own folder holds the log (and the default socket): 0700 [R-HOOK-4]. */
+  if (mkdir(own, 0700) != 0 && errno != EEXIST) return;
+  int lock_fd = take_lock(lock);
+  if (lock_fd < 0) return;
+  /* This process: it execs the cold fallback next, under the same pid, and ends with the call. */
+  pid_t caller = getpid();
+  pid_t child = fork();
+  if (child < 0) {
+    close(lock_fd);
+    unlink(lock);
+    return;
+  }
+  if (child == 0) {
+    /* A session of its own: no terminal, no signal of the agent's process group. */
+    (void)setsid();
+    pid_t daemon = fork();
+    if (daemon < 0) {
+      unlink(lock);
+      _exit(1);
+    }
+    if (daemon > 0) {
+      /* The lock names the daemon before the caller goes on (the pid stays the same over exec). */
+      char pid_text[24];
+      int n = snprintf(pid_text, sizeof pid_text, "%ld\n", (long)daemon);
+      if (n <= 0 || write(lock_fd, pid_text, (size_t)n) != n) unlink(lock);
+      _exit(0);
+    }
+    close(lock_fd);
+    wait_for_caller(caller);
+    const char *node = HOOKWERK_NODE;
+    if (strchr(node, '/') != NULL && access(node, X_OK) != 0) node = "node";
+    exec_daemon(node, cli, log);
+  }
+  close(lock_fd);
+  while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
+  }
 }
 
 /* When this call started, in ms since the epoch: the fallback's answer is due from then [G-FAIL-4]. */
@@ -323,7 +534,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   int code = 1;
-  if (ask_daemon(argc, argv, &in, too_large, &code) == 0) return code & 0xff;
+  char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+  int asked = ask_daemon(argc, argv, &in, too_large, &code, path, sizeof path);
+  if (asked == ASK_ANSWERED) return code & 0xff;
+  /* [G-WARM-1] Nothing listens: a daemon for the next calls; this one is decided cold. */
+  if (asked == ASK_ABSENT) start_daemon(path, argv[0]);
   fallback(argc, argv, &in, consumed);
   return 1;
 }

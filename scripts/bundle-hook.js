@@ -11,6 +11,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const LAZY = [
   '/hook/cold-decider.js',
   '/hook/daemon-client.js',
+  '/hook/daemon-autostart.js',
   '/hook/closed-guard-scan.js',
   '/hook/daily-warnings.js',
   '/records/journal-append.js',

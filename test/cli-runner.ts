@@ -24,13 +24,19 @@ export interface CliOptions {
   stdin?: 'ignore' | { text: string };
 }
 
-/** The parent's environment without hookwerk's own variables, so tests never leak into each other. */
+/**
+ * The parent's environment without hookwerk's own variables, so tests never leak into each other.
+ * `HOOKWERK_DAEMON=off` [G-WARM-1]: a `hookwerk hook` a test runs starts no daemon in its temp
+ * home (none would outlive the test); the warm-path tests turn it on for themselves.
+ */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('ZERO_HOOK_')) delete env[key];
   delete env.HOOKWERK_DEBUG;
   delete env.HOOKWERK_TOKEN;
   delete env.LURUS_HOOK_PASS_ENV;
+  delete env.HOOKWERK_DAEMON_IDLE;
+  env.HOOKWERK_DAEMON = 'off';
   return Object.assign(env, extra);
 }
 

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import type { HookReply } from '../dialects/hook-agent.ts';
 import { HOOK_AGENT_NAMES, type HookAgentName, isHookAgentName } from '../dialects/hook-agents.ts';
 import { callStart, STARTED_ENV } from '../hook/call-deadline.ts';
-import { COLD_ENV, usableSocket } from '../hook/daemon-socket.ts';
+import { autostartOff, COLD_ENV, socketState } from '../hook/daemon-socket.ts';
 import { answerHookCall, type HookCallDeps, type PolicyDecider } from '../hook/hook-call.ts';
 
 /**
@@ -104,16 +104,23 @@ export async function hookCommand(
   const input = { stdin, cwd: process.cwd(), env: process.env, startedAt: opts.startedAt ?? Date.now() };
   if (opts.daemon === true && stdin !== undefined) {
     // [R-HOOK-4] A running daemon answers warm; no socket costs this one stat.
-    const socket = usableSocket(process.env);
-    if (socket !== undefined) {
+    const found = socketState(input.env);
+    let absent = found?.state === 'none';
+    if (found?.state === 'ours') {
       const { askDaemon } = await import('../hook/daemon-client.ts');
-      const reply = await askDaemon(socket, {
+      const asked = await askDaemon(found.socket, {
         args: [...args],
         cwd: input.cwd,
         env: envRecord(input.env),
         stdin,
       });
-      if (reply !== undefined) return reply;
+      if (asked.kind === 'reply') return asked.reply;
+      absent = asked.kind === 'absent';
+    }
+    // [G-WARM-1] Nothing listens: start a daemon for the next calls, and decide this one here.
+    if (found !== undefined && absent && !autostartOff(input.env)) {
+      const { autostartDaemon } = await import('../hook/daemon-autostart.ts');
+      autostartDaemon(found.socket, input.env);
     }
   }
   return answerHookArgs(args, input, deps);

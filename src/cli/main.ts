@@ -361,12 +361,20 @@ function addMcpProxyCommand(program: Command, setExit: SetExit): void {
 }
 
 function addDaemonCommand(program: Command, setExit: SetExit): void {
-  program
+  const daemon = program
     .command('daemon')
     .description(
-      'keep the policy engines warm for `hookwerk hook` on a Unix socket (foreground; prints ready)',
+      'keep the policy engines warm for `hookwerk hook` on a Unix socket (foreground; prints ready); a hook call starts one when none runs',
     )
     .option('--socket <path>', 'the socket (default: $HOOKWERK_DAEMON_SOCKET, else ~/.hookwerk/daemon.sock)')
+    .option(
+      '--idle <minutes>',
+      'exit after this many minutes without a call (fractions allowed; 0: never; default $HOOKWERK_DAEMON_IDLE, else 30)',
+    )
+    .option(
+      '--log <file>',
+      'write its lines to this file, bounded at 1 MiB (what a hook call starts it with)',
+    )
     .option(
       '--shutdown-grace-ms <ms>',
       'on SIGINT/SIGTERM: how long running calls may finish before they are dropped (default 5000)',
@@ -375,6 +383,22 @@ function addDaemonCommand(program: Command, setExit: SetExit): void {
       // Loaded on use: the socket server stays out of every other command's start-up.
       const { daemonCommand } = await import('./daemon.ts');
       setExit(await daemonCommand(opts, out, err));
+    });
+  daemon
+    .command('status')
+    .description('whether a daemon runs (exit 0; 1 when none): its pid, socket, start, calls and engines')
+    .option('--json', 'one JSON object: {running, pid, socket, since, calls, idleExitMinutes, engines}')
+    .action(async (_opts, cmd: Command) => {
+      // `--socket` is the daemon's own option, wherever it is given.
+      const { daemonStatusCommand } = await import('./daemon-status.ts');
+      setExit(await daemonStatusCommand(cmd.optsWithGlobals(), out));
+    });
+  daemon
+    .command('stop')
+    .description('stop the running daemon: running calls finish, the socket goes; waits until it exited')
+    .action(async (_opts, cmd: Command) => {
+      const { daemonStopCommand } = await import('./daemon-status.ts');
+      setExit(await daemonStopCommand(cmd.optsWithGlobals(), out));
     });
 }
 

@@ -1,39 +1,82 @@
 /**
  * [R-HOOK-4] The Node client of the warm path: `hookwerk hook` hands its call to a running
  * `hookwerk daemon` (so machines without a C compiler get warm answers too). Any failure —
- * nothing listening, a malformed or incomplete reply, the daemon dying mid-call — is `undefined`,
+ * nothing listening, a malformed or incomplete reply, the daemon dying mid-call — is no reply,
  * and the caller decides in its own process: a lost daemon costs one cold call, never an answer.
+ * Whether anything listened at all is told apart: only then may the caller start a daemon
+ * [G-WARM-1]. The same connection carries `hookwerk daemon status|stop`.
  */
 import { connect } from 'node:net';
+import { errorCode } from '../core/errno.ts';
 import type { HookReply } from '../dialects/hook-agent.ts';
-import { encodeRequest, replyReader, type WireRequest } from './daemon-wire.ts';
+import {
+  type ControlCommand,
+  encodeControl,
+  encodeRequest,
+  replyReader,
+  type WireReply,
+  type WireRequest,
+} from './daemon-wire.ts';
 
-export function askDaemon(socket: string, request: WireRequest): Promise<HookReply | undefined> {
-  const bytes = encodeRequest(request);
-  // Over the daemon's bounds (a huge environment): this process decides.
-  if (bytes === undefined) return Promise.resolve(undefined);
+/** The daemon's reply; `absent`: nothing listens on the socket; `failed`: no (whole) reply. */
+export type Exchange = { kind: 'reply'; reply: WireReply } | { kind: 'absent' } | { kind: 'failed' };
+
+/** Nothing listens there: no socket file, or one a killed daemon left. */
+const ABSENT = new Set(['ENOENT', 'ECONNREFUSED']);
+
+/** Sends `bytes` on a fresh connection and reads the one reply. Never rejects. */
+export function exchange(socket: string, bytes: Buffer): Promise<Exchange> {
   return new Promise((resolve) => {
     const reader = replyReader();
     let settled = false;
-    const settle = (reply: HookReply | undefined) => {
+    let connected = false;
+    const settle = (result: Exchange) => {
       if (settled) return;
       settled = true;
       conn.destroy();
-      resolve(reply);
+      resolve(result);
     };
     const conn = connect(socket);
-    conn.on('error', () => settle(undefined));
-    conn.on('close', () => settle(undefined));
+    conn.on('connect', () => {
+      connected = true;
+    });
+    conn.on('error', (e) => {
+      const code = errorCode(e);
+      settle(!connected && code !== undefined && ABSENT.has(code) ? { kind: 'absent' } : { kind: 'failed' });
+    });
+    conn.on('close', () => settle({ kind: 'failed' }));
     conn.on('data', (chunk: Buffer) => {
       const state = reader.push(chunk);
-      if (state.kind === 'error') settle(undefined);
-      else if (state.kind === 'done')
-        settle({
-          exitCode: state.value.exitCode,
-          stdout: state.value.stdout.toString('utf8'),
-          stderr: state.value.stderr.toString('utf8'),
-        });
+      if (state.kind === 'error') settle({ kind: 'failed' });
+      else if (state.kind === 'done') settle({ kind: 'reply', reply: state.value });
     });
     conn.end(bytes);
   });
+}
+
+/** One hook call through the daemon: its reply, or why there is none. */
+export async function askDaemon(
+  socket: string,
+  request: WireRequest,
+): Promise<{ kind: 'reply'; reply: HookReply } | { kind: 'absent' } | { kind: 'failed' }> {
+  const bytes = encodeRequest(request);
+  // Over the daemon's bounds (a huge environment): this process decides.
+  if (bytes === undefined) return { kind: 'failed' };
+  const result = await exchange(socket, bytes);
+  if (result.kind !== 'reply') return result;
+  const { exitCode, stdout, stderr } = result.reply;
+  return {
+    kind: 'reply',
+    reply: { exitCode, stdout: stdout.toString('utf8'), stderr: stderr.toString('utf8') },
+  };
+}
+
+/** A control message [G-WARM-1]: the daemon's JSON text, or why there is none. */
+export async function askControl(
+  socket: string,
+  command: ControlCommand,
+): Promise<{ kind: 'reply'; json: string } | { kind: 'absent' } | { kind: 'failed' }> {
+  const result = await exchange(socket, encodeControl(command));
+  if (result.kind !== 'reply') return result;
+  return { kind: 'reply', json: result.reply.stdout.toString('utf8') };
 }

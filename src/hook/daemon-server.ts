@@ -7,6 +7,9 @@
  * field limits, malformed, or not complete within `requestTimeoutMs` is closed without a reply.
  * A reply is sent only for a call that ran to its end: stopping drops the rest unanswered, and
  * their clients fall back — a lost daemon costs a cold call, never a cut-short answer.
+ *
+ * The same socket takes the control messages of `hookwerk daemon status|stop` [G-WARM-1]: only the
+ * socket's owner can connect (0600 in a 0700 folder), and hook calls already run the policy.
  */
 import { chmodSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -15,7 +18,13 @@ import { errorCode, errorMessage } from '../core/errno.ts';
 import { HookwerkError } from '../core/errors.ts';
 import type { HookReply } from '../dialects/hook-agent.ts';
 import { MAX_SOCKET_PATH } from './daemon-socket.ts';
-import { encodeReply, requestReader, type WireRequest } from './daemon-wire.ts';
+import {
+  type ControlCommand,
+  encodeReply,
+  incomingReader,
+  type WireReply,
+  type WireRequest,
+} from './daemon-wire.ts';
 
 export const DEFAULT_MAX_CONNECTIONS = 64;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -30,6 +39,8 @@ export class DaemonSocketError extends HookwerkError {
 export interface DaemonServerOptions {
   socket: string;
   handle(request: WireRequest): Promise<HookReply>;
+  /** Answers a control message [G-WARM-1]; without it, one is closed unanswered. */
+  control?(command: ControlCommand): WireReply;
   maxConnections?: number;
   requestTimeoutMs?: number;
   /** The socket's folder is hookwerk's own (`<home>/.hookwerk`): kept at 0700. */
@@ -138,7 +149,7 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
 
   const server = createServer({ allowHalfOpen: true }, (conn) => {
     sending.add(conn);
-    const reader = requestReader();
+    const reader = incomingReader();
     let received = 0;
     const timer = setTimeout(() => drop('the request did not arrive in time'), timeoutMs);
     const drop = (why: string) => {
@@ -166,7 +177,8 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
       started = true;
       clearTimeout(timer);
       sending.delete(conn);
-      const done = run(conn, state.value);
+      if (state.value.kind === 'control') return answerControl(conn, state.value.command);
+      const done = run(conn, state.value.request);
       const call = { conn, done };
       calls.add(call);
       void done.finally(() => calls.delete(call));
@@ -174,6 +186,17 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
     conn.on('data', onData);
   });
   server.maxConnections = maxConnections;
+
+  /** A control message is answered at once; it is no call (stopping does not wait for it). */
+  const answerControl = (conn: Socket, command: ControlCommand): void => {
+    if (opts.control === undefined) {
+      conn.destroy();
+      opts.onMalformed?.('a control message, and this daemon takes none');
+      return;
+    }
+    const reply = opts.control(command);
+    conn.end(encodeReply(reply), () => conn.destroy());
+  };
 
   const run = async (conn: Socket, request: WireRequest): Promise<void> => {
     let reply: HookReply;

@@ -29,20 +29,41 @@ export function homeSocket(home: string): string {
   return path.join(home, '.hookwerk', 'daemon.sock');
 }
 
+/** [G-WARM-1] `HOOKWERK_DAEMON=off`: hook calls start no daemon (a running one is still asked). */
+export const DAEMON_ENV = 'HOOKWERK_DAEMON';
+
+export function autostartOff(env: NodeJS.ProcessEnv): boolean {
+  return env[DAEMON_ENV]?.toLowerCase() === 'off';
+}
+
 /**
- * The socket a client may talk to: it exists, is a socket, and is this account's (a socket
- * someone else put there could answer "allow" to anything). One `stat`.
+ * What is at `socket`: `ours`, a socket of this account a client may talk to; `none`, no file at
+ * all; `foreign`, anything else (not a socket, or another account's: a socket someone else put
+ * there could answer "allow" to anything). One `stat`.
  */
-export function usableSocket(env: NodeJS.ProcessEnv): string | undefined {
-  const socket = daemonSocketPath(env);
-  if (socket === undefined) return undefined;
+export function socketAt(socket: string): 'ours' | 'none' | 'foreign' {
   let s: ReturnType<typeof statSync>;
   try {
     s = statSync(socket, { throwIfNoEntry: false });
   } catch {
-    return undefined;
+    return 'foreign';
   }
-  if (s === undefined || !s.isSocket()) return undefined;
-  if (process.geteuid !== undefined && s.uid !== process.geteuid()) return undefined;
-  return socket;
+  if (s === undefined) return 'none';
+  if (!s.isSocket()) return 'foreign';
+  if (process.geteuid !== undefined && s.uid !== process.geteuid()) return 'foreign';
+  return 'ours';
+}
+
+/** The socket for `env` and what is there (`socketAt`); `undefined` when there is none to try. */
+export function socketState(
+  env: NodeJS.ProcessEnv,
+): { socket: string; state: 'ours' | 'none' | 'foreign' } | undefined {
+  const socket = daemonSocketPath(env);
+  return socket === undefined ? undefined : { socket, state: socketAt(socket) };
+}
+
+/** The socket a client may talk to (see `socketState`). */
+export function usableSocket(env: NodeJS.ProcessEnv): string | undefined {
+  const found = socketState(env);
+  return found?.state === 'ours' ? found.socket : undefined;
 }

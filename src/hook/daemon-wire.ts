@@ -7,6 +7,8 @@
  *            args (each argument after `hook` followed by a NUL), cwd, env (each `K=V` followed
  *            by a NUL), stdin
  *   reply:   "HWKR", version 1, exit code (i32), stdout, stderr
+ *   control: "HWKC", version 1, flags 0, command ("status" or "stop", ≤ 16 bytes) [G-WARM-1];
+ *            its reply is a reply whose stdout is JSON (`daemon-control.ts`)
  *
  * The readers check every length as soon as it arrives: a request over a bound, or malformed, is
  * an error (the server closes it without a reply), never a buffer grown on a client's word.
@@ -14,6 +16,11 @@
 
 export const REQUEST_MAGIC = 'HWKQ';
 export const REPLY_MAGIC = 'HWKR';
+export const CONTROL_MAGIC = 'HWKC';
+/** [G-WARM-1] What `hookwerk daemon status|stop` asks a running daemon. */
+export const CONTROL_COMMANDS = ['status', 'stop'] as const;
+export type ControlCommand = (typeof CONTROL_COMMANDS)[number];
+const MAX_CONTROL_COMMAND = 16;
 export const WIRE_VERSION = 1;
 /** Request flag: stdin was larger than MAX_STDIN_BYTES; the field is empty. */
 export const FLAG_STDIN_TOO_LARGE = 1;
@@ -78,6 +85,15 @@ export function encodeRequest(req: WireRequest): Buffer | undefined {
     ...field(cwd),
     ...field(env),
     ...field(stdin),
+  ]);
+}
+
+export function encodeControl(command: ControlCommand): Buffer {
+  return Buffer.concat([
+    Buffer.from(CONTROL_MAGIC, 'latin1'),
+    u32(WIRE_VERSION),
+    u32(0),
+    ...field(Buffer.from(command, 'latin1')),
   ]);
 }
 
@@ -278,4 +294,62 @@ export function replyReader(): WireReader<WireReply> {
       return { exitCode: header.readInt32LE(8), stdout, stderr };
     },
   );
+}
+
+function controlCommand(bytes: Buffer): ControlCommand | undefined {
+  const text = bytes.toString('latin1');
+  return CONTROL_COMMANDS.find((c) => c === text);
+}
+
+export function controlReader(): WireReader<{ command: ControlCommand }> {
+  return new WireReader<{ command: ControlCommand }>(
+    [
+      {
+        kind: 'fixed',
+        size: 12,
+        check: (header) =>
+          headerProblem(header, CONTROL_MAGIC) ??
+          (header.readUInt32LE(8) !== 0 ? `unknown flags ${header.readUInt32LE(8)}` : undefined),
+      },
+      { kind: 'field', max: MAX_CONTROL_COMMAND },
+    ],
+    ([, bytes]) => {
+      // `finish` tells an error by a string: the command goes back inside an object.
+      const command = bytes === undefined ? undefined : controlCommand(bytes);
+      return command === undefined ? 'unknown control command' : { command };
+    },
+  );
+}
+
+/** What arrives on the daemon's socket: a hook call, or a control message [G-WARM-1]. */
+export type Incoming = { kind: 'call'; request: WireRequest } | { kind: 'control'; command: ControlCommand };
+
+/**
+ * Reads the first four bytes (the magic), then hands everything to the reader of that message:
+ * a request or a control message. Anything else is not a hookwerk message.
+ */
+export function incomingReader(): { push(chunk: Buffer): ReadState<Incoming> } {
+  let head = Buffer.alloc(0);
+  let push: ((chunk: Buffer) => ReadState<Incoming>) | undefined;
+  const mapped = <T>(reader: WireReader<T>, wrap: (value: T) => Incoming) => {
+    return (chunk: Buffer): ReadState<Incoming> => {
+      const state = reader.push(chunk);
+      return state.kind === 'done' ? { kind: 'done', value: wrap(state.value) } : state;
+    };
+  };
+  return {
+    push(chunk) {
+      if (push !== undefined) return push(chunk);
+      head = Buffer.concat([head, chunk]);
+      if (head.length < 4) return { kind: 'more' };
+      const magic = head.toString('latin1', 0, 4);
+      if (magic === REQUEST_MAGIC) push = mapped(requestReader(), (request) => ({ kind: 'call', request }));
+      else if (magic === CONTROL_MAGIC)
+        push = mapped(controlReader(), ({ command }) => ({ kind: 'control', command }));
+      else return { kind: 'error', why: 'not a hookwerk message' };
+      const first = head;
+      head = Buffer.alloc(0);
+      return push(first);
+    },
+  };
 }

@@ -32,8 +32,23 @@ export interface WarmDeciderOptions {
   makeEngine?: (q: PolicyQuestion, sessionId: string) => Promise<HookEngine>;
 }
 
+/** [G-WARM-1] One warm engine, as `hookwerk daemon status` shows it. */
+export interface WarmEngineInfo {
+  project: string;
+  home: string;
+  /** The agent is Claude Code (its own files are then not run by the policy) or another. */
+  agent: 'claude' | 'other';
+  /** Decides running now. */
+  busy: number;
+  /** Milliseconds since its last decide ended (0 while one runs). */
+  idleMs: number;
+}
+
 interface Warm {
   readonly key: string;
+  readonly info: Pick<WarmEngineInfo, 'project' | 'home' | 'agent'>;
+  /** When its last decide ended. */
+  usedAt: number;
   readonly engine: Promise<HookEngine>;
   seen: SourceStamps | undefined;
   busy: number;
@@ -78,6 +93,15 @@ export class WarmDecider implements PolicyDecider {
     return this.#engines.size;
   }
 
+  /** The engines in the table, least recently used first [G-WARM-1]. */
+  engines(now = Date.now()): WarmEngineInfo[] {
+    return [...this.#engines.values()].map((warm) => ({
+      ...warm.info,
+      busy: warm.busy,
+      idleMs: warm.busy > 0 ? 0 : Math.max(0, now - warm.usedAt),
+    }));
+  }
+
   async decide(q: PolicyQuestion): Promise<AgentDecision> {
     if (this.#closed) throw new Error('the daemon is shutting down');
     const warm = this.#take(q);
@@ -103,6 +127,7 @@ export class WarmDecider implements PolicyDecider {
       throw e;
     } finally {
       warm.busy--;
+      warm.usedAt = Date.now();
       this.#settle(warm);
     }
   }
@@ -133,6 +158,8 @@ export class WarmDecider implements PolicyDecider {
     const started = Date.now();
     const warm: Warm = {
       key,
+      info: { project: q.projectDir, home: q.home, agent: q.agent === 'claude' ? 'claude' : 'other' },
+      usedAt: started,
       engine: Promise.resolve()
         .then(() => this.#make(q, projectSession(q.projectDir)))
         .then((engine) => {

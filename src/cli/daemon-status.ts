@@ -1,0 +1,137 @@
+/**
+ * `hookwerk daemon status [--json]` and `hookwerk daemon stop` [G-WARM-1]: a control message on
+ * the daemon's own socket (`daemon-wire.ts`). Only the socket's owner can connect (0600 in a 0700
+ * folder), so only they can ask or stop. `status` exits 0 when a daemon runs, 1 when none does;
+ * `stop` asks it to stop (running calls finish first, the socket goes at once) and waits until its
+ * process is gone; with none running it says so and exits 0.
+ */
+import { z } from 'zod';
+import { pidAlive } from '../core/pid-alive.ts';
+import { askControl } from '../hook/daemon-client.ts';
+import { socketAt } from '../hook/daemon-socket.ts';
+import { CliError } from './cli-error.ts';
+import { socketOf } from './daemon-socket-option.ts';
+
+/** One warm engine of a running daemon. */
+const engineSchema = z.object({
+  project: z.string(),
+  home: z.string(),
+  agent: z.enum(['claude', 'other']),
+  busy: z.number().int().nonnegative(),
+  idleSeconds: z.number().nonnegative(),
+});
+
+/** What a running daemon answers to `status`; loose: a later daemon may add keys (a fleet). */
+export const daemonStatusSchema = z.looseObject({
+  running: z.literal(true),
+  pid: z.number().int().positive(),
+  socket: z.string(),
+  since: z.string(),
+  calls: z.number().int().nonnegative(),
+  idleExitMinutes: z.number().positive().nullable(),
+  engines: z.array(engineSchema),
+});
+export type DaemonStatus = z.infer<typeof daemonStatusSchema>;
+
+const stoppingSchema = z.object({ stopping: z.literal(true), pid: z.number().int().positive() });
+
+/** How long `stop` waits for the daemon's process to end (its grace is 5 s by default). */
+const STOP_WAIT_MS = 60_000;
+
+interface ControlOptions {
+  socket?: string;
+  json?: boolean;
+}
+
+type Asked<T> = { kind: 'none'; socket: string } | { kind: 'reply'; socket: string; value: T };
+
+/** Asks the daemon of `opts`/`env`; none running is `none`, anything unexpected a CliError. */
+async function ask<T>(
+  command: 'status' | 'stop',
+  schema: z.ZodType<T>,
+  opts: ControlOptions,
+  env: NodeJS.ProcessEnv,
+): Promise<Asked<T>> {
+  const { socket } = socketOf(opts, env);
+  const state = socketAt(socket);
+  if (state === 'none') return { kind: 'none', socket };
+  if (state !== 'ours') throw new CliError(`${socket} is not a socket of this account: not asked`);
+  const answer = await askControl(socket, command);
+  if (answer.kind === 'absent') return { kind: 'none', socket };
+  if (answer.kind === 'failed')
+    throw new CliError(`something listens on ${socket} but did not answer "${command}" (another version?)`);
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.json);
+  } catch {
+    throw new CliError(`the daemon on ${socket} answered "${command}" with something other than JSON`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success)
+    throw new CliError(`the daemon on ${socket} answered "${command}" in an unknown shape`);
+  return { kind: 'reply', socket, value: parsed.data };
+}
+
+export async function daemonStatusCommand(
+  opts: ControlOptions,
+  out: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+  now = Date.now(),
+): Promise<number> {
+  const asked = await ask('status', daemonStatusSchema, opts, env);
+  if (asked.kind === 'none') {
+    if (opts.json === true)
+      out(JSON.stringify({ running: false, pid: null, socket: asked.socket, since: null, engines: [] }));
+    else out(`hookwerk daemon: not running (socket ${asked.socket})`);
+    return 1;
+  }
+  const s = asked.value;
+  if (opts.json === true) {
+    out(JSON.stringify(s));
+    return 0;
+  }
+  const up = Math.max(0, Math.floor((now - Date.parse(s.since)) / 1000));
+  out(
+    `hookwerk daemon: running, pid ${s.pid}, since ${s.since} (${duration(up)}), ${s.calls} call${s.calls === 1 ? '' : 's'} answered`,
+  );
+  out(`socket: ${s.socket}`);
+  out(
+    s.idleExitMinutes === null
+      ? 'idle exit: never'
+      : `idle exit: after ${s.idleExitMinutes} minutes without a call`,
+  );
+  out(`engines: ${s.engines.length}`);
+  for (const e of s.engines)
+    out(
+      `  ${e.project} (${e.agent === 'claude' ? 'Claude Code' : 'other agents'}): ${
+        e.busy > 0 ? `${e.busy} running` : `idle ${duration(e.idleSeconds)}`
+      }`,
+    );
+  return 0;
+}
+
+export async function daemonStopCommand(
+  opts: ControlOptions,
+  out: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const asked = await ask('stop', stoppingSchema, opts, env);
+  if (asked.kind === 'none') {
+    out(`hookwerk daemon: not running (socket ${asked.socket})`);
+    return 0;
+  }
+  const { pid } = asked.value;
+  const deadline = Date.now() + STOP_WAIT_MS;
+  while (pidAlive(pid)) {
+    if (Date.now() > deadline) throw new CliError(`the daemon (pid ${pid}) is still stopping`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  out(`hookwerk daemon: stopped (pid ${pid})`);
+  return 0;
+}
+
+function duration(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.floor(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3600)} h`;
+}
