@@ -125,7 +125,7 @@ struct strlist {
 };
 /* cgroups that runs which do not keep their children used: all killed when the engine goes away. */
 static struct strlist used;
-/* Past this many, folders that are gone are forgotten (the engine reuses a few, more come and go). */
+/* Past this many, folders that are gone are forgotten (a removed one is forgotten at once). */
 #define USED_PRUNE 64
 /* cgroups of runs that keep their children and whose main process exited: what is in them stays. */
 static struct strlist kept;
@@ -374,6 +374,16 @@ static void strlist_add(struct strlist *l, const char *s) {
   l->n++;
 }
 
+/* Forgets `s` (list order is not kept). */
+static void strlist_drop(struct strlist *l, const char *s) {
+  for (size_t i = 0; i < l->n; i++)
+    if (strcmp(l->v[i], s) == 0) {
+      free(l->v[i]);
+      l->v[i] = l->v[--l->n];
+      return;
+    }
+}
+
 /* Appends the decimal numbers of `buf` (separated by anything else) to `out`. */
 static void parse_pids(const char *buf, size_t len, struct pids *out) {
   pid_t v = 0;
@@ -473,12 +483,13 @@ static void kill_listed(const char *dir, int depth) {
 
 /*
  * Removes cgroup `dir` once nothing is in it, and the empty cgroups below it first when it has
- * some (a hook may make them, e.g. one that runs hookwerk itself), deepest first.
+ * some (a hook may make them, e.g. one that runs hookwerk itself), deepest first; whether it is gone.
  */
-static void remove_cgroup_tree(const char *dir, int depth) {
-  if (rmdir(dir) == 0 || errno == ENOENT || depth >= 32) return;
+static int remove_cgroup_tree(const char *dir, int depth) {
+  if (rmdir(dir) == 0 || errno == ENOENT) return 1;
+  if (depth >= 32) return 0;
   DIR *d = opendir(dir);
-  if (d == NULL) return;
+  if (d == NULL) return errno == ENOENT;
   char path[4096];
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
@@ -487,7 +498,7 @@ static void remove_cgroup_tree(const char *dir, int depth) {
       remove_cgroup_tree(path, depth + 1);
   }
   closedir(d);
-  rmdir(dir);
+  return rmdir(dir) == 0 || errno == ENOENT;
 }
 
 /*
@@ -518,6 +529,50 @@ static void note_used(const char *procs) {
       used.v[i] = used.v[--used.n];
     }
   strlist_add(&used, dir);
+}
+
+/*
+ * Run cgroups to remove [X-PROC-2]: a run that left nothing has its cgroup removed, but not before
+ * its EXIT leaves, nor before a request or a child event that is waiting: the loop removes one
+ * whenever poll() finds nothing to do (an rmdir costs ~30 us here, and a batch of four runs would
+ * otherwise hold its EXITs, or the next start, for four of them). Never to be used again: the
+ * engine names every run cgroup anew (names only grow), and a folder that exists is never used.
+ * Bounded: past DOOMED_MAX, removed at once. One that a process entered meanwhile (EBUSY) is
+ * tried again after the next event, and at exit; the engine removes what is left at its close.
+ */
+#define DOOMED_MAX 64
+static struct strlist doomed;
+/* doomed.v[0 .. doomed_tried) were tried since the last event and are still there (busy). */
+static size_t doomed_tried;
+
+/* A removed run cgroup is no longer killed at exit: it holds nothing, and it is gone. */
+static int remove_run_cgroup(const char *dir) {
+  if (!remove_cgroup_tree(dir, 0)) return 0;
+  strlist_drop(&used, dir);
+  return 1;
+}
+
+/* The cgroup of a run that left nothing: removed when the launcher is idle (see above). */
+static void doom(const char *dir) {
+  if (doomed.n >= DOOMED_MAX) remove_run_cgroup(dir);
+  else strlist_add(&doomed, dir);
+}
+
+/* Whether a doomed cgroup waits for its first (or, after an event, next) try. */
+static int doomed_waiting(void) {
+  return doomed_tried < doomed.n;
+}
+
+/* Tries the next doomed cgroup: gone, it is forgotten; busy, it waits for the next event. */
+static void remove_doomed_one(void) {
+  size_t i = doomed_tried;
+  if (!remove_run_cgroup(doomed.v[i])) {
+    doomed_tried++;
+    return;
+  }
+  free(doomed.v[i]);
+  memmove(doomed.v + i, doomed.v + i + 1, (doomed.n - i - 1) * sizeof *doomed.v);
+  doomed.n--;
 }
 
 /* The launcher's children: one read of /proc/self/task/<pid>/children, else a walk of /proc. */
@@ -1101,12 +1156,12 @@ static void reap(void) {
     /* Cheap here, a file read on the engine's event loop: is anything of the run left? */
     v[2] = kill(-r->pid, 0) == 0 || cgroup_populated(r->cgroup_procs) ? 1 : 0;
     /*
-     * Nothing left: its cgroup goes now, never to be used again [X-PROC-2]. The engine counts on
-     * it (left 0, a run that does not keep its children: removed), and touches it no more.
+     * Nothing left: its cgroup goes, never to be used again [X-PROC-2], once this EXIT has left
+     * (see doom). The engine counts on it (left 0, a run that does not keep its children), and
+     * touches it no more.
      */
     char dir[4096];
-    if (!v[2] && !r->keep && has_cgroup(r) && dir_of(r->cgroup_procs, dir, sizeof dir))
-      remove_cgroup_tree(dir, 0);
+    if (!v[2] && !r->keep && has_cgroup(r) && dir_of(r->cgroup_procs, dir, sizeof dir)) doom(dir);
     emit(105, r->id, v, 3, NULL, 0, 0);
     release_if_done(r);
   }
@@ -1177,6 +1232,8 @@ static void kill_all_and_exit(void) {
   }
   for (int i = 0; i < MAX_RUNS; i++)
     if (runs[i].used) remove_payload(&runs[i]);
+  /* What was killed above has left its cgroup: every doomed one goes now [X-PROC-2]. */
+  for (size_t i = 0; i < doomed.n; i++) remove_run_cgroup(doomed.v[i]);
   exit(0);
 }
 
@@ -1259,11 +1316,19 @@ int main(int argc, char **argv) {
       }
     }
     set_batch(1);
-    int ready = poll(pfds, (nfds_t)n, hold_timeout());
+    /* A doomed cgroup waiting: only look (timeout 0), and remove it if nothing is there. */
+    int idle_work = doomed_waiting();
+    int ready = poll(pfds, (nfds_t)n, idle_work ? 0 : hold_timeout());
     if (ready < 0) {
       if (errno == EINTR) continue;
       die("poll");
     }
+    if (ready == 0 && idle_work) {
+      remove_doomed_one();
+      continue;
+    }
+    /* Something happened: a busy doomed cgroup may be free now. */
+    if (ready > 0) doomed_tried = 0;
     if (pfds[1].revents) {
       char drain[64];
       while (read(sigchld_pipe[0], drain, sizeof drain) > 0) {

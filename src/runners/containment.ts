@@ -45,7 +45,7 @@ export interface RunContainer {
   empty(pgid: number): boolean;
   /**
    * Lets go of the cgroup once empty; `empty`: already known to be empty; `removed`: the backend
-   * removed it already (a launcher that found nothing of the run left at its exit).
+   * removes it (a launcher that found nothing of the run left at its exit: right after, when idle).
    */
   release(empty?: boolean, removed?: boolean): void;
 }
@@ -388,7 +388,7 @@ class CgroupRun implements RunContainer {
   }
 
   /**
-   * Removed, unless the launcher did at the exit; a cgroup still holding a process (stuck in D
+   * Removed, unless the launcher does after the exit; a cgroup still holding a process (stuck in D
    * state) is removed at close. Never reused [X-PROC-2].
    */
   release(known?: boolean, removed?: boolean): void {
