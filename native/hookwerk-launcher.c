@@ -64,6 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -86,6 +87,7 @@ struct hw_clone_args {
   uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size,
       cgroup;
 };
+#define HW_CLONE_VM 0x00000100ULL
 #define HW_CLONE_VFORK 0x00004000ULL
 #define HW_CLONE_INTO_CGROUP 0x200000000ULL
 
@@ -852,6 +854,104 @@ static void fail_child(int errpipe, int err, const char *stage) {
   _exit(127);
 }
 
+/* What the child does before exec; in the launcher's memory, which the child shares or copies. */
+struct child_plan {
+  char **argv, **envp;
+  const char *cwd;
+  const char *join; /* a cgroup.procs to write: a run not started in its cgroup; else NULL */
+  int in_fd;        /* stdin's read end; -1: /dev/null */
+  int out_fd, err_fd;
+  int err_pipe; /* a failure before exec is told here ("errno stage"); it closes on exec */
+};
+
+/*
+ * The child, up to its exec; never returns. It shares the launcher's memory (vfork, or clone3
+ * with CLONE_VM) or has a copy of it: only system calls and local buffers here. Its own group
+ * (and cgroup) first, so nothing it starts can be missed.
+ */
+static int child_main(void *arg) {
+  const struct child_plan *c = arg;
+  signal(SIGCHLD, SIG_DFL);
+  signal(SIGPIPE, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  signal(SIGINT, SIG_DFL);
+  signal(SIGHUP, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  struct sched_param normal = {0};
+  sched_setscheduler(0, SCHED_OTHER, &normal);
+  if (setpgid(0, 0) < 0) fail_child(c->err_pipe, errno, "setpgid");
+  if (c->join != NULL) {
+    int fd = open(c->join, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "0", 1) != 1) fail_child(c->err_pipe, errno, "cgroup");
+    close(fd);
+  }
+  if (c->in_fd >= 0) {
+    if (dup2(c->in_fd, 0) < 0) fail_child(c->err_pipe, errno, "dup2");
+  } else {
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0 || dup2(devnull, 0) < 0) fail_child(c->err_pipe, errno, "dup2");
+  }
+  if (dup2(c->out_fd, 1) < 0 || dup2(c->err_fd, 2) < 0) fail_child(c->err_pipe, errno, "dup2");
+  if (chdir(c->cwd) < 0) fail_child(c->err_pipe, errno, "chdir");
+  cloexec_above_2();
+  exec_in_path(c->argv, c->envp);
+  fail_child(c->err_pipe, errno, "exec");
+  return 127;
+}
+
+/* HOOKWERK_NO_CLONE3_VM: build the path other architectures take (to test it here). */
+#if defined(__x86_64__) && !defined(HOOKWERK_NO_CLONE3_VM)
+#define HAVE_CLONE3_VM 1
+/*
+ * clone3 with CLONE_VM (and what `ca` adds): the child runs fn(arg) on ca's stack, then exits;
+ * the parent gets the pid, or -errno. In assembly: a child on a stack of its own must not return
+ * through our C frames. x86-64 only (the one we test); elsewhere the child copies our memory.
+ */
+static long clone3_vm(struct hw_clone_args *ca, int (*fn)(void *), void *arg) {
+  long ret = __NR_clone3;
+  register int (*fn_reg)(void *) __asm__("r8") = fn;
+  register void *arg_reg __asm__("r9") = arg;
+  __asm__ volatile("syscall\n\t"
+                   "testq %%rax, %%rax\n\t"
+                   "jnz 1f\n\t"
+                   /* The child: on its own stack (16-byte aligned top), no frame to return to. */
+                   "xorl %%ebp, %%ebp\n\t"
+                   "movq %%r9, %%rdi\n\t"
+                   "callq *%%r8\n\t"
+                   "movl %%eax, %%edi\n\t"
+                   "movl $60, %%eax\n\t" /* exit */
+                   "syscall\n\t"
+                   "ud2\n\t"
+                   "1:\n\t"
+                   : "+a"(ret)
+                   : "D"(ca), "S"(sizeof *ca), "r"(fn_reg), "r"(arg_reg)
+                   : "rcx", "r11", "memory", "cc");
+  return ret;
+}
+
+/* The stack a CLONE_VM child runs on until its exec (one child at a time: CLONE_VFORK). */
+#define CHILD_STACK (64 * 1024)
+static char *child_stack;
+
+/* Mapped on first use, with a guard page below it; whether there is one. */
+static int child_stack_ready(void) {
+  if (child_stack != NULL) return 1;
+  long page = sysconf(_SC_PAGESIZE);
+  if (page <= 0) page = 4096;
+  char *p = mmap(NULL, CHILD_STACK + (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
+                 -1, 0);
+  if (p == MAP_FAILED) return 0;
+  if (mprotect(p, (size_t)page, PROT_NONE) != 0) {
+    munmap(p, CHILD_STACK + (size_t)page);
+    return 0;
+  }
+  child_stack = p + page;
+  return 1;
+}
+#endif
+
 /* The request's NUL-terminated strings, in place in `text` (text_len bytes). NULL if they don't fit. */
 static char **split_text(char *text, size_t text_len, size_t count) {
   char **fields = calloc(count + 1, sizeof *fields);
@@ -959,13 +1059,15 @@ static void do_spawn(struct reader *rq) {
    * A run with a cgroup v2 is started in it (clone3 CLONE_INTO_CGROUP, Linux >= 5.7) rather than
    * moved there: writing cgroup.procs takes the kernel's threadgroup lock for writing, which waits
    * for an RCU grace period whenever no move happened in the last one — some 10 ms per hook run
-   * on a host that sits idle between tool calls. Without CLONE_VM the child copies our (small)
-   * memory; CLONE_VFORK still holds us until it execs. Any refusal (an older kernel, a v1
-   * hierarchy) falls back to vfork and the write, for this run and the rest.
+   * on a host that sits idle between tool calls. With CLONE_VM as vfork (x86-64: the child on a
+   * stack of its own, see clone3_vm), else the child copies our (small) memory: a page-table copy,
+   * then a fault on each page we write after (~40 us a run here); CLONE_VFORK holds us until it
+   * execs either way. Any refusal falls back: CLONE_VM refused, without it; clone3 refused (an
+   * older kernel, a v1 hierarchy), vfork and the write, for this run and the rest.
    */
   /*
-   * The run's cgroup is made here, right before the start, for this run alone, and removed at its
-   * exit [X-PROC-2]: never reused, because a cgroup that was ever cgroup.kill-ed kills every
+   * The run's cgroup is made here, right before the start, for this run alone, and removed after
+   * its exit [X-PROC-2]: never reused, because a cgroup that was ever cgroup.kill-ed kills every
    * process later cloned into it (6.18 here) and any hook may write that file, its own or a
    * sibling's. A folder that exists already was not made for this run (a hook can plant one, and
    * kill it, under the next name): the run then goes without a cgroup (its group still holds it).
@@ -975,9 +1077,13 @@ static void do_spawn(struct reader *rq) {
   if (cgroup[0] != 0 && (!dir_of(cgroup, cgroup_dir, sizeof cgroup_dir) || mkdir(cgroup_dir, 0755) != 0))
     cgroup = no_cgroup;
   static int clone3_usable = 1;
+#ifdef HAVE_CLONE3_VM
+  static int clone3_vm_usable = 1;
+#endif
   volatile int cgroup_fd = -1;
   if (cgroup[0] != 0 && clone3_usable) cgroup_fd = open(cgroup_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   volatile int born_in_cgroup = 0;
+  struct child_plan plan = {argv, envp, cwd, NULL, (flags & 1) ? in_p[0] : -1, out_p[1], err_p[1], ep[1]};
   sigset_t all_signals, saved_mask;
   sigfillset(&all_signals);
   sigprocmask(SIG_SETMASK, &all_signals, &saved_mask);
@@ -988,55 +1094,50 @@ static void do_spawn(struct reader *rq) {
     ca.flags = HW_CLONE_VFORK | HW_CLONE_INTO_CGROUP;
     ca.exit_signal = SIGCHLD;
     ca.cgroup = (uint64_t)cgroup_fd;
-    pid = (pid_t)syscall(__NR_clone3, &ca, sizeof ca);
-    if (pid >= 0) born_in_cgroup = 1;
-    else clone3_usable = 0;
+    int vm_refused = 0;
+#ifdef HAVE_CLONE3_VM
+    if (clone3_vm_usable && child_stack_ready()) {
+      struct hw_clone_args vm = ca;
+      vm.flags |= HW_CLONE_VM;
+      vm.stack = (uint64_t)(uintptr_t)child_stack;
+      vm.stack_size = CHILD_STACK;
+      long r = clone3_vm(&vm, child_main, &plan);
+      if (r > 0) {
+        pid = (pid_t)r;
+        born_in_cgroup = 1;
+      } else {
+        vm_refused = 1;
+      }
+    }
+#endif
+    if (!born_in_cgroup) {
+      pid = (pid_t)syscall(__NR_clone3, &ca, sizeof ca);
+      if (pid == 0) _exit(child_main(&plan));
+      /* Refused with CLONE_VM only: never asked again; refused both ways: no clone3 again. */
+      if (pid > 0) {
+        born_in_cgroup = 1;
+#ifdef HAVE_CLONE3_VM
+        if (vm_refused) clone3_vm_usable = 0;
+#endif
+      } else {
+        clone3_usable = 0;
+      }
+    }
+    (void)vm_refused;
   }
-  if (!born_in_cgroup) pid = vfork();
-  if (pid != 0) {
-    sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-    if (cgroup_fd >= 0) close(cgroup_fd);
+  if (!born_in_cgroup) {
+    plan.join = cgroup[0] != 0 ? cgroup : NULL;
+    pid = vfork();
+    if (pid == 0) _exit(child_main(&plan));
   }
+  sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+  if (cgroup_fd >= 0) close(cgroup_fd);
   if (pid < 0) {
     int32_t e[1] = {errno};
     emit(102, id, e, 1, "fork", 4, 1);
     if (payload_path != NULL) unlink(payload_path);
     if (cgroup[0] != 0) rmdir(cgroup_dir);
     goto cleanup;
-  }
-  if (pid == 0) {
-    /*
-     * The child (sharing our memory until exec: only system calls and local buffers here). Its
-     * own group (and cgroup) first, so nothing it starts can be missed.
-     */
-    signal(SIGCHLD, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    struct sched_param normal = {0};
-    sched_setscheduler(0, SCHED_OTHER, &normal);
-    if (setpgid(0, 0) < 0) fail_child(ep[1], errno, "setpgid");
-    if (cgroup[0] != 0 && !born_in_cgroup) {
-      int fd = open(cgroup, O_WRONLY | O_CLOEXEC);
-      if (fd < 0 || write(fd, "0", 1) != 1) fail_child(ep[1], errno, "cgroup");
-      close(fd);
-    }
-    int devnull = -1;
-    if (flags & 1) {
-      if (dup2(in_p[0], 0) < 0) fail_child(ep[1], errno, "dup2");
-    } else {
-      devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-      if (devnull < 0 || dup2(devnull, 0) < 0) fail_child(ep[1], errno, "dup2");
-    }
-    if (dup2(out_p[1], 1) < 0 || dup2(err_p[1], 2) < 0) fail_child(ep[1], errno, "dup2");
-    if (chdir(cwd) < 0) fail_child(ep[1], errno, "chdir");
-    cloexec_above_2();
-    exec_in_path(argv, envp);
-    fail_child(ep[1], errno, "exec");
   }
 
   close(ep[1]);
