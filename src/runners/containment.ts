@@ -420,10 +420,10 @@ export function makeRunCgroup(procs: string): boolean {
 
 /**
  * Removes the folder of a run's cgroup once the run is over and nothing is in it, with the empty
- * cgroups a hook made below it (the C launcher does the same).
+ * cgroups a hook made below it (the C launcher does the same); whether it is gone.
  */
-export function removeRunCgroup(procs: string): void {
-  removeRunFolder(path.dirname(procs));
+export function removeRunCgroup(procs: string): boolean {
+  return removeRunFolder(path.dirname(procs));
 }
 
 /** rmdir of a run's cgroup, else of the tree it holds; whether it is gone. */

@@ -152,9 +152,8 @@ function start(frame: Buffer): void {
   const cgroup =
     req.cgroupProcs !== '' && makeRunCgroup(req.cgroupProcs) ? path.dirname(req.cgroupProcs) : '';
   const procs = cgroup === '' ? '' : req.cgroupProcs;
-  const removeCgroup = () => {
-    if (procs !== '') removeRunCgroup(procs);
-  };
+  /** Whether the run's cgroup is gone (or it had none). */
+  const removeCgroup = () => procs === '' || removeRunCgroup(procs);
   let child: ChildProcess;
   try {
     child = spawn(command, args, {
@@ -215,10 +214,7 @@ function start(frame: Buffer): void {
     });
     // Empty: removed here, off the engine's event loop, once the EXIT is out (the rmdir does not
     // delay it); never used again [X-PROC-2].
-    if (!leftAlive && !req.keepChildren) {
-      removeCgroup();
-      usedCgroups.delete(cgroup);
-    }
+    if (!leftAlive && !req.keepChildren && removeCgroup()) usedCgroups.delete(cgroup);
   });
   child.on('close', () => children.delete(req.id));
   if (req.stdin !== undefined && child.stdin) {
