@@ -64,6 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -86,6 +87,7 @@ struct hw_clone_args {
   uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size,
       cgroup;
 };
+#define HW_CLONE_VM 0x00000100ULL
 #define HW_CLONE_VFORK 0x00004000ULL
 #define HW_CLONE_INTO_CGROUP 0x200000000ULL
 
@@ -125,7 +127,7 @@ struct strlist {
 };
 /* cgroups that runs which do not keep their children used: all killed when the engine goes away. */
 static struct strlist used;
-/* Past this many, folders that are gone are forgotten (the engine reuses a few, more come and go). */
+/* Past this many, folders that are gone are forgotten (a removed one is forgotten at once). */
 #define USED_PRUNE 64
 /* cgroups of runs that keep their children and whose main process exited: what is in them stays. */
 static struct strlist kept;
@@ -374,6 +376,16 @@ static void strlist_add(struct strlist *l, const char *s) {
   l->n++;
 }
 
+/* Forgets `s` (list order is not kept). */
+static void strlist_drop(struct strlist *l, const char *s) {
+  for (size_t i = 0; i < l->n; i++)
+    if (strcmp(l->v[i], s) == 0) {
+      free(l->v[i]);
+      l->v[i] = l->v[--l->n];
+      return;
+    }
+}
+
 /* Appends the decimal numbers of `buf` (separated by anything else) to `out`. */
 static void parse_pids(const char *buf, size_t len, struct pids *out) {
   pid_t v = 0;
@@ -473,12 +485,13 @@ static void kill_listed(const char *dir, int depth) {
 
 /*
  * Removes cgroup `dir` once nothing is in it, and the empty cgroups below it first when it has
- * some (a hook may make them, e.g. one that runs hookwerk itself), deepest first.
+ * some (a hook may make them, e.g. one that runs hookwerk itself), deepest first; whether it is gone.
  */
-static void remove_cgroup_tree(const char *dir, int depth) {
-  if (rmdir(dir) == 0 || errno == ENOENT || depth >= 32) return;
+static int remove_cgroup_tree(const char *dir, int depth) {
+  if (rmdir(dir) == 0 || errno == ENOENT) return 1;
+  if (depth >= 32) return 0;
   DIR *d = opendir(dir);
-  if (d == NULL) return;
+  if (d == NULL) return errno == ENOENT;
   char path[4096];
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
@@ -487,7 +500,7 @@ static void remove_cgroup_tree(const char *dir, int depth) {
       remove_cgroup_tree(path, depth + 1);
   }
   closedir(d);
-  rmdir(dir);
+  return rmdir(dir) == 0 || errno == ENOENT;
 }
 
 /*
@@ -518,6 +531,50 @@ static void note_used(const char *procs) {
       used.v[i] = used.v[--used.n];
     }
   strlist_add(&used, dir);
+}
+
+/*
+ * Run cgroups to remove [X-PROC-2]: a run that left nothing has its cgroup removed, but not before
+ * its EXIT leaves, nor before a request or a child event that is waiting: the loop removes one
+ * whenever poll() finds nothing to do (an rmdir costs ~30 us here, and a batch of four runs would
+ * otherwise hold its EXITs, or the next start, for four of them). Never to be used again: the
+ * engine names every run cgroup anew (names only grow), and a folder that exists is never used.
+ * Bounded: past DOOMED_MAX, removed at once. One that a process entered meanwhile (EBUSY) is
+ * tried again after the next event, and at exit; the engine removes what is left at its close.
+ */
+#define DOOMED_MAX 64
+static struct strlist doomed;
+/* doomed.v[0 .. doomed_tried) were tried since the last event and are still there (busy). */
+static size_t doomed_tried;
+
+/* A removed run cgroup is no longer killed at exit: it holds nothing, and it is gone. */
+static int remove_run_cgroup(const char *dir) {
+  if (!remove_cgroup_tree(dir, 0)) return 0;
+  strlist_drop(&used, dir);
+  return 1;
+}
+
+/* The cgroup of a run that left nothing: removed when the launcher is idle (see above). */
+static void doom(const char *dir) {
+  if (doomed.n >= DOOMED_MAX) remove_run_cgroup(dir);
+  else strlist_add(&doomed, dir);
+}
+
+/* Whether a doomed cgroup waits for its first (or, after an event, next) try. */
+static int doomed_waiting(void) {
+  return doomed_tried < doomed.n;
+}
+
+/* Tries the next doomed cgroup: gone, it is forgotten; busy, it waits for the next event. */
+static void remove_doomed_one(void) {
+  size_t i = doomed_tried;
+  if (!remove_run_cgroup(doomed.v[i])) {
+    doomed_tried++;
+    return;
+  }
+  free(doomed.v[i]);
+  memmove(doomed.v + i, doomed.v + i + 1, (doomed.n - i - 1) * sizeof *doomed.v);
+  doomed.n--;
 }
 
 /* The launcher's children: one read of /proc/self/task/<pid>/children, else a walk of /proc. */
@@ -797,6 +854,104 @@ static void fail_child(int errpipe, int err, const char *stage) {
   _exit(127);
 }
 
+/* What the child does before exec; in the launcher's memory, which the child shares or copies. */
+struct child_plan {
+  char **argv, **envp;
+  const char *cwd;
+  const char *join; /* a cgroup.procs to write: a run not started in its cgroup; else NULL */
+  int in_fd;        /* stdin's read end; -1: /dev/null */
+  int out_fd, err_fd;
+  int err_pipe; /* a failure before exec is told here ("errno stage"); it closes on exec */
+};
+
+/*
+ * The child, up to its exec; never returns. It shares the launcher's memory (vfork, or clone3
+ * with CLONE_VM) or has a copy of it: only system calls and local buffers here. Its own group
+ * (and cgroup) first, so nothing it starts can be missed.
+ */
+static int child_main(void *arg) {
+  const struct child_plan *c = arg;
+  signal(SIGCHLD, SIG_DFL);
+  signal(SIGPIPE, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  signal(SIGINT, SIG_DFL);
+  signal(SIGHUP, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  struct sched_param normal = {0};
+  sched_setscheduler(0, SCHED_OTHER, &normal);
+  if (setpgid(0, 0) < 0) fail_child(c->err_pipe, errno, "setpgid");
+  if (c->join != NULL) {
+    int fd = open(c->join, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "0", 1) != 1) fail_child(c->err_pipe, errno, "cgroup");
+    close(fd);
+  }
+  if (c->in_fd >= 0) {
+    if (dup2(c->in_fd, 0) < 0) fail_child(c->err_pipe, errno, "dup2");
+  } else {
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0 || dup2(devnull, 0) < 0) fail_child(c->err_pipe, errno, "dup2");
+  }
+  if (dup2(c->out_fd, 1) < 0 || dup2(c->err_fd, 2) < 0) fail_child(c->err_pipe, errno, "dup2");
+  if (chdir(c->cwd) < 0) fail_child(c->err_pipe, errno, "chdir");
+  cloexec_above_2();
+  exec_in_path(c->argv, c->envp);
+  fail_child(c->err_pipe, errno, "exec");
+  return 127;
+}
+
+/* HOOKWERK_NO_CLONE3_VM: build the path other architectures take (to test it here). */
+#if defined(__x86_64__) && !defined(HOOKWERK_NO_CLONE3_VM)
+#define HAVE_CLONE3_VM 1
+/*
+ * clone3 with CLONE_VM (and what `ca` adds): the child runs fn(arg) on ca's stack, then exits;
+ * the parent gets the pid, or -errno. In assembly: a child on a stack of its own must not return
+ * through our C frames. x86-64 only (the one we test); elsewhere the child copies our memory.
+ */
+static long clone3_vm(struct hw_clone_args *ca, int (*fn)(void *), void *arg) {
+  long ret = __NR_clone3;
+  register int (*fn_reg)(void *) __asm__("r8") = fn;
+  register void *arg_reg __asm__("r9") = arg;
+  __asm__ volatile("syscall\n\t"
+                   "testq %%rax, %%rax\n\t"
+                   "jnz 1f\n\t"
+                   /* The child: on its own stack (16-byte aligned top), no frame to return to. */
+                   "xorl %%ebp, %%ebp\n\t"
+                   "movq %%r9, %%rdi\n\t"
+                   "callq *%%r8\n\t"
+                   "movl %%eax, %%edi\n\t"
+                   "movl $60, %%eax\n\t" /* exit */
+                   "syscall\n\t"
+                   "ud2\n\t"
+                   "1:\n\t"
+                   : "+a"(ret)
+                   : "D"(ca), "S"(sizeof *ca), "r"(fn_reg), "r"(arg_reg)
+                   : "rcx", "r11", "memory", "cc");
+  return ret;
+}
+
+/* The stack a CLONE_VM child runs on until its exec (one child at a time: CLONE_VFORK). */
+#define CHILD_STACK (64 * 1024)
+static char *child_stack;
+
+/* Mapped on first use, with a guard page below it; whether there is one. */
+static int child_stack_ready(void) {
+  if (child_stack != NULL) return 1;
+  long page = sysconf(_SC_PAGESIZE);
+  if (page <= 0) page = 4096;
+  char *p = mmap(NULL, CHILD_STACK + (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
+                 -1, 0);
+  if (p == MAP_FAILED) return 0;
+  if (mprotect(p, (size_t)page, PROT_NONE) != 0) {
+    munmap(p, CHILD_STACK + (size_t)page);
+    return 0;
+  }
+  child_stack = p + page;
+  return 1;
+}
+#endif
+
 /* The request's NUL-terminated strings, in place in `text` (text_len bytes). NULL if they don't fit. */
 static char **split_text(char *text, size_t text_len, size_t count) {
   char **fields = calloc(count + 1, sizeof *fields);
@@ -904,13 +1059,15 @@ static void do_spawn(struct reader *rq) {
    * A run with a cgroup v2 is started in it (clone3 CLONE_INTO_CGROUP, Linux >= 5.7) rather than
    * moved there: writing cgroup.procs takes the kernel's threadgroup lock for writing, which waits
    * for an RCU grace period whenever no move happened in the last one — some 10 ms per hook run
-   * on a host that sits idle between tool calls. Without CLONE_VM the child copies our (small)
-   * memory; CLONE_VFORK still holds us until it execs. Any refusal (an older kernel, a v1
-   * hierarchy) falls back to vfork and the write, for this run and the rest.
+   * on a host that sits idle between tool calls. With CLONE_VM as vfork (x86-64: the child on a
+   * stack of its own, see clone3_vm), else the child copies our (small) memory: a page-table copy,
+   * then a fault on each page we write after (~40 us a run here); CLONE_VFORK holds us until it
+   * execs either way. Any refusal falls back: CLONE_VM refused, without it; clone3 refused (an
+   * older kernel, a v1 hierarchy), vfork and the write, for this run and the rest.
    */
   /*
-   * The run's cgroup is made here, right before the start, for this run alone, and removed at its
-   * exit [X-PROC-2]: never reused, because a cgroup that was ever cgroup.kill-ed kills every
+   * The run's cgroup is made here, right before the start, for this run alone, and removed after
+   * its exit [X-PROC-2]: never reused, because a cgroup that was ever cgroup.kill-ed kills every
    * process later cloned into it (6.18 here) and any hook may write that file, its own or a
    * sibling's. A folder that exists already was not made for this run (a hook can plant one, and
    * kill it, under the next name): the run then goes without a cgroup (its group still holds it).
@@ -920,9 +1077,13 @@ static void do_spawn(struct reader *rq) {
   if (cgroup[0] != 0 && (!dir_of(cgroup, cgroup_dir, sizeof cgroup_dir) || mkdir(cgroup_dir, 0755) != 0))
     cgroup = no_cgroup;
   static int clone3_usable = 1;
+#ifdef HAVE_CLONE3_VM
+  static int clone3_vm_usable = 1;
+#endif
   volatile int cgroup_fd = -1;
   if (cgroup[0] != 0 && clone3_usable) cgroup_fd = open(cgroup_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   volatile int born_in_cgroup = 0;
+  struct child_plan plan = {argv, envp, cwd, NULL, (flags & 1) ? in_p[0] : -1, out_p[1], err_p[1], ep[1]};
   sigset_t all_signals, saved_mask;
   sigfillset(&all_signals);
   sigprocmask(SIG_SETMASK, &all_signals, &saved_mask);
@@ -933,55 +1094,50 @@ static void do_spawn(struct reader *rq) {
     ca.flags = HW_CLONE_VFORK | HW_CLONE_INTO_CGROUP;
     ca.exit_signal = SIGCHLD;
     ca.cgroup = (uint64_t)cgroup_fd;
-    pid = (pid_t)syscall(__NR_clone3, &ca, sizeof ca);
-    if (pid >= 0) born_in_cgroup = 1;
-    else clone3_usable = 0;
+    int vm_refused = 0;
+#ifdef HAVE_CLONE3_VM
+    if (clone3_vm_usable && child_stack_ready()) {
+      struct hw_clone_args vm = ca;
+      vm.flags |= HW_CLONE_VM;
+      vm.stack = (uint64_t)(uintptr_t)child_stack;
+      vm.stack_size = CHILD_STACK;
+      long r = clone3_vm(&vm, child_main, &plan);
+      if (r > 0) {
+        pid = (pid_t)r;
+        born_in_cgroup = 1;
+      } else {
+        vm_refused = 1;
+      }
+    }
+#endif
+    if (!born_in_cgroup) {
+      pid = (pid_t)syscall(__NR_clone3, &ca, sizeof ca);
+      if (pid == 0) _exit(child_main(&plan));
+      /* Refused with CLONE_VM only: never asked again; refused both ways: no clone3 again. */
+      if (pid > 0) {
+        born_in_cgroup = 1;
+#ifdef HAVE_CLONE3_VM
+        if (vm_refused) clone3_vm_usable = 0;
+#endif
+      } else {
+        clone3_usable = 0;
+      }
+    }
+    (void)vm_refused;
   }
-  if (!born_in_cgroup) pid = vfork();
-  if (pid != 0) {
-    sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-    if (cgroup_fd >= 0) close(cgroup_fd);
+  if (!born_in_cgroup) {
+    plan.join = cgroup[0] != 0 ? cgroup : NULL;
+    pid = vfork();
+    if (pid == 0) _exit(child_main(&plan));
   }
+  sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+  if (cgroup_fd >= 0) close(cgroup_fd);
   if (pid < 0) {
     int32_t e[1] = {errno};
     emit(102, id, e, 1, "fork", 4, 1);
     if (payload_path != NULL) unlink(payload_path);
     if (cgroup[0] != 0) rmdir(cgroup_dir);
     goto cleanup;
-  }
-  if (pid == 0) {
-    /*
-     * The child (sharing our memory until exec: only system calls and local buffers here). Its
-     * own group (and cgroup) first, so nothing it starts can be missed.
-     */
-    signal(SIGCHLD, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    struct sched_param normal = {0};
-    sched_setscheduler(0, SCHED_OTHER, &normal);
-    if (setpgid(0, 0) < 0) fail_child(ep[1], errno, "setpgid");
-    if (cgroup[0] != 0 && !born_in_cgroup) {
-      int fd = open(cgroup, O_WRONLY | O_CLOEXEC);
-      if (fd < 0 || write(fd, "0", 1) != 1) fail_child(ep[1], errno, "cgroup");
-      close(fd);
-    }
-    int devnull = -1;
-    if (flags & 1) {
-      if (dup2(in_p[0], 0) < 0) fail_child(ep[1], errno, "dup2");
-    } else {
-      devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-      if (devnull < 0 || dup2(devnull, 0) < 0) fail_child(ep[1], errno, "dup2");
-    }
-    if (dup2(out_p[1], 1) < 0 || dup2(err_p[1], 2) < 0) fail_child(ep[1], errno, "dup2");
-    if (chdir(cwd) < 0) fail_child(ep[1], errno, "chdir");
-    cloexec_above_2();
-    exec_in_path(argv, envp);
-    fail_child(ep[1], errno, "exec");
   }
 
   close(ep[1]);
@@ -1101,12 +1257,12 @@ static void reap(void) {
     /* Cheap here, a file read on the engine's event loop: is anything of the run left? */
     v[2] = kill(-r->pid, 0) == 0 || cgroup_populated(r->cgroup_procs) ? 1 : 0;
     /*
-     * Nothing left: its cgroup goes now, never to be used again [X-PROC-2]. The engine counts on
-     * it (left 0, a run that does not keep its children: removed), and touches it no more.
+     * Nothing left: its cgroup goes, never to be used again [X-PROC-2], once this EXIT has left
+     * (see doom). The engine counts on it (left 0, a run that does not keep its children), and
+     * touches it no more.
      */
     char dir[4096];
-    if (!v[2] && !r->keep && has_cgroup(r) && dir_of(r->cgroup_procs, dir, sizeof dir))
-      remove_cgroup_tree(dir, 0);
+    if (!v[2] && !r->keep && has_cgroup(r) && dir_of(r->cgroup_procs, dir, sizeof dir)) doom(dir);
     emit(105, r->id, v, 3, NULL, 0, 0);
     release_if_done(r);
   }
@@ -1177,6 +1333,8 @@ static void kill_all_and_exit(void) {
   }
   for (int i = 0; i < MAX_RUNS; i++)
     if (runs[i].used) remove_payload(&runs[i]);
+  /* What was killed above has left its cgroup: every doomed one goes now [X-PROC-2]. */
+  for (size_t i = 0; i < doomed.n; i++) remove_run_cgroup(doomed.v[i]);
   exit(0);
 }
 
@@ -1259,11 +1417,19 @@ int main(int argc, char **argv) {
       }
     }
     set_batch(1);
-    int ready = poll(pfds, (nfds_t)n, hold_timeout());
+    /* A doomed cgroup waiting: only look (timeout 0), and remove it if nothing is there. */
+    int idle_work = doomed_waiting();
+    int ready = poll(pfds, (nfds_t)n, idle_work ? 0 : hold_timeout());
     if (ready < 0) {
       if (errno == EINTR) continue;
       die("poll");
     }
+    if (ready == 0 && idle_work) {
+      remove_doomed_one();
+      continue;
+    }
+    /* Something happened: a busy doomed cgroup may be free now. */
+    if (ready > 0) doomed_tried = 0;
     if (pfds[1].revents) {
       char drain[64];
       while (read(sigchld_pipe[0], drain, sizeof drain) > 0) {

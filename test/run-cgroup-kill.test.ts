@@ -13,7 +13,7 @@ import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import type { HookEngine } from '../src/engine-api.ts';
 import { CgroupContainment, detectContainment, makeRunCgroup } from '../src/runners/containment.ts';
 import { makeEngine } from './engine-harness.ts';
-import { tempDir, writeScript } from './helpers.ts';
+import { tempDir, waitFor, writeScript } from './helpers.ts';
 
 /** What this host offers: probed once, nothing left behind. */
 const HOST = (() => {
@@ -122,8 +122,11 @@ describe('[X-PROC-2] a hook that writes cgroup.kill poisons no later run', () =>
         expect(next).toMatchObject({ blocked: true, decision: 'deny' });
         expect(next.reason).toContain('rm -rf is not allowed here');
       }
-      // The killed cgroup is gone, not kept for another run.
-      if (KILLABLE) expect(existsSync(readFileSync(path.join(dir, 'run.txt'), 'utf8').trim())).toBe(false);
+      // The killed cgroup is gone (the launcher removes it once idle), not kept for another run.
+      if (KILLABLE) {
+        const killed = readFileSync(path.join(dir, 'run.txt'), 'utf8').trim();
+        await waitFor(() => !existsSync(killed), `${killed} removed`);
+      }
     },
   );
 
@@ -166,8 +169,61 @@ describe('[X-PROC-2] a run cgroup is removed after its run', () => {
       expect(engine.runs({ limit: 1 })[0]).toMatchObject({ outcome: 'ok', exitCode: 0 });
       if (!KILLABLE) return;
       expect(existsSync(path.join(dir, 'made-inner'))).toBe(true);
-      // Gone when the run ended, not at the engine's close.
-      expect(existsSync(readFileSync(path.join(dir, 'run.txt'), 'utf8').trim())).toBe(false);
+      // Gone after the run, with the engine still open: not at its close. A launcher removes it
+      // once the run's EXIT has left and it has nothing else to do, so it is waited for.
+      const run = readFileSync(path.join(dir, 'run.txt'), 'utf8').trim();
+      await waitFor(() => !existsSync(run), `${run} removed`);
+    },
+  );
+
+  it.each(LAUNCHERS)(
+    '[X-PROC-2] %s launcher: a burst of runs: each had a cgroup no other run had, all are removed while the engine runs, and none is left after its close',
+    async (launcher) => {
+      const dir = tempDir('hw-cgburst-');
+      const list = path.join(dir, 'cgroups.txt');
+      const script = writeScript(
+        dir,
+        'hook.sh',
+        [
+          WAIT_FOR_RUN_CGROUP,
+          // One short line per run, appended (O_APPEND): runs in flight do not mix their lines.
+          `echo "${MOUNT}$(sed -n 's/^0:://p' /proc/self/cgroup)" >> '${list}'`,
+        ].join('\n'),
+      );
+      const HOOKS = 6;
+      const EVENTS = 3;
+      writeFileSync(
+        path.join(dir, 'hooks.json'),
+        JSON.stringify({
+          hooks: { tool_call: Array.from({ length: HOOKS }, (_, i) => ({ id: `h${i}`, command: script })) },
+        }),
+      );
+      const engine = await makeEngine(dir, { launcher });
+      for (let i = 0; i < EVENTS; i++)
+        engine.emit('tool_call', { tool: 'shell', success: true, output: 'ok' });
+      await engine.drain();
+      const runs = engine.runs({ limit: 100 });
+      expect(runs).toHaveLength(HOOKS * EVENTS);
+      for (const r of runs) expect(r).toMatchObject({ outcome: 'ok', exitCode: 0 });
+      if (!KILLABLE) return;
+      const cgroups = readFileSync(list, 'utf8').trim().split('\n');
+      expect(cgroups).toHaveLength(HOOKS * EVENTS);
+      for (const cg of cgroups) expect(cg).toMatch(/\/hookwerk-\d+-[0-9a-f]+\/run-\d+$/);
+      // Never handed to a later run: as many cgroups as runs.
+      expect(new Set(cgroups).size).toBe(cgroups.length);
+      // Removed after their runs while the engine is open (not at its close).
+      await waitFor(() => cgroups.every((cg) => !existsSync(cg)), 'every run cgroup removed');
+      const parent = path.dirname(cgroups[0] ?? '');
+      expect(existsSync(parent)).toBe(true);
+      // A burst again, and the engine closed at once: what a launcher had yet to remove goes too.
+      for (let i = 0; i < EVENTS; i++)
+        engine.emit('tool_call', { tool: 'shell', success: true, output: 'ok' });
+      await engine.drain();
+      await engine.close();
+      expect(existsSync(parent)).toBe(false);
+      const all = readFileSync(list, 'utf8').trim().split('\n');
+      expect(all).toHaveLength(2 * HOOKS * EVENTS);
+      expect(new Set(all).size).toBe(all.length);
     },
   );
 });

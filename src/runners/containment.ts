@@ -45,7 +45,7 @@ export interface RunContainer {
   empty(pgid: number): boolean;
   /**
    * Lets go of the cgroup once empty; `empty`: already known to be empty; `removed`: the backend
-   * removed it already (a launcher that found nothing of the run left at its exit).
+   * removes it (a launcher that found nothing of the run left at its exit: right after, when idle).
    */
   release(empty?: boolean, removed?: boolean): void;
 }
@@ -388,7 +388,7 @@ class CgroupRun implements RunContainer {
   }
 
   /**
-   * Removed, unless the launcher did at the exit; a cgroup still holding a process (stuck in D
+   * Removed, unless the launcher does after the exit; a cgroup still holding a process (stuck in D
    * state) is removed at close. Never reused [X-PROC-2].
    */
   release(known?: boolean, removed?: boolean): void {
@@ -420,10 +420,10 @@ export function makeRunCgroup(procs: string): boolean {
 
 /**
  * Removes the folder of a run's cgroup once the run is over and nothing is in it, with the empty
- * cgroups a hook made below it (the C launcher does the same).
+ * cgroups a hook made below it (the C launcher does the same); whether it is gone.
  */
-export function removeRunCgroup(procs: string): void {
-  removeRunFolder(path.dirname(procs));
+export function removeRunCgroup(procs: string): boolean {
+  return removeRunFolder(path.dirname(procs));
 }
 
 /** rmdir of a run's cgroup, else of the tree it holds; whether it is gone. */

@@ -19,7 +19,8 @@ export interface SpawnRequest {
   /**
    * `cgroup.procs` of the run's cgroup: the backend makes its folder right before the start
    * (`makeRunCgroup`; one that exists already is not used) and the process joins it (before exec
-   * where the backend can). A launcher removes it at the exit when nothing of the run is left.
+   * where the backend can). A launcher removes it after the exit (once the exit event is out) when
+   * nothing of the run is left.
    */
   cgroupProcs?: string;
   /** [X-PROC-2] Its other processes may outlive it: the C launcher's orphan killing spares them. */

@@ -82,7 +82,7 @@ interface Run {
 const live = new Map<number, Run>();
 /** cgroup folders of runs that do not keep their children: all killed when the engine goes away. */
 const usedCgroups = new Set<string>();
-/** Past this many, folders that are gone are forgotten (each run has a new one, removed after it). */
+/** Past this many, folders that are gone are forgotten (one the launcher removed is forgotten at once). */
 const USED_CGROUPS_PRUNE = 64;
 
 function noteCgroup(dir: string): void {
@@ -152,9 +152,8 @@ function start(frame: Buffer): void {
   const cgroup =
     req.cgroupProcs !== '' && makeRunCgroup(req.cgroupProcs) ? path.dirname(req.cgroupProcs) : '';
   const procs = cgroup === '' ? '' : req.cgroupProcs;
-  const removeCgroup = () => {
-    if (procs !== '') removeRunCgroup(procs);
-  };
+  /** Whether the run's cgroup is gone (or it had none). */
+  const removeCgroup = () => procs === '' || removeRunCgroup(procs);
   let child: ChildProcess;
   try {
     child = spawn(command, args, {
@@ -206,8 +205,6 @@ function start(frame: Buffer): void {
     live.delete(req.id);
     removePayload();
     const leftAlive = groupAlive(pid) || cgroupPopulated(procs);
-    // Empty: removed here, off the engine's event loop; never used again [X-PROC-2].
-    if (!leftAlive && !req.keepChildren) removeCgroup();
     send({
       type: 'exit',
       id: req.id,
@@ -215,6 +212,9 @@ function start(frame: Buffer): void {
       signal: signal === null ? null : constants.signals[signal],
       leftAlive,
     });
+    // Empty: removed here, off the engine's event loop, once the EXIT is out (the rmdir does not
+    // delay it); never used again [X-PROC-2].
+    if (!leftAlive && !req.keepChildren && removeCgroup()) usedCgroups.delete(cgroup);
   });
   child.on('close', () => children.delete(req.id));
   if (req.stdin !== undefined && child.stdin) {
