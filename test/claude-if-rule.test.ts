@@ -46,10 +46,9 @@ describe('[C-RUN-1] globs: * is any text, everything else literal', () => {
   it('[C-RUN-1] matching is linear-time on hostile input', () => {
     const pattern = `${'a*'.repeat(2000)}b`;
     const text = 'a'.repeat(200_000);
-    const start = performance.now();
+    // A backtracking matcher would not end within the test's timeout on this; the cost is a bench row.
     expect(globMatches(compileGlob(pattern), text)).toBe(false);
     expect(bash(`Bash(${pattern})`, text)).toBe(false);
-    expect(performance.now() - start).toBeLessThan(500);
   });
 });
 

