@@ -125,5 +125,11 @@ describe('[G-PERM-1] hookwerk serve: POST /api/decide with dialect "policy"', ()
       `hookwerk: ${waitingFile} is not approved: its permissions, guards and hooks do not run; ` +
         `review and approve it with \`hookwerk trust --project ${waiting}\`\n`,
     );
+    // validate counts the rules, and says they wait for approval.
+    const validate = await runCli(['validate', '--dialect', 'policy', '--project', waiting], { home });
+    expect(validate.stdout).toContain(`ok: ${waitingFile}: 0 hooks, 1 rule (project)`);
+    expect(validate.stdout).toContain(
+      `note: project rules of ${waiting}: not approved (run \`hookwerk trust\`)`,
+    );
   });
 });

@@ -1,7 +1,7 @@
 /**
- * [G-PERM-1, G-LIB-1] How many rules a policy file holds besides its hooks, read from its bare
+ * [G-PERM-1] How many rules a policy file holds besides its hooks, read from its bare
  * value (approved or not, valid or not): each entry of `permissions.deny|ask|allow` and each
- * entry of `guards`. A project policy of rules alone needs the project's approval as a hook does
+ * entry of `guards` (SPEC §14.3). A project policy of rules alone needs the project's approval as a hook does
  * [R-POL-1], so consent and `hookwerk trust` count them.
  */
 const LISTS = ['deny', 'ask', 'allow'] as const;
