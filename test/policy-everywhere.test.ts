@@ -79,6 +79,39 @@ describe('[L-TRUST-11] [G-PERM-1] the library: gateDialect "policy"', () => {
   });
 });
 
+describe('[G-PERM-1] hookwerk hook: a project policy of rules alone', () => {
+  it('runs nothing before `hookwerk trust`, and denies after it', async () => {
+    const project = tempDir('hw-pe-project-');
+    const home = tempDir('hw-pe-home-');
+    const file = writePolicy(project, { permissions: { deny: ['mcp__files__delete'] } });
+    const input = JSON.stringify({
+      session_id: 's',
+      hook_event_name: 'PreToolUse',
+      cwd: project,
+      tool_name: 'mcp__files__delete',
+      tool_input: {},
+    });
+    const hook = () =>
+      runCli(['hook', '--agent', 'claude', '--project', project], {
+        home,
+        env: { HOOKWERK_DAEMON: 'off' },
+        stdin: { text: input },
+      });
+    expect((await hook()).stdout).toBe('');
+    const trust = await runCli(['trust', '--yes', '--project', project], { home });
+    expect(trust.code, trust.stderr).toBe(0);
+    const after = await hook();
+    expect(after.code).toBe(0);
+    expect(JSON.parse(after.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: `${file}: permissions.deny: mcp__files__delete`,
+      },
+    });
+  });
+});
+
 describe('[G-PERM-1] hookwerk serve: POST /api/decide with dialect "policy"', () => {
   it('the user policy and the approved project policy decide; an unapproved one is one warning on stderr', async () => {
     const home = tempDir('hw-pe-home-');
