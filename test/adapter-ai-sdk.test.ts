@@ -16,7 +16,9 @@ import {
   guardedProject,
   type ObservedEvent,
   observeEvents,
+  policyProject,
   STOP_REASON,
+  USER_REASON,
   WITHHELD_REASON,
 } from './adapter-harness.ts';
 import { makeEngine } from './engine-harness.ts';
@@ -426,5 +428,49 @@ describe('[AD-AI-1] hookwerkMiddleware: the model calls as observe events', () =
       ['llm_response', false],
       ['error', 'stream broke'],
     ]);
+  });
+});
+
+describe('[G-PERM-1] gateTools over an engine of the policy dialect', () => {
+  it('the user and the approved project policy decide the tools: denied ones never run and the model gets the rule; the rest run', async () => {
+    const p = await policyProject();
+    const ran: string[] = [];
+    const tools = {
+      Bash: tool({
+        description: 'Runs a shell command',
+        inputSchema: z.object({ command: z.string() }),
+        execute: async ({ command }) => {
+          ran.push(command);
+          return `ran: ${command}`;
+        },
+      }),
+      deploy: tool({
+        description: 'Deploys',
+        inputSchema: z.object({}),
+        execute: async () => {
+          ran.push('deploy');
+          return 'deployed';
+        },
+      }),
+    };
+    const step = async (toolName: string, input: unknown) => {
+      const model = scriptedModel(input, toolName);
+      await generateText({
+        model,
+        prompt: 'go',
+        tools: gateTools(p.engine, tools),
+        stopWhen: stepCountIs(3),
+      });
+      return lastToolResult(model.doGenerateCalls[1]!.prompt);
+    };
+    // Options in any order and spelling: the rule reads the command [G-PERM-2].
+    expect(await step('Bash', { command: 'rm -fr build' })).toEqual({
+      type: 'error-text',
+      value: USER_REASON,
+    });
+    expect(await step('deploy', {})).toEqual({ type: 'error-text', value: p.projectReason });
+    expect(await step('Bash', { command: 'ls' })).toEqual({ type: 'text', value: 'ran: ls' });
+    expect(ran).toEqual(['ls']);
+    expect(p.engine.runs({ event: 'PreToolUse' }).filter((r) => r.cause === 'permission')).toHaveLength(2);
   });
 });

@@ -5,7 +5,7 @@
  * script) runs in hookwerk's engine, once, and the SDK acts on its answers. The rest reads the
  * answer mapping in-process.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HOOK_EVENTS, query } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import {
 } from '../src/adapters/claude-agent-sdk/index.ts';
 import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
-import { DENY_REASON, guardedProject } from './adapter-harness.ts';
+import { DENY_REASON, guardedProject, policyProject, USER_REASON } from './adapter-harness.ts';
 import { claudeEnv, startAnthropicMock } from './differential-mocks.ts';
 import { makeEngine } from './engine-harness.ts';
 import { tempDir } from './helpers.ts';
@@ -244,5 +244,52 @@ describe('[AD-CAS-1] claudeAgentHooks: the options and the answers', () => {
       { signal: new AbortController().signal },
     );
     expect(answer).toEqual({});
+  });
+});
+
+describe('[G-PERM-1] claudeAgentHooks over an engine of the policy dialect', () => {
+  const preToolUse = (command: string, cwd: string) => ({
+    hook_event_name: 'PreToolUse' as const,
+    session_id: 's',
+    transcript_path: '',
+    cwd,
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 'toolu_1',
+  });
+  const signal = () => ({ signal: new AbortController().signal });
+
+  it('a policy of permission rules alone is answered on PreToolUse: the SDK gets the deny and its rule', async () => {
+    const p = await policyProject();
+    const hooks = claudeAgentHooks(p.engine);
+    expect(Object.keys(hooks)).toEqual(['PreToolUse']);
+    const callback = hooks.PreToolUse?.[0]?.hooks[0];
+    expect(await callback?.(preToolUse('rm --recursive --force /', p.project), 'toolu_1', signal())).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: USER_REASON,
+      },
+    });
+    expect(await callback?.(preToolUse('ls', p.project), 'toolu_1', signal())).toEqual({});
+  });
+
+  it('[G-FAIL-1] a broken policy file: PreToolUse is answered, and denied with the file and cause', async () => {
+    const home = tempDir('hw-cas-home-');
+    mkdirSync(path.join(home, '.hookwerk'));
+    writeFileSync(path.join(home, '.hookwerk', 'policy.json'), '{"permissions": {"deny": "Bash"}}');
+    const project = tempDir('hw-cas-');
+    const engine = await makeEngine(undefined, { projectDir: project, home, gateDialect: 'policy' });
+    const hooks = claudeAgentHooks(engine);
+    expect(Object.keys(hooks).sort()).toEqual(['PermissionRequest', 'PreToolUse']);
+    const answer = await hooks.PreToolUse?.[0]?.hooks[0]?.(preToolUse('ls', project), 'toolu_1', signal());
+    expect(answer).toMatchObject({
+      hookSpecificOutput: {
+        permissionDecision: 'deny',
+        permissionDecisionReason: expect.stringMatching(
+          /^hookwerk: ~\/\.hookwerk\/policy\.json: \$\.permissions\.deny: .* — fix it, or check it with hookwerk validate$/,
+        ),
+      },
+    });
   });
 });

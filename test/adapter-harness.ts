@@ -1,11 +1,14 @@
 /**
  * What the three adapter tests share (AD-AI-1, AD-CAS-1, AD-OAI-1): a temp project whose
  * `.claude/settings.json` holds a real guard script (run as a process, as Claude Code would), an
- * engine in the claude dialect over it with a temp HOME, and the observe events it emitted.
+ * engine in the claude dialect over it with a temp HOME, and the observe events it emitted; and a
+ * project and HOME with hookwerk policy files, under an engine of the policy dialect [G-PERM-1].
  */
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { z } from 'zod';
+import { trustCommand } from '../src/cli/trust.ts';
 import type { HookEngine } from '../src/engine-api.ts';
 import { makeEngine } from './engine-harness.ts';
 import { tempDir, writeScript } from './helpers.ts';
@@ -109,4 +112,39 @@ export function observeEvents(engine: HookEngine): ObservedEvent[] {
     seen.push(envelope.parse(msg.payload));
   });
   return seen;
+}
+
+/** The user policy's rule, and its reason as the agent (and the model) reads it. */
+export const USER_RULE = 'Bash(rm -rf *)';
+export const USER_REASON = `~/.hookwerk/policy.json: permissions.deny: ${USER_RULE}`;
+
+export interface PolicyProject {
+  project: string;
+  home: string;
+  engine: HookEngine;
+  /** What the project policy's deny of the tool `deploy` answers. */
+  projectReason: string;
+}
+
+/**
+ * [G-PERM-1] `~/.hookwerk/policy.json` denying `Bash(rm -rf *)`, and a project policy (approved as
+ * a user does, with `hookwerk trust --yes`) denying the tool `deploy`; an engine made as an adapter
+ * user makes it: `gateDialect: 'policy'` with the project and home, nothing else.
+ */
+export async function policyProject(): Promise<PolicyProject> {
+  const project = realpathSync(tempDir('hw-adapter-policy-'));
+  const home = realpathSync(tempDir('hw-adapter-policy-home-'));
+  const write = (dir: string, policy: object) => {
+    const file = path.join(dir, '.hookwerk', 'policy.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(policy));
+    return file;
+  };
+  write(home, { permissions: { deny: [USER_RULE] } });
+  const projectFile = write(project, { permissions: { deny: ['deploy'] } });
+  const said: string[] = [];
+  const io = { out: (l: string) => said.push(l), err: (l: string) => said.push(l), ask: async () => false };
+  expect(await trustCommand({ project, home, yes: true }, io), said.join('\n')).toBe(0);
+  const engine = await makeEngine(undefined, { projectDir: project, home, gateDialect: 'policy' });
+  return { project, home, engine, projectReason: `${projectFile}: permissions.deny: deploy` };
 }

@@ -30,6 +30,8 @@ import {
   guardedProject,
   type ObservedEvent,
   observeEvents,
+  policyProject,
+  USER_REASON,
   WITHHELD_REASON,
 } from './adapter-harness.ts';
 
@@ -321,5 +323,32 @@ describe('[AD-OAI-1] observedModel / observedModelProvider: the model calls as o
     await g.engine.drain();
     expect(events.map((e) => e.event)).toEqual(['llm_request', 'llm_response']);
     expect(events[0]?.payload).toMatchObject({ provider: 'acme', model: 'gpt-test' });
+  });
+});
+
+describe('[G-PERM-1] toolInputGuardrail over an engine of the policy dialect', () => {
+  it('the user and the approved project policy reject calls with the rule; the rest run', async () => {
+    const p = await policyProject();
+    const { ran, shell } = shellTool('Bash');
+    const deployed: string[] = [];
+    const deploy = tool({
+      name: 'deploy',
+      description: 'Deploys',
+      parameters: z.object({}),
+      execute: async () => {
+        deployed.push('deploy');
+        return 'deployed';
+      },
+    });
+    for (const t of [shell, deploy]) t.inputGuardrails = [toolInputGuardrail(p.engine)];
+    const turn = async (name: string, argsText: string) => {
+      const model = new FakeModel([{ call: { name, args: argsText } }, { say: 'ok' }]);
+      await runner().run(new Agent({ name: 'ops', model, tools: [shell, deploy] }), 'go');
+      return lastToolOutput(model.requests[1]);
+    };
+    expect(await turn('Bash', args('sudo rm -r -f /srv'))).toBe(USER_REASON);
+    expect(await turn('deploy', '{}')).toBe(p.projectReason);
+    expect(await turn('Bash', args('ls'))).toBe('ran: ls');
+    expect([ran, deployed]).toEqual([['ls'], []]);
   });
 });

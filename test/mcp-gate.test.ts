@@ -50,6 +50,38 @@ async function host(engine: HookEngine, opts: Partial<McpGateOptions> = {}) {
   return { gate, call, log: () => serverLog(log), records, notes };
 }
 
+describe('[G-PERM-1] createMcpGate over an engine of the policy dialect', () => {
+  it("the user policy's permission rules gate the host's calls: a deny never reaches the server, the rest passes", async () => {
+    const home = tempDir('hw-mcp-home-');
+    mkdirSync(path.join(home, '.hookwerk'));
+    writeFileSync(
+      path.join(home, '.hookwerk', 'policy.json'),
+      JSON.stringify({ permissions: { deny: ['mcp__notes__delete_all'] } }),
+    );
+    const engine = await openEngine({
+      projectDir: tempDir('hw-mcp-empty-'),
+      home,
+      gateDialect: 'policy',
+      watch: false,
+    });
+    const h = await host(engine);
+    expect(await h.call('delete_all', {})).toEqual({
+      content: [{ type: 'text', text: '~/.hookwerk/policy.json: permissions.deny: mcp__notes__delete_all' }],
+      isError: true,
+    });
+    expect(await h.call('write_note', { title: 'a', body: 'b' })).toEqual({
+      content: [{ type: 'text', text: 'wrote "a"' }],
+    });
+    expect(h.log().map((c) => c.tool)).toEqual(['write_note']);
+    expect(h.records.find((r) => r.cause === 'permission')).toMatchObject({
+      agent: 'mcp',
+      hook: 'permissions.deny: mcp__notes__delete_all',
+      toolName: 'mcp__notes__delete_all',
+      dialect: 'policy',
+    });
+  });
+});
+
 describe('[AD-MCP-1] createMcpGate: enforce mode', () => {
   it('a denied call never reaches the server: the host gets isError and the reason, and both are recorded', async () => {
     const h = await host(await claudeEngine());
@@ -306,7 +338,7 @@ describe('[AD-MCP-1] createMcpGate: dialects, names and options', () => {
       gateDialect: 'gemini',
       watch: false,
     });
-    expect(() => createMcpGate(gemini, { name: 'n' })).toThrow(/claude or lurus/);
+    expect(() => createMcpGate(gemini, { name: 'n' })).toThrow(/policy, claude or lurus/);
   });
 });
 

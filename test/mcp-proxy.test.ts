@@ -3,7 +3,8 @@
  * pairs: the SDK's `Client` → proxy → the tests' notes server), for what passes unchanged; then
  * `hookwerk mcp-proxy` as a real process with the SDK's `Client` on its stdio, in front of the
  * notes server it starts (`-- node notes-server.mjs`) or of one on streamable HTTP at 127.0.0.1
- * (`--url`), guarded by a project's Claude Code hooks approved with `hookwerk trust --yes`.
+ * (`--url`), guarded by a project's Claude Code hooks (`--dialect claude`) approved with
+ * `hookwerk trust --yes`. The policy the proxy reads by default: mcp-proxy-policy.test.ts.
  */
 
 import { spawn } from 'node:child_process';
@@ -315,9 +316,12 @@ describe('[AD-MCP-1] a tools/call sent as a notification (no id) never reaches t
   it('stdio: the real proxy drops each one, says so on stderr once per call, records it; the server never saw it', async () => {
     const { project, home } = await approvedProject();
     const log = path.join(tempDir('hw-mcp-run-'), 'calls.jsonl');
-    const proxy = new ProxyProcess(['--project', project, '--', process.execPath, NOTES_SERVER, log], {
-      home,
-    });
+    const proxy = new ProxyProcess(
+      ['--dialect', 'claude', '--project', project, '--', process.execPath, NOTES_SERVER, log],
+      {
+        home,
+      },
+    );
     const client = await clientOn(proxy);
     await proxy.send(notified);
     await proxy.send(notified);
@@ -338,7 +342,9 @@ describe('[AD-MCP-1] a tools/call sent as a notification (no id) never reaches t
     const { project, home } = await approvedProject();
     const log = path.join(tempDir('hw-mcp-run-'), 'calls.jsonl');
     const http = await httpNotes(log);
-    const proxy = new ProxyProcess(['--project', project, '--url', http.url.href], { home });
+    const proxy = new ProxyProcess(['--dialect', 'claude', '--project', project, '--url', http.url.href], {
+      home,
+    });
     const client = await clientOn(proxy);
     await proxy.send(notified);
     expect(await client.callTool({ name: 'write_note', arguments: { title: 'a', body: 'b' } })).toMatchObject(
@@ -373,9 +379,12 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
     const dir = tempDir('hw-mcp-run-');
     const log = path.join(dir, 'calls.jsonl');
     const pids = path.join(dir, 'pids.json');
-    const proxy = new ProxyProcess(['--project', project, '--', process.execPath, NOTES_SERVER, log, pids], {
-      home,
-    });
+    const proxy = new ProxyProcess(
+      ['--dialect', 'claude', '--project', project, '--', process.execPath, NOTES_SERVER, log, pids],
+      {
+        home,
+      },
+    );
     const errors: Error[] = [];
     proxy.onerror = (e) => errors.push(e);
     const client = await clientOn(proxy);
@@ -430,7 +439,18 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
     const { project, home } = await approvedProject();
     const log = path.join(tempDir('hw-mcp-run-'), 'calls.jsonl');
     const proxy = new ProxyProcess(
-      ['--mode', 'audit', '--project', project, '--', process.execPath, NOTES_SERVER, log],
+      [
+        '--dialect',
+        'claude',
+        '--mode',
+        'audit',
+        '--project',
+        project,
+        '--',
+        process.execPath,
+        NOTES_SERVER,
+        log,
+      ],
       { home },
     );
     const client = await clientOn(proxy);
@@ -455,9 +475,12 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
   it('an unapproved project: its hooks do not run, and stderr says so once, at start', async () => {
     const project = notesProject();
     const log = path.join(tempDir('hw-mcp-run-'), 'calls.jsonl');
-    const proxy = new ProxyProcess(['--project', project, '--', process.execPath, NOTES_SERVER, log], {
-      home: tempDir('hw-mcp-home-'),
-    });
+    const proxy = new ProxyProcess(
+      ['--dialect', 'claude', '--project', project, '--', process.execPath, NOTES_SERVER, log],
+      {
+        home: tempDir('hw-mcp-home-'),
+      },
+    );
     const client = await clientOn(proxy);
     await client.callTool({ name: 'delete_all', arguments: {} });
     await client.callTool({ name: 'delete_all', arguments: {} });
@@ -474,7 +497,9 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
     const { project, home } = await approvedProject();
     const log = path.join(tempDir('hw-mcp-run-'), 'calls.jsonl');
     const http = await httpNotes(log);
-    const proxy = new ProxyProcess(['--project', project, '--url', http.url.href], { home });
+    const proxy = new ProxyProcess(['--dialect', 'claude', '--project', project, '--url', http.url.href], {
+      home,
+    });
     const client = await clientOn(proxy);
     expect(client.getServerVersion()?.name).toBe('notes');
     expect((await client.listTools()).tools.length).toBe(6);
@@ -497,9 +522,12 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
   it('the server dies: the proxy exits 1 with one line saying how, and its client sees the connection close', async () => {
     const { project, home } = await approvedProject();
     const log = path.join(tempDir('hw-mcp-run-'), 'calls.jsonl');
-    const proxy = new ProxyProcess(['--project', project, '--', process.execPath, NOTES_SERVER, log], {
-      home,
-    });
+    const proxy = new ProxyProcess(
+      ['--dialect', 'claude', '--project', project, '--', process.execPath, NOTES_SERVER, log],
+      {
+        home,
+      },
+    );
     const client = await clientOn(proxy);
     await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow(/closed/i);
     expect(await proxy.exit).toEqual({ code: 1, signal: null });
@@ -511,7 +539,17 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
     const dir = tempDir('hw-mcp-run-');
     const pids = path.join(dir, 'pids.json');
     const proxy = new ProxyProcess(
-      ['--project', project, '--', process.execPath, NOTES_SERVER, path.join(dir, 'calls.jsonl'), pids],
+      [
+        '--dialect',
+        'claude',
+        '--project',
+        project,
+        '--',
+        process.execPath,
+        NOTES_SERVER,
+        path.join(dir, 'calls.jsonl'),
+        pids,
+      ],
       { home },
     );
     const client = await clientOn(proxy);
@@ -522,7 +560,7 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
     expect([processAlive(server), processAlive(child)]).toEqual([false, false]);
   });
 
-  it("examples/mcp-proxy/client.js: one call allowed, one denied by the example's hook", async () => {
+  it("examples/mcp-proxy/client.js: one call allowed, one denied by the example's policy [G-PERM-1]", async () => {
     const run = await runNode(
       [path.join(REPO, 'examples', 'mcp-proxy', 'client.js')],
       tempDir('hw-mcp-home-'),
@@ -532,14 +570,17 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
     expect(run.stdout).toContain('connected to notes through hookwerk mcp-proxy');
     expect(run.stdout).toContain('write_note -> noted (1 notes)');
     expect(run.stdout).toContain(
-      'delete_all -> DENIED: delete_all is not allowed: notes are kept (hook .claude/hooks/no-delete.sh)',
+      `delete_all -> DENIED: ${path.join(REPO, 'examples', 'mcp-proxy', '.hookwerk', 'policy.json')}: permissions.deny: mcp__notes__delete_all`,
     );
   });
 
   it('bad command lines are CliErrors naming the flag; from the CLI: one line on stderr, exit 1, nothing on stdout', async () => {
     const cases: [string[], RegExp][] = [
       [[], /give the MCP server to start after --, or --url URL/],
-      [['--dialect', 'gemini', '--', 'node', 's.js'], /--dialect must be claude or lurus, got "gemini"/],
+      [
+        ['--dialect', 'gemini', '--', 'node', 's.js'],
+        /--dialect must be policy, claude or lurus, got "gemini"/,
+      ],
       [['--mode=loud', '--', 'node'], /--mode must be enforce or audit/],
       [['--url', 'ftp://127.0.0.1/'], /--url must be an http or https URL/],
       [['--url', 'http://127.0.0.1/', '--', 'node'], /either --url or a command, not both/],
@@ -552,7 +593,6 @@ describe('[AD-MCP-1] hookwerk mcp-proxy: the real process', () => {
     // The server's own flags are its own: the first word that is not ours starts its command line.
     expect(parseMcpProxyArgs(['--name', 'n', 'node', 'server.js', '--port', '3'])).toEqual({
       name: 'n',
-      dialect: 'claude',
       mode: 'enforce',
       upstream: { command: 'node', args: ['server.js', '--port', '3'] },
     });

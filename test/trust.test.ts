@@ -499,6 +499,37 @@ describe('[L-TRUST-2] `trust` reviews what runs and which data leaves, then reco
     expect(existsSync(trustStorePath(home))).toBe(false);
   });
 
+  it('[L-TRUST-2] [G-PERM-1] a project policy of permission rules alone is reviewed rule by rule and approved; then they run', async () => {
+    const project = tempDir('hw-proj-');
+    const home = tempDir('hw-home-');
+    writeJson(path.join(project, '.hookwerk', 'policy.json'), {
+      permissions: { deny: ['mcp__files__delete'], allow: ['Read'] },
+    });
+    const policyEngine = () => makeEngine(undefined, { projectDir: project, home, gateDialect: 'policy' });
+    const call = { tool_name: 'mcp__files__delete', tool_input: {} };
+    // Not approved: the rules do not run, and the project is not "without hooks".
+    const before = await policyEngine();
+    expect(before.gate.trust).toMatchObject({ trusted: false, reason: 'not approved' });
+    expect((await before.decide('PreToolUse', call)).blocked).toBe(false);
+
+    const c = captureIo(false);
+    expect(await trustCommand({ project, home }, c.io)).toBe(1);
+    expect(c.out).toContain(`project rules of ${realpathSync(project)} (checked before any hook):`);
+    expect(c.out).toContain(
+      '  - permissions.deny: mcp__files__delete  (.hookwerk/policy.json /permissions/deny/0)',
+    );
+    expect(c.out).toContain('  - permissions.allow: Read  (.hookwerk/policy.json /permissions/allow/0)');
+    const yes = captureIo(false);
+    expect(await trustCommand({ project, home, yes: true }, yes.io)).toBe(0);
+    expect(yes.out.at(-1)).toMatch(/^approved: 0 project hooks and 2 rules of /);
+    const after = await policyEngine();
+    expect(after.gate.trust.trusted).toBe(true);
+    expect(await after.decide('PreToolUse', call)).toMatchObject({
+      blocked: true,
+      reason: `${path.join(project, '.hookwerk', 'policy.json')}: permissions.deny: mcp__files__delete`,
+    });
+  });
+
   it('[L-TRUST-2] a broken project source is not approved (exit 1): its problems go to stderr, nothing is written', async () => {
     const project = tempDir('hw-proj-');
     const home = tempDir('hw-home-');

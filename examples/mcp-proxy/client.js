@@ -1,11 +1,11 @@
 // The mcp-proxy example: an MCP client (the SDK's) talks to server.js through `hookwerk mcp-proxy`,
-// which runs this folder's Claude Code hooks (.claude/settings.json) on every tool call. One call
-// is allowed, one is denied by .claude/hooks/no-delete.sh.
+// which decides every tool call with this folder's policy (.hookwerk/policy.json). One call is
+// allowed, one is denied by the policy's permission rule `mcp__notes__delete_all`.
 //
 //   node examples/mcp-proxy/client.js
 //
-// Project hooks run only once approved (`hookwerk trust`). So that trying the example leaves your
-// own approvals alone, it approves this folder in a throwaway HOME, and removes it at the end.
+// A project policy runs only once approved (`hookwerk trust`). So that trying the example leaves
+// your own approvals alone, it approves this folder in a throwaway HOME, and removes it at the end.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,7 @@ const home = mkdtempSync(path.join(tmpdir(), 'hookwerk-mcp-example-'));
 const env = { PATH: process.env.PATH ?? '', HOME: home };
 
 try {
-  console.log(`approving ${here}'s hooks in a throwaway HOME (${home})`);
+  console.log(`approving ${here}'s policy in a throwaway HOME (${home})`);
   execFileSync(process.execPath, [hookwerk, 'trust', '--yes', '--project', here], { env, stdio: 'ignore' });
 
   // What an MCP host's config says: "command": "npx", "args": ["hookwerk", "mcp-proxy", "--", "node", "server.js"]

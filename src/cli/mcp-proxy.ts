@@ -1,19 +1,19 @@
 /**
- * `hookwerk mcp-proxy [--name NAME] [--project DIR] [--dialect claude|lurus] [--mode enforce|audit]
- * (--url URL | -- COMMAND [ARGS…])` [AD-MCP-1]: an MCP server on stdio that stands in front of
- * the real one (a process it starts, or a streamable-HTTP server) and gates its tool calls with
- * the project's hooks. stdout carries MCP messages only; everything else goes to stderr.
+ * `hookwerk mcp-proxy [--name NAME] [--project DIR] [--dialect policy|claude|lurus] [--mode
+ * enforce|audit] (--url URL | -- COMMAND [ARGS…])` [AD-MCP-1]: an MCP server on stdio that stands
+ * in front of the real one (a process it starts, or a streamable-HTTP server) and gates its tool
+ * calls. By default it reads the hookwerk policy — the user's and the approved project's, what
+ * `hookwerk hook` reads for every agent [R-POL-1, G-PERM-1] — with the agent `mcp`. stdout
+ * carries MCP messages only; everything else goes to stderr.
  *
  * It ends when its client goes (stdin closed: the server is stopped with everything it started,
  * exit 0), when the server goes (exit 1, one line saying how), or on SIGINT / SIGTERM.
  */
-import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { errorMessage } from '../core/errno.ts';
 import { homeFolder } from '../core/home.ts';
-import { formatIssue } from '../core/issues.ts';
 import { createHookEngine } from '../engine.ts';
 import type { HookEngine } from '../engine-api.ts';
 import { createMcpGate, type McpGateMode } from '../mcp/mcp-gate.ts';
@@ -23,23 +23,26 @@ import { UpstreamProcess } from '../mcp/upstream-process.ts';
 import { appendJournal } from '../records/journal-append.ts';
 import { journalDir } from '../records/journal-segments.ts';
 import type { Logger } from '../records/logger.ts';
+import { claudeHooksLeftOut } from './claude-hooks-left-out.ts';
 import { CliError, resolveWorkspace } from './cli-error.ts';
 
-export const MCP_PROXY_USAGE = `usage: hookwerk mcp-proxy [--name NAME] [--project DIR] [--dialect claude|lurus] [--mode enforce|audit] -- COMMAND [ARGS...]
+export const MCP_PROXY_USAGE = `usage: hookwerk mcp-proxy [--name NAME] [--project DIR] [--dialect policy|claude|lurus] [--mode enforce|audit] -- COMMAND [ARGS...]
        hookwerk mcp-proxy [options] --url URL
   An MCP server on stdio in front of the MCP server COMMAND starts (or the streamable-HTTP server at
-  URL): every message passes unchanged, except tools/call, which the project's PreToolUse hooks
-  gate first (tool_name "mcp__NAME__TOOL"), and PostToolUse hooks see after.
+  URL): every message passes unchanged, except tools/call, which the policy's permission rules and
+  PreToolUse hooks gate first (tool_name "mcp__NAME__TOOL"), and PostToolUse hooks see after.
   --name NAME       the server's name in tool names (default: the serverInfo.name it gives)
-  --project DIR     the project whose hooks run (default: the current folder)
-  --dialect D       claude (default: .claude/settings.json) or lurus (.lurus/hooks.json)
+  --project DIR     the project whose policy and hooks run (default: the current folder)
+  --dialect D       policy (default: ~/.hookwerk/policy.json and the project's .hookwerk/policy.json,
+                    as hookwerk hook reads them), claude (.claude/settings.json) or lurus (.lurus/hooks.json)
   --mode M          enforce (default) or audit (hooks run and are recorded, nothing is blocked)
   --url URL         the server is a streamable-HTTP endpoint instead of a command`;
 
 export interface McpProxyArgs {
   name?: string;
   project?: string;
-  dialect: McpGateDialect;
+  /** `--dialect`, when given; the policy otherwise [G-PERM-1]. */
+  dialect?: McpGateDialect;
   mode: McpGateMode;
   upstream: { url: URL } | { command: string; args: string[] };
 }
@@ -71,9 +74,9 @@ export function parseMcpProxyArgs(args: readonly string[]): McpProxyArgs | { hel
     values.set(key, value);
   }
   const command = args.slice(i);
-  const dialect = values.get('dialect') ?? 'claude';
-  if (!isMcpGateDialect(dialect))
-    throw new CliError(`mcp-proxy: --dialect must be claude or lurus, got "${dialect}"`);
+  const dialect = values.get('dialect');
+  if (dialect !== undefined && !isMcpGateDialect(dialect))
+    throw new CliError(`mcp-proxy: --dialect must be policy, claude or lurus, got "${dialect}"`);
   const mode = values.get('mode') ?? 'enforce';
   if (mode !== 'enforce' && mode !== 'audit')
     throw new CliError(`mcp-proxy: --mode must be enforce or audit, got "${mode}"`);
@@ -90,7 +93,8 @@ export function parseMcpProxyArgs(args: readonly string[]): McpProxyArgs | { hel
       throw new CliError('mcp-proxy: give the MCP server to start after --, or --url URL');
     upstream = { command: program, args: rest };
   }
-  const out: McpProxyArgs = { dialect, mode, upstream };
+  const out: McpProxyArgs = { mode, upstream };
+  if (dialect !== undefined) out.dialect = dialect;
   if (name !== undefined) out.name = name;
   const project = values.get('project');
   if (project !== undefined) out.project = project;
@@ -151,13 +155,20 @@ export async function mcpProxyCommand(
   const engine = await createHookEngine({
     projectDir,
     home,
-    gateDialect: parsed.dialect,
+    // [G-PERM-1] The policy every agent gets, unless another dialect is asked for by name.
+    gateDialect: parsed.dialect ?? 'policy',
+    // [R-POL-1] The agent asking is no Claude Code: a policy's `include: ["claude"]` runs its files.
+    policy: { agent: 'mcp' },
     env: io.env,
     watch: false,
     plugins: false,
     logger,
   });
   tellConsent(engine, say);
+  if (parsed.dialect === undefined) {
+    const leftOut = claudeHooksLeftOut(engine.gate.config, io.env);
+    if (leftOut !== undefined) say(leftOut);
+  }
 
   const upstream =
     'url' in parsed.upstream
@@ -214,20 +225,19 @@ export async function mcpProxyCommand(
   }
 }
 
-/** [L-TRUST-11] Once at start: project hooks that will not run, and sources that could not be read. */
+/**
+ * [L-TRUST-11] Once at start: project hooks that will not run. The engine's own lines (sources
+ * that could not be read, a policy file that denies [G-FAIL-1], a project policy not approved,
+ * newer versions waiting) reach stderr through its logger already.
+ */
 function tellConsent(engine: HookEngine, say: (line: string) => void): void {
   const { config } = engine.gate;
-  for (const issue of config.issues) say(`skipped source: ${formatIssue(issue)}`);
   const { consent } = config;
-  if (consent.problem !== undefined) say(consent.problem);
-  if (!consent.trusted)
+  const toldAlready = 'unapproved' in config && config.unapproved !== undefined;
+  if (!consent.trusted && !toldAlready)
     say(
       `the project hooks of ${config.projectDir} are ${consent.reason} and do not run: ` +
         `review them with \`hookwerk trust --project ${config.projectDir}\``,
-    );
-  for (const file of consent.pending)
-    say(
-      `${path.relative(config.projectDir, file) || file} changed since approval: the approved version runs`,
     );
 }
 

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { actionViewOf } from '../action/action-view.ts';
 import { type FilePin, folderFiles, PIN_DIRECTORY, PIN_SPECIAL, PIN_UNREADABLE } from '../consent/pins.ts';
 import { approveSurface, consentStatus } from '../consent/project-consent.ts';
 import { projectKey, readTrustStore, removeApproval, trustStorePath } from '../consent/trust-store.ts';
@@ -8,9 +9,11 @@ import { outsidePathsOf } from '../core/command-words.ts';
 import { errorMessage } from '../core/errno.ts';
 import { homeFolder } from '../core/home.ts';
 import { formatIssue } from '../core/issues.ts';
+import type { GateConfig } from '../dialects/gate-dialect.ts';
 import { dialectLabel, GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { readGateProject } from '../dialects/gate-project.ts';
 import type { LurusHook } from '../dialects/lurus/source.ts';
+import type { LayerLine } from '../dispatch/gate-layer.ts';
 import type { AgentHook } from '../registry/hook-definition.ts';
 import { CliError } from './cli-error.ts';
 
@@ -75,6 +78,7 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
   const hooks: ReviewHook[] = configs.flatMap((c): ReviewHook[] =>
     c.hooks.filter((h) => h.origin.file !== undefined && projectFiles.has(h.origin.file)),
   );
+  const rules = projectRules(configs, projectFiles, { projectDir: root, home });
   // Taken once, before the review: the approval records exactly what was shown.
   const status = consentStatus(home, config.surface);
   const projectIssues = allIssues.filter((i) => projectFiles.has(i.file));
@@ -87,7 +91,7 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
     );
     return 1;
   }
-  if (hooks.length === 0 && status.approved === undefined) {
+  if (hooks.length === 0 && rules.length === 0 && status.approved === undefined) {
     io.out(`no project hooks in ${root}: nothing to approve`);
     return 0;
   }
@@ -95,7 +99,7 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
   const sources = { ...config.projectTexts };
   if (status.problem !== undefined) io.err(status.problem);
 
-  printReview(root, hooks, config.surface.hookFolders, fingerprint, opts.env ?? process.env, io.out);
+  printReview(root, hooks, rules, config.surface.hookFolders, fingerprint, opts.env ?? process.env, io.out);
   const approvedNow =
     status.approved !== undefined &&
     status.changed.length === 0 &&
@@ -154,8 +158,9 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
   }
   if (result.backup !== undefined) io.err(`the unusable trust store was moved to ${result.backup}`);
   const pinned = Object.keys(fingerprint).length;
+  const ruleNote = rules.length > 0 ? ` and ${rules.length} ${plural(rules.length, 'rule')}` : '';
   io.out(
-    `approved: ${hooks.length} project ${plural(hooks.length, 'hook')} of ${root} ` +
+    `approved: ${hooks.length} project ${plural(hooks.length, 'hook')}${ruleNote} of ${root} ` +
       `(${pinned} ${plural(pinned, 'path')} pinned in ${result.file})`,
   );
   return 0;
@@ -205,17 +210,56 @@ function revoke(home: string, projectDir: string, io: TrustIo): number {
 /** A project hook as the review shows it, of any gate dialect. */
 type ReviewHook = LurusHook | AgentHook;
 
+/**
+ * [G-PERM-1, L-TRUST-2] The rules of the project's policy files that run before any hook
+ * (permission rules, guards), as `explain` names them: a policy of rules alone is approved too.
+ */
+function projectRules(
+  configs: readonly GateConfig[],
+  projectFiles: ReadonlySet<string>,
+  where: { projectDir: string; home: string },
+): LayerLine[] {
+  const seen = new Set<string>();
+  const out: LayerLine[] = [];
+  // No call is tested: a layer that looks anyway sees an empty one.
+  const noCall = () => actionViewOf({}, where);
+  for (const config of configs) {
+    if (!('layers' in config)) continue;
+    for (const layer of config.layers ?? [])
+      for (const event of layer.events)
+        for (const line of layer.explain(event, undefined, noCall)) {
+          const file = line.source.replace(/#.*$/, '');
+          if (!projectFiles.has(file) || seen.has(line.source)) continue;
+          seen.add(line.source);
+          out.push(line);
+        }
+  }
+  return out;
+}
+
+/** [L-TRUST-2] Each project rule: what it says and where it is written. */
+function printRules(root: string, rules: readonly LayerLine[], out: (line: string) => void): void {
+  if (rules.length === 0) return;
+  out(`project rules of ${root} (checked before any hook):`);
+  for (const rule of rules) {
+    const hash = rule.source.indexOf('#');
+    out(`  - ${rule.who}  (${rel(root, rule.source.slice(0, hash))} ${rule.source.slice(hash + 1)})`);
+  }
+}
+
 /** [L-TRUST-2] Per project hook, in configuration order: event, matcher, what runs, which data leaves. */
 function printReview(
   root: string,
   hooks: readonly ReviewHook[],
+  rules: readonly LayerLine[],
   hookFolders: readonly string[],
   fingerprint: Record<string, FilePin>,
   env: NodeJS.ProcessEnv,
   out: (line: string) => void,
 ): void {
   const passed = passEnvNames(env);
-  out(`project hooks of ${root}:`);
+  printRules(root, rules, out);
+  if (hooks.length > 0 || rules.length === 0) out(`project hooks of ${root}:`);
   let missing = false;
   hooks.forEach((hook, i) => {
     const dialect = hook.dialect === 'lurus' ? '' : ` (${dialectLabel(hook.dialect)})`;

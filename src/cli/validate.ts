@@ -154,14 +154,24 @@ function validateAgent(
   const troubled = new Set(errors.map((p) => p.file));
   for (const source of config.sources) {
     if (!source.exists || troubled.has(source.file)) continue;
-    if (source.state === 'ok') out(`ok: ${source.file}: ${source.hookCount} hooks (${source.scope})`);
+    // [G-PERM-1] A policy file's permission rules and guards are counted beside its hooks.
+    const rules = 'ruleCount' in source && source.ruleCount !== undefined ? source.ruleCount : 0;
+    const ruleNote = rules > 0 ? `, ${rules} ${rules === 1 ? 'rule' : 'rules'}` : '';
+    if (source.state === 'ok')
+      out(`ok: ${source.file}: ${source.hookCount} hooks${ruleNote} (${source.scope})`);
   }
   const projectScopes = new Set(['project', 'local', 'plugin']);
   const status = consentStatus(config.home, config.surface);
   if (status.problem !== undefined) err(status.problem);
-  if (config.hooks.some((h) => projectScopes.has(h.origin.scope)) || status.approved !== undefined) {
+  const projectHooks = config.hooks.some((h) => projectScopes.has(h.origin.scope));
+  const projectRules = config.sources.some(
+    (s) => projectScopes.has(s.scope) && 'ruleCount' in s && (s.ruleCount ?? 0) > 0,
+  );
+  if (projectHooks || projectRules || status.approved !== undefined) {
     if (status.approved === undefined)
-      out(`note: project hooks of ${config.projectDir}: not approved (run \`hookwerk trust\`)`);
+      out(
+        `note: project ${projectHooks ? 'hooks' : 'rules'} of ${config.projectDir}: not approved (run \`hookwerk trust\`)`,
+      );
     else {
       for (const file of status.pending)
         out(

@@ -59,6 +59,8 @@ export class GateHost {
   readonly #trustPoll: TrustPoll;
   readonly #runtime: GateRuntime;
   #config!: GateConfig;
+  /** The unapproved-source lines the last load warned of. */
+  #toldUnapproved: ReadonlySet<string> = new Set();
   /** Decisions in progress, and who waits for there to be none (close()). */
   #deciding = 0;
   #settledWaiters: Array<() => void> = [];
@@ -117,10 +119,19 @@ export class GateHost {
     this.#config = config;
     o.setEntries(config.entries);
     this.#trustPoll.seen(config.home);
-    for (const issue of config.issues) o.logger.warn(`skipped gate source: ${formatIssue(issue)}`);
+    // [G-FAIL-1] A file that cannot be used is not skipped: the gate denies; its one line says so.
+    const unusable = 'unusable' in config ? config.unusable : undefined;
+    const broken = new Set(unusable?.issues.map((i) => i.file));
+    for (const issue of config.issues)
+      if (!broken.has(issue.file)) o.logger.warn(`skipped gate source: ${formatIssue(issue)}`);
+    for (const line of unusable?.lines ?? []) o.logger.warn(line.text.replace(/^hookwerk: /, ''));
     if (config.consent.problem !== undefined) o.logger.warn(config.consent.problem);
     for (const file of config.consent.pending)
       o.logger.warn(`${file} changed since approval: the approved version runs until \`hookwerk trust\``);
+    // [L-TRUST-11] Rules that wait for approval, once each (a reload for another project's trust repeats nothing).
+    const unapproved = new Set('unapproved' in config ? config.unapproved : undefined);
+    for (const line of unapproved) if (!this.#toldUnapproved.has(line)) o.logger.warn(line);
+    this.#toldUnapproved = unapproved;
     return config;
   }
 

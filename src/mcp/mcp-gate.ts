@@ -106,7 +106,7 @@ class Gate implements McpGate {
     const dialect = engine.gate.dialect;
     if (!isMcpGateDialect(dialect))
       throw new InvalidOptionError(
-        `createMcpGate: the engine's gate dialect is ${dialect}; an MCP gate speaks claude or lurus`,
+        `createMcpGate: the engine's gate dialect is ${dialect}; an MCP gate speaks policy, claude or lurus`,
       );
     const sessionId = options.sessionId ?? `mcp_${randomBytes(6).toString('hex')}`;
     if (typeof sessionId !== 'string' || sessionId === '' || sessionId.includes('\0'))

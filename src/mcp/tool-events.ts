@@ -1,17 +1,18 @@
 /**
  * [AD-MCP-1] The three events of one gated call in the engine's gate dialect — what each hook is
  * given, and what the gate makes of the decision. `claude` speaks Claude Code's input
- * (`tool_name`, `tool_input`, `tool_response`, [C-IN-1]); `lurus` its own context (`toolName`,
- * `toolInput`, `toolResponse` [L-EV-1]).
+ * (`tool_name`, `tool_input`, `tool_response`, [C-IN-1]), and so does `policy`, hookwerk's own
+ * policy files read with Claude Code's rules [R-POL-1, G-PERM-1]; `lurus` its own context
+ * (`toolName`, `toolInput`, `toolResponse` [L-EV-1]).
  */
 import type { GateDecision } from '../engine-api.ts';
 import type { McpToolResult } from './tool-result.ts';
 
 /** The gate dialects whose events a tool call maps to. */
-export type McpGateDialect = 'claude' | 'lurus';
+export type McpGateDialect = 'policy' | 'claude' | 'lurus';
 
 export function isMcpGateDialect(name: string): name is McpGateDialect {
-  return name === 'claude' || name === 'lurus';
+  return name === 'policy' || name === 'claude' || name === 'lurus';
 }
 
 /** One call as its events describe it. */
@@ -30,23 +31,26 @@ interface DialectInputs {
   failure(call: ToolCall, error: string, interrupted: boolean): Input;
 }
 
+const CLAUDE_INPUTS: DialectInputs = {
+  pre: (c) => ({ session_id: c.sessionId, tool_name: c.toolName, tool_input: c.args }),
+  post: (c, result) => ({
+    session_id: c.sessionId,
+    tool_name: c.toolName,
+    tool_input: c.args,
+    tool_response: result,
+  }),
+  failure: (c, error, interrupted) => ({
+    session_id: c.sessionId,
+    tool_name: c.toolName,
+    tool_input: c.args,
+    error,
+    is_interrupt: interrupted,
+  }),
+};
+
 export const TOOL_EVENTS: Record<McpGateDialect, DialectInputs> = {
-  claude: {
-    pre: (c) => ({ session_id: c.sessionId, tool_name: c.toolName, tool_input: c.args }),
-    post: (c, result) => ({
-      session_id: c.sessionId,
-      tool_name: c.toolName,
-      tool_input: c.args,
-      tool_response: result,
-    }),
-    failure: (c, error, interrupted) => ({
-      session_id: c.sessionId,
-      tool_name: c.toolName,
-      tool_input: c.args,
-      error,
-      is_interrupt: interrupted,
-    }),
-  },
+  claude: CLAUDE_INPUTS,
+  policy: CLAUDE_INPUTS,
   lurus: {
     pre: (c) => ({ toolName: c.toolName, toolInput: c.args }),
     post: (c, result) => ({ toolName: c.toolName, toolInput: c.args, toolResponse: result }),

@@ -44,6 +44,11 @@ export interface AgentSource {
   /** Its hooks are in force. */
   ok: boolean;
   hookCount: number;
+  /**
+   * [G-PERM-1] Rules of the file that are no hook (a policy's permission rules and guards), in
+   * force or waiting for approval: a project file holding them needs consent as hooks do.
+   */
+  ruleCount?: number;
   /** The file differs from the approved text, which is what runs [L-TRUST-6]. */
   newerVersionPending?: boolean;
 }
@@ -71,6 +76,12 @@ export interface AgentConfig {
    * permission rules, then its guards); none for the agents' own files.
    */
   layers?: readonly GateLayer[];
+  /**
+   * [L-TRUST-11] One line per project source whose rules do not run for want of approval and that
+   * no skipped run would name (a policy file of permission rules or guards holds no hook): the
+   * engine's logger warns each once, naming the file and how to approve it.
+   */
+  unapproved?: readonly string[];
   consent: ConsentSummary;
   surface: ProjectSurface;
   projectTexts: Record<string, string>;
@@ -109,7 +120,9 @@ export function agentConfig(parts: {
   const consent = parts.consent;
   if (
     !parts.sources.some(
-      (s) => (s.scope === 'project' || s.scope === 'local' || s.scope === 'plugin') && s.hookCount > 0,
+      (s) =>
+        (s.scope === 'project' || s.scope === 'local' || s.scope === 'plugin') &&
+        (s.hookCount > 0 || (s.ruleCount ?? 0) > 0),
     )
   ) {
     consent.none = true;
@@ -187,6 +200,8 @@ export interface AgentSourceSpec {
   project: boolean;
   /** How its text becomes its value, when not plain JSON (hookwerk's policy files are JSONC [G-FAIL-1]). */
   parse?: SourceParse;
+  /** [G-PERM-1] How many rules besides hooks its value holds (a policy's permissions and guards). */
+  rules?: (value: object) => number;
 }
 
 /** A source file opened: its settings object and handlers, or nothing more to do with it. */
@@ -235,6 +250,8 @@ export function openAgentSource(
   if (typeof json.value !== 'object' || json.value === null || Array.isArray(json.value))
     return fail({ file: spec.file, path: '$', message: 'must be a JSON object' });
   const raws = walk(spec.file, Reflect.get(json.value, 'hooks'), ['hooks'], out.warnings, settingKeys);
+  const rules = spec.rules?.(json.value) ?? 0;
+  if (rules > 0) source.ruleCount = rules;
   if (admitted.kind === 'unapproved') {
     const listed = unapprovedEntries(dialect, spec.file, spec.scope, raws, admitted.reason);
     source.state = 'unapproved';

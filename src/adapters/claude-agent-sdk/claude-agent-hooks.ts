@@ -1,8 +1,9 @@
 /**
  * [AD-CAS-1] The Claude Agent SDK's `hooks` option, answered by the engine: every hook event the
  * SDK raises for which the engine has hooks is decided by it (`gateDialect: 'claude'`: the
- * project's Claude Code files, with consent, records and the deterministic merge) and answered in
- * the SDK's own shape. The SDK is used as types only: nothing of it is loaded here.
+ * project's Claude Code files, with consent, records and the deterministic merge; `'policy'`:
+ * hookwerk's policy files, their permission rules and guards too [G-PERM-1]) and answered in the
+ * SDK's own shape. The SDK is used as types only: nothing of it is loaded here.
  */
 import type {
   HookCallback,
@@ -11,6 +12,7 @@ import type {
   SyncHookJSONOutput,
 } from '@anthropic-ai/claude-agent-sdk';
 import { HookwerkError, InvalidOptionError } from '../../core/errors.ts';
+import { GATE_EVENTS } from '../../dialects/agent/unusable-sources.ts';
 import type { AgentDecision } from '../../dispatch/agent-answer.ts';
 import type { GateDecision, HookEngine } from '../../engine-api.ts';
 import { toolVocabulary } from '../tool-vocabulary.ts';
@@ -22,7 +24,8 @@ export type ClaudeAgentHooks = Partial<Record<HookEvent, HookCallbackMatcher[]>>
 export interface ClaudeAgentHooksOptions {
   /**
    * The events to answer. Default: those the engine has hooks for when this is called (approved
-   * or not: an unapproved one is recorded as skipped), but `SessionStart` and `SessionEnd`, which
+   * or not: an unapproved one is recorded as skipped), or permission rules or guards (a policy
+   * file that cannot be used: the events it denies), but `SessionStart` and `SessionEnd`, which
    * the SDK does not raise for callbacks: run them with `claudeAgentSessionStart` (its env must
    * reach the Claude Code process, which only the host can give it). Answering an event changes
    * what some do in Claude Code (a `WorktreeCreate` hook replaces git's worktree), so none is
@@ -101,7 +104,9 @@ export function claudeAgentHooks(engine: HookEngine, opts: ClaudeAgentHooksOptio
   assertClaudeEngine(engine);
   const events =
     opts.events ??
-    CLAUDE_AGENT_EVENTS.filter((event) => !HOST_EVENTS.has(event) && engine.hooks(event).length > 0);
+    CLAUDE_AGENT_EVENTS.filter(
+      (event) => !HOST_EVENTS.has(event) && (engine.hooks(event).length > 0 || rulesDecide(engine, event)),
+    );
   const hooks: ClaudeAgentHooks = {};
   for (const event of events) {
     hooks[event] = [
@@ -115,12 +120,24 @@ export function claudeAgentHooks(engine: HookEngine, opts: ClaudeAgentHooksOptio
   return hooks;
 }
 
+/**
+ * [G-PERM-1, G-FAIL-1] The policy decides `event` without a hook: a permission rule or guard is
+ * written for it, or a policy file that cannot be used denies it. Such an event is answered too,
+ * or a policy of rules alone would never be asked.
+ */
+function rulesDecide(engine: HookEngine, event: string): boolean {
+  const config = engine.gate.config;
+  if ('layers' in config && config.layers?.some((layer) => layer.events.includes(event))) return true;
+  const unusable = 'unusable' in config ? config.unusable : undefined;
+  return unusable !== undefined && !unusable.open && GATE_EVENTS.has(event);
+}
+
 /** Throws unless the engine reads Claude Code's events and inputs as the SDK sends them. */
 export function assertClaudeEngine(engine: HookEngine): void {
   const dialect = engine.gate.dialect;
   if (!toolVocabulary(dialect).claudeEvents) {
     throw new InvalidOptionError(
-      `the Claude Agent SDK adapter needs an engine that reads Claude Code's events (gateDialect: 'claude'), not '${dialect}'`,
+      `the Claude Agent SDK adapter needs an engine that reads Claude Code's events (gateDialect: 'claude' or 'policy'), not '${dialect}'`,
     );
   }
 }

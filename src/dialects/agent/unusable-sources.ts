@@ -13,8 +13,8 @@ import { isoNow } from '../../events/prx-events.ts';
 import type { RunRecord } from '../../records/run-record.ts';
 import type { UnusableSources } from '../../sources/agent-config.ts';
 
-/** The events that gate a tool call (and those R-MAP-1 maps onto them). */
-const GATE_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PermissionRequest']);
+/** The events that gate a tool call (and those R-MAP-1 maps onto them): where an unusable file denies. */
+export const GATE_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PermissionRequest']);
 
 export const POLICY_ERROR = 'policy_error';
 

@@ -27,6 +27,7 @@ import {
 import type { GateLoadBase } from '../gate-dialect.ts';
 import { policyFile } from './files.ts';
 import { permissionsLayer } from './permissions.ts';
+import { policyRuleCount } from './rule-count.ts';
 import { policyRuleHook } from './rule-handler.ts';
 import { policyProblems } from './strict.ts';
 
@@ -62,6 +63,7 @@ function policySpecs(projectDir: string, home: string, files?: readonly string[]
     label: 'user policy',
     project: false,
     parse: parseJsoncText,
+    rules: policyRuleCount,
   };
   // An agent started in the home folder: its project policy is the user's, read once, trusted.
   if (projectDir === home) return [user];
@@ -73,6 +75,7 @@ function policySpecs(projectDir: string, home: string, files?: readonly string[]
       label: 'project policy',
       project: true,
       parse: parseJsoncText,
+      rules: policyRuleCount,
     },
   ];
 }
@@ -86,6 +89,13 @@ function includes(settings: readonly ClaudeShapedSettings[], name: string): bool
 }
 
 export function loadPolicyConfig(base: GateLoadBase, options: PolicyOptions = {}): AgentConfig {
+  const config = loadPolicyFiles(base, options);
+  const unapproved = unapprovedLines(config);
+  if (unapproved.length > 0) config.unapproved = unapproved;
+  return config;
+}
+
+function loadPolicyFiles(base: GateLoadBase, options: PolicyOptions): AgentConfig {
   const loaded = loadClaudeShaped(
     base,
     'policy',
@@ -167,6 +177,22 @@ function strictPolicy(
         }
       : {}),
   });
+}
+
+/**
+ * [L-TRUST-11] A project policy that exists but is not approved runs nothing — its permission
+ * rules and guards no more than its hooks — and rules leave no skipped run behind to say so:
+ * this line does, once per load, through the engine's logger.
+ */
+function unapprovedLines(config: AgentConfig): string[] {
+  const project = tildePath(config.projectDir, config.home);
+  return config.sources
+    .filter((s) => s.dialect === 'policy' && s.state === 'unapproved')
+    .map(
+      (s) =>
+        `${tildePath(s.file, config.home)} is not approved: its permissions, guards and hooks do not run; ` +
+        `review and approve it with \`hookwerk trust --project ${project}\``,
+    );
 }
 
 /** [G-FAIL-1] Each broken file's first problem, as the one line everybody is told. */
