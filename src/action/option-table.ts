@@ -326,6 +326,62 @@ const GIT: CommandSpec = {
   },
 };
 
+/** `uvx` and `uv`: the options that take a value, so the command they run is found. */
+const UV_COMMON = [
+  '--from =PACKAGE',
+  '--with =PACKAGE',
+  '--with-editable =PATH',
+  '--with-requirements =FILE',
+  '-p --python =PYTHON',
+  '--index =URL',
+  '--default-index =URL',
+  '-i --index-url =URL',
+  '--extra-index-url =URL',
+  '--directory =DIR',
+  '--project =DIR',
+  '--cache-dir =DIR',
+  '--python-preference =PREFERENCE',
+  '--color =WHEN',
+  '-n --no-cache',
+  '--isolated',
+  '--offline',
+  '--refresh',
+  '-q --quiet',
+  '-v --verbose',
+];
+
+/** `docker`/`podman`: global options, then the subcommand's (`push`'s own; others read unknown). */
+const DOCKER: CommandSpec = {
+  options: [
+    '--config =DIR',
+    '-c --context =CONTEXT',
+    '-H --host =HOST',
+    '-l --log-level =LEVEL',
+    '--tlscacert =FILE',
+    '--tlscert =FILE',
+    '--tlskey =FILE',
+    '--url =URL',
+    '--connection =NAME',
+    '--remote',
+    '-D --debug',
+    '--tls',
+    '--tlsverify',
+  ],
+  subcommands: {
+    push: {
+      options: [
+        '-a --all-tags',
+        '-q --quiet',
+        '--disable-content-trust',
+        '--platform =PLATFORM',
+        '--tls-verify =?BOOL',
+        '--creds =CREDS',
+        '--authfile =FILE',
+      ],
+    },
+  },
+};
+
 const SSH_FLAGS = '4 6 A a C f G g K k M N n q s T t V v X x Y y'.split(' ').map((l) => `-${l}`);
 
 export const OPTION_TABLE: Readonly<Record<string, CommandSpec>> = {
@@ -929,7 +985,7 @@ export const OPTION_TABLE: Readonly<Record<string, CommandSpec>> = {
   },
   unzip: { options: ['-d =DIR', '-P =PASSWORD', '-x', '-o', '-n', '-q', '-l', '-t', '-p', '-j', '-u', '-f'] },
   // Packages.
-  npm: { options: NPM_COMMON },
+  npm: { options: [...NPM_COMMON, '-c --call =STRING'] },
   pnpm: { options: [...NPM_COMMON, '--dir =DIR', '--filter -F =SELECTOR', '-r --recursive'] },
   yarn: {
     options: [
@@ -943,6 +999,82 @@ export const OPTION_TABLE: Readonly<Record<string, CommandSpec>> = {
     ],
   },
   npx: { posix: true, options: ['-p --package =PACKAGE', '-c --call =STRING', '-y --yes', '--no'] },
+  bunx: { posix: true, options: ['-p --package =PACKAGE', '--bun', '--silent', '--verbose'] },
+  bun: { options: ['--cwd =DIR', '-c --config =FILE', '--bun', '--silent', '--dry-run', '--tag =TAG'] },
+  uvx: { posix: true, options: UV_COMMON },
+  uv: {
+    options: [
+      ...UV_COMMON,
+      '--dry-run',
+      '-t --token =TOKEN',
+      '-u --username =USER',
+      '--password =PASSWORD',
+      '--publish-url =URL',
+      '--trusted-publishing =WHEN',
+      '--check-url =URL',
+      '--package =PACKAGE',
+    ],
+  },
+  pipx: {
+    options: [
+      '--spec =SPEC',
+      '--python =PYTHON',
+      '--pip-args =ARGS',
+      '-i --index-url =URL',
+      '-v --verbose',
+      '-q --quiet',
+      '--no-cache',
+      '--system-site-packages',
+    ],
+  },
+  poetry: {
+    options: [
+      '-C --directory =DIR',
+      '-P --project =DIR',
+      '-r --repository =REPO',
+      '-u --username =USER',
+      '-p --password =PASSWORD',
+      '--cert =FILE',
+      '--client-cert =FILE',
+      '--dist-dir =DIR',
+      '--build',
+      '--dry-run',
+      '--skip-existing',
+      '-n --no-interaction',
+      '-q --quiet',
+      '-v --verbose',
+    ],
+  },
+  cargo: {
+    options: [
+      '-Z =FLAG',
+      '--config =KEY=VALUE',
+      '-C =DIR',
+      '--manifest-path =PATH',
+      '--color =WHEN',
+      '--registry =REGISTRY',
+      '--index =URL',
+      '--token =TOKEN',
+      '-p --package =SPEC',
+      '-j --jobs =N',
+      '--target =TRIPLE',
+      '--target-dir =DIR',
+      '-F --features =FEATURES',
+      '--all-features',
+      '--no-default-features',
+      '--allow-dirty',
+      '--no-verify',
+      '-n --dry-run',
+      '--locked',
+      '--offline',
+      '--frozen',
+      '-q --quiet',
+      '-v --verbose',
+    ],
+  },
+  // Containers: global options (with their values) before the subcommand, then its own.
+  docker: DOCKER,
+  podman: DOCKER,
   git: GIT,
   // Wrappers and launchers: their options end where the command they run starts.
   sudo: {
