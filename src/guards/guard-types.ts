@@ -44,6 +44,11 @@ export interface GuardDefinition<O = unknown> {
   readonly defaultDecision: 'deny' | 'ask';
   /** Its own options, strict (G-FAIL-1: an unknown option is an error of the file); `decision` and `except` are not here. */
   readonly options: z.ZodType<O>;
+  /**
+   * On without being named (`self-protect`, §15.1): a user or project policy's `false` for it is
+   * ignored with a `validate` warning (only a managed policy may turn it off, §15.2).
+   */
+  readonly onByDefault?: boolean;
   /** The tools it may object to (the fast path indexes them, R-HOOK-4); undefined for any tool. */
   readonly tools?: readonly string[];
   /** Everything it objects to in the call, in the order it found them; empty when nothing. */

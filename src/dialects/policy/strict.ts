@@ -1,7 +1,8 @@
 /**
  * [G-FAIL-1] hookwerk's own policy files are strict, unlike the agents' files (C-SRC-3): a key the
  * policy does not know (`matchr`), a field of the wrong type, a handler type hookwerk cannot run,
- * a matcher, an `if` rule or a permission rule [G-PERM-1] that does not parse is an error of the file, and a file with an error
+ * a matcher, an `if` rule, a permission rule [G-PERM-1] or a guard setting [G-LIB-1] that does not
+ * parse is an error of the file, and a file with an error
  * is not used at all — the gate then denies (`policy-error.ts`) rather than run a guard that
  * silently lost its matcher or its condition. Warnings (a timeout over Claude Code's hour, an
  * event name hookwerk does not know and that looks like no typo) never make a file unusable.
@@ -13,6 +14,7 @@ import { compileClaudeMatcher } from '../../registry/matcher.ts';
 import { MAX_AGENT_TIMEOUT_MS } from '../../sources/agent-config.ts';
 import { CLAUDE_EVENT_NAMES, claudeMatchField, isDocumentedClaudeEvent } from '../claude/events.ts';
 import { ifRuleProblem } from '../claude/if-rule.ts';
+import { readGuardSettings } from './guard-settings.ts';
 import { PERMISSION_LISTS, parsePermissionRule } from './permission-rule.ts';
 
 const seconds = z.number().positive('timeout must be a positive number of seconds');
@@ -67,6 +69,8 @@ const TOP = z.strictObject({
       allow: z.array(z.string()).optional(),
     })
     .optional(),
+  /** [G-LIB-1] The shipped guards it turns on, each read by `guard-settings.ts`. */
+  guards: z.record(z.string(), z.unknown()).optional(),
 });
 
 const unknownKey = (_at: ReadonlyArray<PropertyKey>, key: string) =>
@@ -84,6 +88,7 @@ export function policyProblems(file: string, value: unknown): ConfigIssue[] {
       if ('problem' in read)
         out.push({ file, path: jsonPath(['permissions', list, i]), message: read.problem });
     });
+  out.push(...readGuardSettings(file, top.data.guards).problems);
   for (const [event, groups] of Object.entries(top.data.hooks ?? {})) {
     const eventProblem = unknownEvent(event);
     if (eventProblem !== undefined) out.push({ file, path: jsonPath(['hooks', event]), ...eventProblem });
