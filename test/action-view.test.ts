@@ -407,7 +407,10 @@ describe('[G-ACT-1] paths', () => {
       real: `${path.dirname(root)}/.env`,
       inProject: false,
     });
-    expect(bash('echo x > dangling').paths[0]).toMatchObject({ real: `${root}/nowhere/file`, inProject: false });
+    expect(bash('echo x > dangling').paths[0]).toMatchObject({
+      real: `${root}/nowhere/file`,
+      inProject: false,
+    });
     expect(bash('rm -rf .').paths[0]!.inProject).toBe(true);
   });
 

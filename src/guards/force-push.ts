@@ -129,6 +129,8 @@ function check(
       continue;
     }
     if (refspecs.length === 0) {
+      // `git push --tags` pushes the tags only, no branch.
+      if (has('tags')) continue;
       if (all.force || all.delete || prune)
         hits.push({
           saw: `${shown} ${prune ? 'prunes' : 'force-pushes'} without naming a branch: the current branch is not known here, so it counts as protected${why}`,

@@ -28,6 +28,11 @@ function pushesImage(c: SimpleCommand): boolean {
   );
 }
 
+/** `--dry-run` (`cargo publish -n`), but not `--dry-run=false`. */
+function dryRun(c: SimpleCommand): boolean {
+  return c.flags.some((f) => f.names.includes('dry-run') && !/^(false|no|0|off)$/i.test(f.value ?? ''));
+}
+
 /** What `c` publishes to, or undefined when it publishes nothing. */
 function published(c: SimpleCommand): string | undefined {
   // `cargo +nightly publish`: the toolchain is no subcommand.
@@ -87,7 +92,7 @@ function check(
         hits.push({ saw: `${shown}: cannot tell which command ${c.name} is (it may publish)`, command: c });
       continue;
     }
-    if (c.options.includes('dry-run')) continue;
+    if (dryRun(c)) continue;
     const what = published(c);
     if (what !== undefined) hits.push({ saw: `${shown} publishes ${what}`, command: c });
   }

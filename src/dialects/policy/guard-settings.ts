@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { type ConfigIssue, fromZodIssues, jsonPath } from '../../core/issues.ts';
+import { looksLike } from '../../core/looks-like.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 import { GUARD_TABLE, type ShippedGuard } from '../../guards/guard-table.ts';
 import { exceptProblem } from './guard-except.ts';
@@ -38,11 +39,10 @@ function strictOptions(guard: ShippedGuard): z.ZodType {
   return guard.options instanceof z.ZodObject ? guard.options.strict() : guard.options;
 }
 
-/** Equal but for case, or one edit apart: a likely typo of a shipped guard's name. */
+/** A likely typo of a shipped guard's name (`force_push`, `forcepush`, `destructive-delet`). */
 function near(name: string, table: readonly ShippedGuard[]): string | undefined {
-  const lower = name.toLowerCase().replaceAll('_', '-');
-  return table.find((g) => g.name === lower || g.name.replaceAll('-', '') === lower.replaceAll('-', ''))
-    ?.name;
+  const bare = (n: string) => n.toLowerCase().replace(/[-_ ]/g, '');
+  return table.find((g) => bare(g.name) === bare(name) || looksLike(g.name, name))?.name;
 }
 
 /**

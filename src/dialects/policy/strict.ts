@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { type ConfigIssue, fromZodIssues, jsonPath } from '../../core/issues.ts';
+import { looksLike } from '../../core/looks-like.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 import { compileClaudeMatcher } from '../../registry/matcher.ts';
 import { MAX_AGENT_TIMEOUT_MS } from '../../sources/agent-config.ts';
@@ -174,25 +175,4 @@ function unknownEvent(event: string): Pick<ConfigIssue, 'message' | 'level'> | u
     message: `"${event}" is not an event hookwerk knows (its hooks run only if an agent sends it)`,
     level: 'warning',
   };
-}
-
-/** Equal but for case, or at most two edits apart. */
-function looksLike(a: string, b: string): boolean {
-  if (a.toLowerCase() === b.toLowerCase()) return true;
-  return Math.abs(a.length - b.length) <= 2 && editDistance(a.toLowerCase(), b.toLowerCase()) <= 2;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    previous = row;
-  }
-  return previous[b.length] ?? 0;
 }
