@@ -188,7 +188,25 @@ describe('[G-ACT-1] found everywhere the line runs something', () => {
     ['flock /tmp/l rm -rf x', ['flock']],
     ["flock /tmp/l -c 'rm -rf x'", ['flock -c']],
     ['sudo env FOO=1 nice timeout 5 rm -rf x', ['sudo', 'env', 'nice', 'timeout']],
+    // [G-LIB-3] More wrappers a respelling reaches for.
+    ['busybox rm -rf x', ['busybox']],
+    ['toybox rm -rf x', ['toybox']],
+    ['fakeroot -s state rm -rf x', ['fakeroot']],
+    ['strace -f -o log rm -rf x', ['strace']],
+    ['ltrace -o log rm -rf x', ['ltrace']],
+    ['unbuffer rm -rf x', ['unbuffer']],
+    ['caffeinate -i rm -rf x', ['caffeinate']],
+    ['screen -dmS job rm -rf x', ['screen']],
+    ['unshare -r --fork rm -rf x', ['unshare']],
+    ['chrt -f 99 rm -rf x', ['chrt']],
+    ['taskset -c 0 rm -rf x', ['taskset']],
   ])('%s', (line, via) => rmIn(line, via));
+
+  it('[G-LIB-3] chrt -p, taskset -p and screen -r run nothing', () => {
+    expect(names(bash('chrt -p 99 1234'))).toEqual(['chrt']);
+    expect(names(bash('taskset -p 3 1234'))).toEqual(['taskset']);
+    expect(names(bash('screen -r job'))).toEqual(['screen']);
+  });
 
   it.each([
     ['npx vsce publish', 'vsce', ['publish'], ['npx']],

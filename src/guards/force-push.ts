@@ -62,7 +62,8 @@ function readRef(refspec: string, all: { force: boolean; delete: boolean }): Ref
   if (dst === '') dst = src;
   const deletes = all.delete || (colon === 0 && body.length > 1);
   dst = dst.replace(/^refs\/heads\//, '');
-  const current = dst === 'HEAD' || dst === '@' || /^(HEAD|@)[~^]/.test(dst);
+  // `HEAD`, `@`, `HEAD~1`, `@{u}`, `HEAD@{1}`: the current branch (or its upstream), not known here.
+  const current = dst.startsWith('HEAD') || dst.startsWith('@');
   return {
     refspec,
     forced: all.force || plus,
@@ -85,6 +86,21 @@ function forcingConfig(c: SimpleCommand): string | undefined {
 
 const FORCE = ['f', 'force', 'mirror'];
 
+/** A `-c alias.NAME=push …` (or `=!git push …`) of git that the command's subcommand names. */
+function pushAlias(c: SimpleCommand): string | undefined {
+  const sub = c.positionals[0];
+  if (sub === undefined) return undefined;
+  for (const f of c.flags) {
+    if (!f.names.includes('c') || f.value === undefined) continue;
+    const m = /^alias\.([^=]+)=\s*(?:!\s*git\s+)?(push\b.*)$/is.exec(f.value);
+    if (m !== null && m[1]!.toLowerCase() === sub.toLowerCase()) return m[2]!;
+  }
+  return undefined;
+}
+
+/** `git` and `hub` (a git wrapper that passes `push` on). */
+const GITS = new Set(['git', 'hub']);
+
 function check(
   call: Parameters<GuardDefinition<ForcePushOptions>['check']>[0],
   options: ForcePushOptions,
@@ -103,7 +119,7 @@ function check(
     // A command or subcommand that is only known when it runs, with `push` and a force.
     if (
       (c.dynamic && c.positionals.includes('push') && forcing) ||
-      (!c.dynamic && c.name === 'git' && dynamicText(c.positionals[0] ?? '') && forcing)
+      (!c.dynamic && GITS.has(c.name) && dynamicText(c.positionals[0] ?? '') && forcing)
     ) {
       hits.push({
         saw: `${shown}: cannot tell whether it force-pushes (a word is only known when it runs)`,
@@ -111,7 +127,15 @@ function check(
       });
       continue;
     }
-    if (c.dynamic || c.name !== 'git' || c.positionals[0] !== 'push') continue;
+    if (c.dynamic || !GITS.has(c.name)) continue;
+    // `git -c alias.p='push -f' p origin main`: an alias for push, with its own options.
+    const alias = c.positionals[0] === 'push' ? undefined : pushAlias(c);
+    if (alias !== undefined) {
+      if (forcing || /(^|\s)(-[a-z]*f|--force|--mirror|--delete|-d|--prune|\+|:)/.test(alias))
+        hits.push({ saw: `${shown}: pushes through the alias "${alias}", which may force-push`, command: c });
+      continue;
+    }
+    if (c.positionals[0] !== 'push') continue;
     if (has('n', 'dry-run')) continue;
     const config = forcingConfig(c);
     const all = { force: has('f', 'force') || lease || config !== undefined, delete: has('delete', 'd') };

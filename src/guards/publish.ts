@@ -3,7 +3,10 @@
  * builds — `npm|pnpm|yarn|bun publish`, `yarn npm publish`, `cargo publish`, `twine upload`,
  * `uv publish`, `poetry publish`, `gem push`, `docker|podman push` (also `image push`, `manifest
  * push`, `compose push`, `buildx build|bake --push`, `build --push`), `gh release create|upload`,
- * `vsce publish`, `ovsx publish`. Found through the package runners the action view reads
+ * `vsce publish`, `ovsx publish` — and beside that list `lerna|changeset publish`, `np` (not
+ * `--preview`), `semantic-release` (not `-d`), `flit|hatch|pdm publish`, `mvn deploy`, `gradle
+ * publish…` (not `publishToMavenLocal`), `dotnet nuget push`, `nuget push`, `pod trunk push`, `mix
+ * hex.publish`, `helm push`. Found through the package runners the action view reads
  * (`npx`, `pnpm exec`, `python -m twine`, `uvx`, …) like any launcher. A dry run (`--dry-run`,
  * `cargo publish -n`) passes. A command whose name is only known when it runs, followed by
  * `publish` or `upload`, is objected to.
@@ -72,6 +75,36 @@ function published(c: SimpleCommand): string | undefined {
     case 'vsce':
     case 'ovsx':
       return first === 'publish' ? 'an editor extension' : undefined;
+    // The publishers beside the SPEC's list that a release reaches for.
+    case 'lerna':
+    case 'changeset':
+      return first === 'publish' ? 'packages to their registry' : undefined;
+    case 'np':
+      return c.options.includes('preview') ? undefined : 'a package to its registry';
+    case 'semantic-release':
+      return c.options.includes('d') || c.options.includes('no-ci') ? undefined : 'a release';
+    case 'flit':
+    case 'hatch':
+    case 'pdm':
+      return first === 'publish' ? 'Python packages to an index' : undefined;
+    case 'mvn':
+    case 'mvnw':
+      return pos.includes('deploy') ? 'artifacts to a repository' : undefined;
+    case 'gradle':
+    case 'gradlew':
+      return pos.some((t) => /^(:?[\w-]+:)*publish(?!ToMavenLocal)\w*$/.test(t))
+        ? 'artifacts to a repository'
+        : undefined;
+    case 'dotnet':
+      return first === 'nuget' && second === 'push' ? 'a NuGet package' : undefined;
+    case 'nuget':
+      return first === 'push' ? 'a NuGet package' : undefined;
+    case 'pod':
+      return first === 'trunk' && second === 'push' ? 'a CocoaPod' : undefined;
+    case 'mix':
+      return first === 'hex.publish' ? 'a Hex package' : undefined;
+    case 'helm':
+      return first === 'push' ? 'a chart to its registry' : undefined;
     default:
       return undefined;
   }
