@@ -139,10 +139,11 @@ function check(
     seen.add(key);
   };
   commands.forEach((c, index) => {
-    const shown = shownCommand(c, ctx);
+    // Made only for a reason: most commands give none.
+    const shown = () => shownCommand(c, ctx);
     if (c.dynamic && RECURSIVE.some((n) => c.options.includes(n))) {
       add({
-        saw: `${shown}: cannot tell which command ${c.name} is (with -r it may delete recursively)`,
+        saw: `${shown()}: cannot tell which command ${c.name} is (with -r it may delete recursively)`,
         command: c,
       });
       return;
@@ -152,7 +153,7 @@ function check(
     const launcher = c.via.at(-1);
     if (deleter === 'rm' && (launcher === 'xargs' || launcher === 'parallel')) {
       add({
-        saw: `${shown}: deletes what it is given through ${launcher}, which is not known here`,
+        saw: `${shown()}: deletes what it is given through ${launcher}, which is not known here`,
         command: c,
       });
       return;
@@ -161,7 +162,7 @@ function check(
     let said = shown;
     if (deleter === 'rm') {
       const find = launcher === 'find -exec' ? findOf(c, commands, index) : undefined;
-      if (find !== undefined) said = shownCommand(find, ctx);
+      if (find !== undefined) said = () => shownCommand(find, ctx);
       const starts = find === undefined || find.positionals.length === 0 ? ['.'] : find.positionals;
       for (const word of c.positionals)
         for (const t of word.includes('{}') && find !== undefined
@@ -193,7 +194,7 @@ function repoRoot(c: SimpleCommand, ctx: GuardContext): string {
 
 function judge(
   c: SimpleCommand,
-  shown: string,
+  shown: () => string,
   target: Target,
   paths: readonly ViewPath[],
   options: DestructiveDeleteOptions,
@@ -202,12 +203,12 @@ function judge(
   const { written } = target;
   if (dynamicText(written))
     return {
-      saw: `${shown}: cannot tell what it deletes (${written} is only known when it runs)`,
+      saw: `${shown()}: cannot tell what it deletes (${written} is only known when it runs)`,
       command: c,
     };
   // `~name` (or a `~` a brace expansion left): a home folder the view did not expand.
   if (written.startsWith('~') && written !== '~' && !written.startsWith('~/'))
-    return { saw: `${shown} deletes ${written}, another user's home folder`, command: c };
+    return { saw: `${shown()} deletes ${written}, another user's home folder`, command: c };
   const absolute = path.resolve(target.cwd, written.startsWith('~') ? ctx.home + written.slice(1) : written);
   const seen = paths.find((p) => p.access === 'delete' && p.path === absolute);
   const view: ViewPath = seen ?? {
@@ -245,10 +246,10 @@ function judge(
   if (place === 'inside' || place === 'outside') {
     if (guardGlobMatches(allowGlobs(options.allow, ctx), location)) return undefined;
     if (place === 'outside')
-      return { saw: `${shown} deletes ${where}, outside the project${globNote}`, command: c, path: view };
+      return { saw: `${shown()} deletes ${where}, outside the project${globNote}`, command: c, path: view };
     if (options.inside === 'allow') return undefined;
     return {
-      saw: `${shown} deletes ${where} inside the project (inside: "${options.inside}")`,
+      saw: `${shown()} deletes ${where} inside the project (inside: "${options.inside}")`,
       command: c,
       path: view,
       decision: options.inside,
@@ -256,7 +257,7 @@ function judge(
   }
   const what = WHAT[place];
   const named = place === 'root' ? '' : ` (${where})`;
-  return { saw: `${shown} deletes ${what}${named}${globNote}`, command: c, path: view };
+  return { saw: `${shown()} deletes ${what}${named}${globNote}`, command: c, path: view };
 }
 
 export const destructiveDeleteGuard: GuardDefinition<DestructiveDeleteOptions> = {

@@ -112,7 +112,8 @@ function check(
   const hits: GuardHit[] = [];
   for (const c of call.view.commands) {
     const has = (...names: string[]) => names.some((n) => c.options.includes(n));
-    const shown = shownCommand(c, ctx);
+    // Made only for a reason: most commands give none.
+    const shown = () => shownCommand(c, ctx);
     const lease = has('force-with-lease') && !options.allowLease;
     const forcing =
       has(...FORCE, 'delete', 'd', 'prune') || lease || c.positionals.some((p) => /^\+|^:./.test(p));
@@ -122,7 +123,7 @@ function check(
       (!c.dynamic && GITS.has(c.name) && dynamicText(c.positionals[0] ?? '') && forcing)
     ) {
       hits.push({
-        saw: `${shown}: cannot tell whether it force-pushes (a word is only known when it runs)`,
+        saw: `${shown()}: cannot tell whether it force-pushes (a word is only known when it runs)`,
         command: c,
       });
       continue;
@@ -132,7 +133,10 @@ function check(
     const alias = c.positionals[0] === 'push' ? undefined : pushAlias(c);
     if (alias !== undefined) {
       if (forcing || /(^|\s)(-[a-z]*f|--force|--mirror|--delete|-d|--prune|\+|:)/.test(alias))
-        hits.push({ saw: `${shown}: pushes through the alias "${alias}", which may force-push`, command: c });
+        hits.push({
+          saw: `${shown()}: pushes through the alias "${alias}", which may force-push`,
+          command: c,
+        });
       continue;
     }
     if (c.positionals[0] !== 'push') continue;
@@ -147,7 +151,7 @@ function check(
     if (mirror || has('all', 'branches')) {
       if (mirror || all.force || prune)
         hits.push({
-          saw: `${shown} ${mirror ? 'mirrors' : 'force-pushes'} every branch, protected ones included${why}`,
+          saw: `${shown()} ${mirror ? 'mirrors' : 'force-pushes'} every branch, protected ones included${why}`,
           command: c,
         });
       continue;
@@ -157,7 +161,7 @@ function check(
       if (has('tags')) continue;
       if (all.force || all.delete || prune)
         hits.push({
-          saw: `${shown} ${prune ? 'prunes' : 'force-pushes'} without naming a branch: the current branch is not known here, so it counts as protected${why}`,
+          saw: `${shown()} ${prune ? 'prunes' : 'force-pushes'} without naming a branch: the current branch is not known here, so it counts as protected${why}`,
           command: c,
         });
       continue;
@@ -168,7 +172,7 @@ function check(
       const verb = ref.deletes ? 'deletes' : prune ? 'prunes' : 'force-pushes';
       if (ref.dynamic) {
         hits.push({
-          saw: `${shown}: cannot tell which branch ${refspec} ${verb} (only known when it runs)`,
+          saw: `${shown()}: cannot tell which branch ${refspec} ${verb} (only known when it runs)`,
           command: c,
         });
         break;
@@ -176,13 +180,13 @@ function check(
       if (ref.notBranch) continue;
       if (ref.branch === undefined) {
         hits.push({
-          saw: `${shown} ${verb} the current branch (${refspec}), which is not known here, so it counts as protected${why}`,
+          saw: `${shown()} ${verb} the current branch (${refspec}), which is not known here, so it counts as protected${why}`,
           command: c,
         });
         break;
       }
       if (ref.branch.includes('*') || isProtected(ref.branch)) {
-        hits.push({ saw: `${shown} ${verb} ${ref.branch}, a protected branch${why}`, command: c });
+        hits.push({ saw: `${shown()} ${verb} ${ref.branch}, a protected branch${why}`, command: c });
         break;
       }
     }
