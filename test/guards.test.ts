@@ -167,6 +167,14 @@ describe('[G-LIB-2] order: after the permissions, in the table order; the first 
     ]);
   });
 
+  it('a permission allow does not silence a guard: ask over allow', async () => {
+    const { bash } = await policyEngine({
+      user: { permissions: { allow: ['Bash(npm *)'] }, guards: { publish: true } },
+    });
+    expect(verdict(await bash('npm publish'))).toBe('ask');
+    expect(verdict(await bash('npm test'))).toBe('allow');
+  });
+
   it('the first deny stops: a later guard is not asked', async () => {
     const { bash } = await policyEngine({
       user: { guards: { 'destructive-delete': true, 'force-push': true } },

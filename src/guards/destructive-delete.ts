@@ -95,6 +95,14 @@ interface Target {
   /** As written, after `{}` and braces were replaced. */
   readonly written: string;
   readonly cwd: string;
+  /** `$TMPDIR` as the agent's shell has it, when the line does not set it. */
+  readonly tmpDir?: string;
+}
+
+/** `$TMPDIR/…`, `${TMPDIR}/…`, `${TMPDIR:-/tmp}/…` at the start of a target, as the temp folder. */
+function withTmpDir(written: string, tmpDir: string): string {
+  const m = /^(\$TMPDIR|\$\{TMPDIR(:?-[^}$`]*)?\})(?=\/|$)/.exec(written);
+  return m === null ? written : tmpDir + written.slice(m[0].length);
 }
 
 const compiled = new WeakMap<readonly string[], Map<string, readonly PathGlob[]>>();
@@ -132,6 +140,9 @@ function check(
   if (call.tool !== 'Bash') return [];
   const { commands, paths } = call.view;
   const hits: GuardHit[] = [];
+  // [G-LIB-3] The agent's shell has the same TMPDIR as the hook's environment, unless the line sets it.
+  const line = typeof call.input.command === 'string' ? call.input.command : '';
+  const tmp = line.includes('TMPDIR=') ? {} : { tmpDir: ctx.tmpDir };
   const seen = new Set<string>();
   const add = (hit: GuardHit) => {
     const key = `${hit.command?.raw}\0${hit.saw}`;
@@ -179,7 +190,7 @@ function check(
     }
     for (const target of targets)
       for (const written of braces(target.written)) {
-        const hit = judge(c, said, { written, cwd: target.cwd }, paths, options, ctx);
+        const hit = judge(c, said, { written, cwd: target.cwd, ...tmp }, paths, options, ctx);
         if (hit !== undefined) add(hit);
       }
   });
@@ -200,7 +211,7 @@ function judge(
   options: DestructiveDeleteOptions,
   ctx: GuardContext,
 ): GuardHit | undefined {
-  const { written } = target;
+  const written = target.tmpDir === undefined ? target.written : withTmpDir(target.written, target.tmpDir);
   if (dynamicText(written))
     return {
       saw: `${shown()}: cannot tell what it deletes (${written} is only known when it runs)`,
