@@ -111,7 +111,9 @@ describe('[G-LIB-1, R-HOOK-1] hookwerk hook --agent claude with guards on, as a 
     ]);
     expect(explain.code, explain.stderr).toBe(0);
     expect(explain.stdout).toMatch(/1\. RUNS +guards\.destructive-delete/);
-    expect(explain.stdout).toContain('guard of ~/.hookwerk/policy.json (deny): denies: rm -rf / deletes the root folder /');
+    expect(explain.stdout).toContain(
+      'guard of ~/.hookwerk/policy.json (deny): denies: rm -rf / deletes the root folder /',
+    );
     expect(explain.stdout).toMatch(/2\. no match +guards\.force-push/);
     expect(explain.stdout).toMatch(/3\. no match +guards\.publish/);
     expect(runs.stdout).toContain('"hook":"guards.destructive-delete"');
