@@ -190,6 +190,7 @@ describe('[G-ACT-1] found everywhere the line runs something', () => {
     ['sudo env FOO=1 nice timeout 5 rm -rf x', ['sudo', 'env', 'nice', 'timeout']],
     // [G-LIB-3] More wrappers a respelling reaches for.
     ['busybox rm -rf x', ['busybox']],
+    ['corepack rm -rf x', ['corepack']],
     ['toybox rm -rf x', ['toybox']],
     ['fakeroot -s state rm -rf x', ['fakeroot']],
     ['strace -f -o log rm -rf x', ['strace']],

@@ -72,6 +72,7 @@ export const LAUNCHERS: Readonly<Record<string, Launch>> = {
   find: { kind: 'find' },
   // [G-LIB-3] More wrappers a respelling reaches for: each runs the words after its options.
   busybox: WORDS,
+  corepack: WORDS,
   toybox: WORDS,
   fakeroot: WORDS,
   strace: WORDS,

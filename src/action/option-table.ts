@@ -1250,6 +1250,7 @@ export const OPTION_TABLE: Readonly<Record<string, CommandSpec>> = {
     ],
   },
   busybox: { posix: true },
+  corepack: { posix: true },
   toybox: { posix: true },
   fakeroot: {
     posix: true,

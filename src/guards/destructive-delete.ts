@@ -184,9 +184,9 @@ function check(
       for (const t of c.positionals.length === 0 ? ['.'] : c.positionals)
         targets.push({ written: t, cwd: c.cwd });
     } else {
-      const specs = c.positionals.slice(1).map((s) => (s.startsWith(':') ? repoRoot(c, ctx) : s));
-      for (const t of specs.length === 0 ? [repoRoot(c, ctx)] : specs)
-        targets.push({ written: t, cwd: c.cwd });
+      const root = repoRoot(c, ctx);
+      const specs = c.positionals.slice(1).map((s) => (s.startsWith(':') ? root : s));
+      for (const t of specs.length === 0 ? [root] : specs) targets.push({ written: t, cwd: root });
     }
     for (const target of targets)
       for (const written of braces(target.written)) {
@@ -197,8 +197,13 @@ function check(
   return hits;
 }
 
-/** `git clean`'s repository: the project root when it runs inside the project, else its folder. */
+/**
+ * `git clean`'s working tree: `--work-tree DIR` when given (its pathspecs are read there), else the
+ * project root when it runs inside the project, else its folder.
+ */
 function repoRoot(c: SimpleCommand, ctx: GuardContext): string {
+  const tree = c.flags.find((f) => f.names.includes('work-tree'))?.value;
+  if (tree !== undefined && tree !== '') return path.resolve(c.cwd, tree);
   const inside = c.cwd === ctx.projectDir || c.cwd.startsWith(`${ctx.projectDir}/`);
   return inside ? ctx.projectDir : c.cwd;
 }
@@ -233,7 +238,8 @@ function judge(
     glob: GLOB_CHAR.test(written),
   };
   let location = view.entry;
-  let mayBeGit = false;
+  /** Where a glob component that may match `.git` (`.g*`, `.[!.]*`) would find it. */
+  let gitAt: string | undefined;
   let globNote = '';
   if (GLOB_CHAR.test(written)) {
     // [G-LIB-3] A glob stands for entries of the folder before it: judged by its static prefix.
@@ -246,12 +252,16 @@ function judge(
     const component = real.slice(cut + 1).split('/')[0] ?? '';
     const whole = stem === '' || stem === '.';
     location = whole ? folder : `${folder === '/' ? '' : folder}/${stem}`;
-    mayBeGit = component.startsWith('.') && pathGlobMatches(compilePathGlob(component), '.git');
-    if (whole) globNote = ` (the glob ${written} stands for everything in it)`;
-    if (mayBeGit) location = `${folder === '/' ? '' : folder}/.git`;
+    if (component.startsWith('.') && pathGlobMatches(compilePathGlob(component), '.git'))
+      gitAt = `${folder === '/' ? '' : folder}/.git`;
+    if (whole) globNote = ` (the glob ${shownPath(written, ctx)} stands for everything in it)`;
   }
   let place = placeOf(location, ctx);
-  if (mayBeGit && (place === 'inside' || place === 'outside' || place === 'temp')) place = 'git';
+  // It may delete `.git`: judged as that, unless what the glob stands in is worse.
+  if (gitAt !== undefined && (place === 'inside' || place === 'outside' || place === 'temp')) {
+    place = 'git';
+    location = gitAt;
+  }
   const where = shownPath(location, ctx);
   if (place === 'temp') return undefined;
   if (place === 'inside' || place === 'outside') {

@@ -31,9 +31,14 @@ function pushesImage(c: SimpleCommand): boolean {
   );
 }
 
-/** `--dry-run` (`cargo publish -n`), but not `--dry-run=false`. */
+/**
+ * `--dry-run` (`cargo publish -n`), but not `--dry-run=false` nor `--dry-run false` (npm's option
+ * parser takes a following `true`/`false` as the flag's value).
+ */
 function dryRun(c: SimpleCommand): boolean {
-  return c.flags.some((f) => f.names.includes('dry-run') && !/^(false|no|0|off)$/i.test(f.value ?? ''));
+  const off = /^(false|no|0|off)$/i;
+  if (!c.flags.some((f) => f.names.includes('dry-run') && !off.test(f.value ?? ''))) return false;
+  return !c.argv.some((w, i) => /^--dry-run$/.test(w) && off.test(c.argv[i + 1] ?? ''));
 }
 
 /** What `c` publishes to, or undefined when it publishes nothing. */
