@@ -196,7 +196,7 @@ export async function run() {
   return rows;
 }
 
-/** [G-LIB-1, G-PERF-1] 30 rules + every shipped guard, p50, vs the 30 rules alone. */
+/** [G-LIB-1] (SPEC §14.6) 30 rules + every shipped guard, p50, vs the 30 rules alone. */
 export async function guardRows() {
   const names = GUARD_TABLE.map((g) => g.name);
   const guarded = world({ permissions: RULES, guards: Object.fromEntries(names.map((n) => [n, true])) });
