@@ -8,11 +8,15 @@
 //                 matching, so every rule is tried), p50 of single awaited calls, vs the same
 //                 engine with a policy without permissions (the engine's own decide, same input).
 //                 Guards and CEL rules join this row when they exist (G-LIB, G-CEL).
+//   guards        the same decide through the same 30 rules and every shipped guard turned on
+//                 (G-LIB-1; none objects to the line, so each reads it), p50, vs the 30 rules alone
+//                 in the same run: what the guards add.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { actionView } from '../dist/action/action-view.js';
 import { lexShell } from '../dist/core/shell-lexer.js';
+import { GUARD_TABLE } from '../dist/guards/guard-table.js';
 import { createHookEngine } from '../dist/index.js';
 import {
   fmtRatio,
@@ -188,5 +192,51 @@ export async function run() {
       bare.cleanup();
     }
   }
+  rows.push(...(await guardRows()));
   return rows;
+}
+
+/** [G-LIB-1] (SPEC §14.6) 30 rules + every shipped guard, p50, vs the 30 rules alone. */
+export async function guardRows() {
+  const names = GUARD_TABLE.map((g) => g.name);
+  const guarded = world({ permissions: RULES, guards: Object.fromEntries(names.map((n) => [n, true])) });
+  const rulesOnly = world({ permissions: RULES });
+  const withGuards = await policyEngine(guarded);
+  const without = await policyEngine(rulesOnly);
+  try {
+    const call = (w) => ({
+      session_id: 's',
+      cwd: w.project,
+      tool_name: 'Bash',
+      tool_input: { command: LINE },
+    });
+    const d = await withGuards.decide('PreToolUse', call(guarded));
+    if (d.blocked || d.decision !== 'allow' || d.runs.length !== 0)
+      throw new Error(`the bench line was objected to: ${JSON.stringify(d)}`);
+    const a = [];
+    const b = [];
+    for (let round = 0; round < 4; round++) {
+      const warmup = round === 0 ? 20_000 : 1000;
+      a.push(...(await eachCall(() => withGuards.decide('PreToolUse', call(guarded)), { n: 5000, warmup })));
+      b.push(...(await eachCall(() => without.decide('PreToolUse', call(rulesOnly)), { n: 5000, warmup })));
+    }
+    const p50 = quantile(a, 0.5);
+    const base = quantile(b, 0.5);
+    progress(`guard/guards: p50 ${fmtUs(p50)} (p90 ${fmtUs(quantile(a, 0.9))}), rules alone ${fmtUs(base)}`);
+    return [
+      {
+        benchmark: `30 permission rules + the ${names.length} shipped guards (${names.join(', ')}) decided in-process (the line above; p50)`,
+        hookwerk: fmtUs(p50),
+        baseline: `${fmtUs(base)} (the same decide with the 30 rules alone)`,
+        ratio: fmtRatio(p50 / base),
+        target: '≤ 50 µs p50 (with 5 CEL rules)',
+        verdict: verdict(p50 <= 50),
+      },
+    ];
+  } finally {
+    await withGuards.close();
+    await without.close();
+    guarded.cleanup();
+    rulesOnly.cleanup();
+  }
 }

@@ -188,7 +188,69 @@ describe('[G-ACT-1] found everywhere the line runs something', () => {
     ['flock /tmp/l rm -rf x', ['flock']],
     ["flock /tmp/l -c 'rm -rf x'", ['flock -c']],
     ['sudo env FOO=1 nice timeout 5 rm -rf x', ['sudo', 'env', 'nice', 'timeout']],
+    // [G-LIB-3] More wrappers a respelling reaches for.
+    ['busybox rm -rf x', ['busybox']],
+    ['corepack rm -rf x', ['corepack']],
+    ['toybox rm -rf x', ['toybox']],
+    ['fakeroot -s state rm -rf x', ['fakeroot']],
+    ['strace -f -o log rm -rf x', ['strace']],
+    ['ltrace -o log rm -rf x', ['ltrace']],
+    ['unbuffer rm -rf x', ['unbuffer']],
+    ['caffeinate -i rm -rf x', ['caffeinate']],
+    ['screen -dmS job rm -rf x', ['screen']],
+    ['unshare -r --fork rm -rf x', ['unshare']],
+    ['chrt -f 99 rm -rf x', ['chrt']],
+    ['taskset -c 0 rm -rf x', ['taskset']],
   ])('%s', (line, via) => rmIn(line, via));
+
+  it('[G-LIB-3] chrt -p, taskset -p and screen -r run nothing', () => {
+    expect(names(bash('chrt -p 99 1234'))).toEqual(['chrt']);
+    expect(names(bash('taskset -p 3 1234'))).toEqual(['taskset']);
+    expect(names(bash('screen -r job'))).toEqual(['screen']);
+  });
+
+  it.each([
+    ['npx vsce publish', 'vsce', ['publish'], ['npx']],
+    ['npx -y -p @vscode/vsce vsce publish', 'vsce', ['publish'], ['npx']],
+    ["npx -c 'vsce publish'", 'vsce', ['publish'], ['npx -c']],
+    ['bunx ovsx publish', 'ovsx', ['publish'], ['bunx']],
+    ['uvx --from twine==5 twine upload dist/x.whl', 'twine', ['upload', 'dist/x.whl'], ['uvx']],
+    ['pnpm exec vsce publish', 'vsce', ['publish'], ['pnpm exec']],
+    ['pnpm --filter app dlx vsce publish', 'vsce', ['publish'], ['pnpm dlx']],
+    ['npm exec -- vsce publish', 'vsce', ['publish'], ['npm exec']],
+    ['npm x vsce publish', 'vsce', ['publish'], ['npm x']],
+    ["npm exec -c 'vsce publish'", 'vsce', ['publish'], ['npm -c']],
+    ['yarn dlx ovsx publish', 'ovsx', ['publish'], ['yarn dlx']],
+    ['uv run --with twine twine upload', 'twine', ['upload'], ['uv run']],
+    ['uv tool run twine upload', 'twine', ['upload'], ['uv tool']],
+    ['pipx run --spec twine twine upload', 'twine', ['upload'], ['pipx run']],
+    ['poetry run twine upload', 'twine', ['upload'], ['poetry run']],
+    ['python -m twine upload dist/x.whl', 'twine', ['upload', 'dist/x.whl'], ['python -m']],
+    ['python3 -u -m twine upload', 'twine', ['upload'], ['python3 -m']],
+    ['python3 -mtwine upload', 'twine', ['upload'], ['python3 -m']],
+    ['python3 -um twine upload', 'twine', ['upload'], ['python3 -m']],
+  ])('[G-LIB-3] a package runner or module: %s runs %s', (line, name, positionals, via) => {
+    expect(named(bash(line), name)).toMatchObject({ positionals, via });
+  });
+
+  it('[G-LIB-3] a package manager without its run subcommand runs nothing else', () => {
+    expect(names(bash('npm test'))).toEqual(['npm']);
+    expect(names(bash('pnpm install vsce'))).toEqual(['pnpm']);
+    expect(names(bash('uv pip install twine'))).toEqual(['uv']);
+    expect(names(bash('python3 script.py -m x'))).toEqual(['python3']);
+    expect(names(bash('python3 -c "import twine"'))).toEqual(['python3']);
+  });
+
+  it('[G-LIB-3] option arities: docker, cargo, uv keep their positionals right', () => {
+    expect(named(bash('docker -H tcp://h:2375 --context prod push img:1'), 'docker').positionals).toEqual([
+      'push',
+      'img:1',
+    ]);
+    expect(named(bash('cargo -Z unstable-options --registry r publish'), 'cargo').positionals).toEqual([
+      'publish',
+    ]);
+    expect(named(bash('cargo publish -n'), 'cargo').options).toContain('dry-run');
+  });
 
   it('the launcher is listed too, before what it runs', () => {
     expect(names(bash('sudo rm -rf x'))).toEqual(['sudo', 'rm']);
@@ -369,6 +431,18 @@ describe('[G-ACT-1] paths', () => {
       inProject: false,
     });
     expect(bash('rm -rf .').paths[0]!.inProject).toBe(true);
+  });
+
+  it('[G-LIB-3] entry: the link itself without a trailing /, its target with one; its folder always resolved', () => {
+    const entry = (line: string) => bash(line).paths.map((p) => p.entry);
+    expect(entry('rm -rf up')).toEqual([`${project}/up`]);
+    expect(entry('rm -rf up/')).toEqual([root]);
+    expect(entry('rm -rf up/.')).toEqual([root]);
+    expect(entry('rm -rf up/elsewhere')).toEqual([`${root}/elsewhere`]);
+    expect(entry('rm innocent.txt')).toEqual([`${project}/innocent.txt`]);
+    expect(entry('rm -rf /')).toEqual(['/']);
+    expect(entry('cd up && rm -rf x')).toEqual([`${root}/x`]);
+    expect(entry('rm -rf sub/new')).toEqual([`${project}/sub/new`]);
   });
 
   it('each path names its command, how it was named, and whether it is a glob', () => {

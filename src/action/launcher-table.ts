@@ -21,10 +21,26 @@ export type Launch =
   /** `ssh [opts] HOST CMD…`: the words after the host, joined, are the remote command line. */
   | { readonly kind: 'ssh' }
   /** `find … -exec|-execdir|-ok|-okdir CMD … ;|+`. */
-  | { readonly kind: 'find' };
+  | { readonly kind: 'find' }
+  /**
+   * A package runner [G-LIB-3]: `npx [opts] CMD …`, `bunx`, `uvx` — the words from the first
+   * positional on; `-c STRING` (`--call`) read as a command line.
+   */
+  | { readonly kind: 'package' }
+  /**
+   * A tool whose subcommand runs a command [G-LIB-3]: `pnpm exec CMD …`, `npm exec`, `yarn dlx`,
+   * `uv run`, `uv tool run`, `pipx run`, `poetry run` — when the first positionals are one of
+   * `subs`, the words from the next positional on (`npm exec -c STRING`: a command line).
+   */
+  | { readonly kind: 'sub'; readonly subs: readonly (readonly string[])[] }
+  /** `python -m MODULE ARGS…` [G-LIB-3]: the module run as the command `MODULE ARGS…` (`python -m twine upload`). */
+  | { readonly kind: 'module' };
 
 const WORDS: Launch = { kind: 'words' };
 const SHELL: Launch = { kind: 'shell' };
+const PACKAGE: Launch = { kind: 'package' };
+const MODULE: Launch = { kind: 'module' };
+const sub = (...subs: string[]): Launch => ({ kind: 'sub', subs: subs.map((s) => s.split(' ')) });
 
 export const LAUNCHERS: Readonly<Record<string, Launch>> = {
   sudo: WORDS,
@@ -54,6 +70,32 @@ export const LAUNCHERS: Readonly<Record<string, Launch>> = {
   flock: { kind: 'flock' },
   ssh: { kind: 'ssh' },
   find: { kind: 'find' },
+  // [G-LIB-3] More wrappers a respelling reaches for: each runs the words after its options.
+  busybox: WORDS,
+  corepack: WORDS,
+  toybox: WORDS,
+  fakeroot: WORDS,
+  strace: WORDS,
+  ltrace: WORDS,
+  unbuffer: WORDS,
+  caffeinate: WORDS,
+  screen: WORDS,
+  unshare: WORDS,
+  chrt: { kind: 'words', skip: 1 },
+  taskset: { kind: 'words', skip: 1 },
+  npx: PACKAGE,
+  bunx: PACKAGE,
+  uvx: PACKAGE,
+  npm: sub('exec', 'x'),
+  pnpm: sub('exec', 'dlx'),
+  yarn: sub('exec', 'dlx'),
+  bun: sub('x'),
+  uv: sub('run', 'tool run'),
+  pipx: sub('run'),
+  poetry: sub('run'),
+  python: MODULE,
+  python3: MODULE,
+  python2: MODULE,
 };
 
 /** Options with which a launcher runs nothing (`command -v x` only looks `x` up). */
@@ -61,4 +103,7 @@ export const RUNS_NOTHING_WITH: Readonly<Record<string, readonly string[]>> = {
   command: ['v', 'V'],
   ionice: ['p', 'P', 'u'],
   watch: [],
+  chrt: ['p', 'm'],
+  taskset: ['p'],
+  screen: ['r', 'R', 'x', 'X', 'ls', 'list', 'wipe', 'v'],
 };

@@ -276,6 +276,7 @@ function emitCommand(
   let flags: readonly CommandFlag[];
   let positionals: ViewWord[];
   let positionalAt: readonly number[] = [];
+  let flagAt: readonly number[] = [];
   let execs: readonly (readonly ViewWord[])[] = [];
   let place = ctx.place;
   if (!program.dynamic && name === 'find') {
@@ -286,6 +287,7 @@ function emitCommand(
   } else {
     const read = readArgs(specOf(program.dynamic ? '' : name), rest);
     flags = read.flags;
+    flagAt = read.flagAt;
     positionalAt = read.positionals;
     positionals = read.positionals.map((k) => rest[k]!);
     // [G-ACT-1] `git -C DIR` (before the subcommand): git runs in DIR.
@@ -332,7 +334,7 @@ function emitCommand(
     ))
       walk.hosts.add(host);
   if (!program.dynamic && ownEntry(LAUNCHERS, name) !== undefined)
-    launch(walk, { name, rest, flags, positionalAt, positionals, execs, redirects, end }, ctx);
+    launch(walk, { name, rest, flags, flagAt, positionalAt, positionals, execs, redirects, end }, ctx);
   return index;
 }
 
@@ -340,6 +342,8 @@ interface Launched {
   readonly name: string;
   readonly rest: readonly ViewWord[];
   readonly flags: readonly CommandFlag[];
+  /** For each flag, the index in `rest` of the word it was read from. */
+  readonly flagAt: readonly number[];
   readonly positionalAt: readonly number[];
   readonly positionals: readonly ViewWord[];
   readonly execs: readonly (readonly ViewWord[])[];
@@ -428,6 +432,39 @@ function launch(walk: Walk, c: Launched, ctx: Context): void {
     case 'ssh': {
       const remote = c.positionals.slice(1);
       if (remote.length > 0) readText(walk, text(remote), inner(c.name));
+      return;
+    }
+    case 'package':
+    case 'sub': {
+      const call = flagValue(c.flags, ['call']);
+      if (call !== undefined) {
+        readText(walk, call, inner(`${c.name} -c`));
+        return;
+      }
+      let skip = 0;
+      if (how.kind === 'sub') {
+        const first = c.positionals.map((w) => w.text);
+        const found = how.subs.find((s) => s.every((word, k) => first[k] === word));
+        if (found === undefined) return;
+        skip = found.length;
+      }
+      const words = wordsFrom(c.positionalAt[skip]);
+      const label = how.kind === 'sub' ? `${c.name} ${c.positionals[0]!.text}` : c.name;
+      if (words.length > 0) emitCommand(walk, words, c.redirects, inner(label), c.end);
+      return;
+    }
+    case 'module': {
+      const k = c.flags.findIndex((f) => f.names.includes('m'));
+      const at = c.flagAt[k];
+      const word = at === undefined ? undefined : c.rest[at];
+      const value = c.flags[k]?.value;
+      if (word === undefined || at === undefined || value === undefined || value === '') return;
+      // `-m twine` (the value is the next word: `m` ends its word) or `-mtwine`, `-umtwine`.
+      const next = word.text.endsWith('m');
+      const module = next ? c.rest[at + 1] : { ...word, text: value };
+      if (module === undefined) return;
+      const args = c.rest.slice(at + (next ? 2 : 1));
+      emitCommand(walk, [module, ...args], c.redirects, inner(`${c.name} -m`), c.end);
       return;
     }
     case 'find': {

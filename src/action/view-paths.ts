@@ -33,11 +33,13 @@ export function resolvePaths(refs: readonly PathRef[], projectDir: string): View
     seen.add(key);
     // The kernel's reading of what was written (`link/../x` next to the link's target), not of `absolute`.
     const real = reals.of(ref.written, ref.cwd);
+    const entry = entryOf(reals, ref.written, ref.cwd, real);
     out.push(
       ref.command === undefined
         ? {
             path: absolute,
             real,
+            entry,
             inProject: inside(real),
             access: ref.access,
             written: ref.written,
@@ -47,6 +49,7 @@ export function resolvePaths(refs: readonly PathRef[], projectDir: string): View
         : {
             path: absolute,
             real,
+            entry,
             inProject: inside(real),
             access: ref.access,
             written: ref.written,
@@ -57,4 +60,17 @@ export function resolvePaths(refs: readonly PathRef[], projectDir: string): View
     );
   }
   return out;
+}
+
+/**
+ * [G-LIB-3] Where the entry `written` names really is: its folder resolved (as the kernel would),
+ * its last name kept — unless that name is empty (a trailing `/`), `.` or `..`, which mean the
+ * target itself.
+ */
+function entryOf(reals: RealPaths, written: string, cwd: string, real: string): string {
+  const cut = written.lastIndexOf('/');
+  const last = written.slice(cut + 1);
+  if (last === '' || last === '.' || last === '..') return real;
+  const folder = cut < 0 ? reals.folder(cwd) : reals.of(cut === 0 ? '/' : written.slice(0, cut), cwd);
+  return folder === '/' ? `/${last}` : `${folder}/${last}`;
 }

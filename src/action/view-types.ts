@@ -52,6 +52,12 @@ export interface ViewPath {
   readonly path: string;
   /** `path` with every symlink of its existing prefix resolved. */
   readonly real: string;
+  /**
+   * [G-LIB-3] The directory entry `path` names: its folder's real path joined with its last name,
+   * which is what a delete or rename of it removes — a symlink named without a trailing `/` is the
+   * link, not its target. `real` when it ends with `/`, `.` or `..` (then the target is meant).
+   */
+  readonly entry: string;
   /** `real` is the project's real path or inside it. */
   readonly inProject: boolean;
   readonly access: Access;

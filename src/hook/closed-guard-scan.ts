@@ -2,7 +2,7 @@
  * [R-HOOK-2] When the engine itself failed: does a closed guard (`failMode: "closed"`, or Claude
  * Code's `onFailure: "block"`) whose matcher may select the call name the event in any policy file,
  * or in the Claude Code files a policy includes — or do a policy's permission rules deny or ask on
- * it? Read from the files as they are now, bounded and regular files only; used only
+ * it, or its guards [G-LIB-1]? Read from the files as they are now, bounded and regular files only; used only
  * to turn "hookwerk could not decide" into a deny, never to allow anything.
  */
 import path from 'node:path';
@@ -33,7 +33,7 @@ export function closedGuardInFiles(q: {
       ].map(settingsValue)
     : [];
   return (
-    policies.some((v) => deniesOrAsks(v, q.event)) ||
+    policies.some((v) => deniesOrAsks(v, q.event) || guardsOn(v, q.event)) ||
     [...policies, ...claude].some((v) => namesClosedGuard(v, q.event, q.tool))
   );
 }
@@ -46,6 +46,13 @@ function deniesOrAsks(value: unknown, event: string): boolean {
     const rules = permissions[list];
     return Array.isArray(rules) && rules.length > 0;
   });
+}
+
+/** [G-LIB-1] A policy turns a guard on (a guard denies or asks on PreToolUse): a failure there denies too. */
+function guardsOn(value: unknown, event: string): boolean {
+  const guards = isPlainObject(value) ? value.guards : undefined;
+  if (event !== 'PreToolUse' || !isPlainObject(guards)) return false;
+  return Object.values(guards).some((g) => g !== false);
 }
 
 function settingsValue(file: string): unknown {

@@ -10,6 +10,7 @@
  * exists but cannot be used runs nothing at all — not its hooks, not its `include` — and is listed
  * as `unusable`, which makes the gate deny instead of silently letting every call through.
  */
+import path from 'node:path';
 import type { ProjectRead } from '../../consent/project-surface.ts';
 
 import type { ConfigIssue } from '../../core/issues.ts';
@@ -26,6 +27,7 @@ import {
 } from '../claude/source.ts';
 import type { GateLoadBase } from '../gate-dialect.ts';
 import { policyFile } from './files.ts';
+import { guardMergeWarnings, guardsLayer } from './guards.ts';
 import { permissionsLayer } from './permissions.ts';
 import { policyRuleCount } from './rule-count.ts';
 import { policyRuleHook } from './rule-handler.ts';
@@ -43,6 +45,15 @@ export interface PolicyOptions {
    * What its `include` reads is still the project's, under the project's approval.
    */
   files?: readonly string[];
+}
+
+/**
+ * [G-LIB-3] The system temp folder of the agent's environment (its sub-paths are no one's
+ * project): `TMPDIR` (else `TMP`, `TEMP`) when absolute, else `/tmp`.
+ */
+function tmpDirOf(env: NodeJS.ProcessEnv): string {
+  const given = [env.TMPDIR, env.TMP, env.TEMP].find((t) => t !== undefined && path.isAbsolute(t));
+  return given ?? '/tmp';
 }
 
 /** [G-FAIL-1] The agent's environment may ask for the old, open behaviour, by name. */
@@ -105,9 +116,15 @@ function loadPolicyFiles(base: GateLoadBase, options: PolicyOptions): AgentConfi
   const project = loaded.project;
   const config = strictPolicy(loaded.config, loaded.settings, project, base.env ?? process.env);
   const settings = loaded.settings.filter((s) => !config.unusable?.issues.some((i) => i.file === s.file));
-  // [G-PERM-1] The permission rules of the files in force (an unusable file's are not: it denies).
-  const permissions = permissionsLayer(settings, { projectDir: config.projectDir, home: config.home });
-  if (permissions !== undefined) config.layers = [permissions];
+  // [G-PERM-1, G-LIB-2] The permission rules, then the guards, of the files in force (an unusable
+  // file's are not: it denies).
+  const bases = { projectDir: config.projectDir, home: config.home };
+  const layers = [
+    permissionsLayer(settings, bases),
+    guardsLayer(settings, { ...bases, tmpDir: tmpDirOf(base.env ?? process.env) }),
+  ].filter((l) => l !== undefined);
+  if (layers.length > 0) config.layers = layers;
+  config.warnings.push(...guardMergeWarnings(settings));
   if (options.agent === 'claude' || !includes(settings, 'claude')) return config;
   const claude = loadClaudeConfig({
     ...base,

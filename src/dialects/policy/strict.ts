@@ -1,19 +1,21 @@
 /**
  * [G-FAIL-1] hookwerk's own policy files are strict, unlike the agents' files (C-SRC-3): a key the
  * policy does not know (`matchr`), a field of the wrong type, a handler type hookwerk cannot run,
- * a matcher, an `if` rule, a permission rule [G-PERM-1] or a rule's CEL condition [G-CEL-3] that
- * does not parse is an error of the file, and a file with an error
+ * a matcher, an `if` rule, a permission rule [G-PERM-1], a guard setting [G-LIB-1] or a rule's CEL
+ * condition [G-CEL-3] that does not parse is an error of the file, and a file with an error
  * is not used at all — the gate then denies (`policy-error.ts`) rather than run a guard that
  * silently lost its matcher or its condition. Warnings (a timeout over Claude Code's hour, an
  * event name hookwerk does not know and that looks like no typo) never make a file unusable.
  */
 import { z } from 'zod';
 import { type ConfigIssue, fromZodIssues, jsonPath } from '../../core/issues.ts';
+import { looksLike } from '../../core/looks-like.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 import { compileClaudeMatcher } from '../../registry/matcher.ts';
 import { MAX_AGENT_TIMEOUT_MS } from '../../sources/agent-config.ts';
 import { CLAUDE_EVENT_NAMES, claudeMatchField, isDocumentedClaudeEvent } from '../claude/events.ts';
 import { ifRuleProblem } from '../claude/if-rule.ts';
+import { readGuardSettings } from './guard-settings.ts';
 import { PERMISSION_LISTS, parsePermissionRule } from './permission-rule.ts';
 import { RULE_HANDLER, ruleProblems } from './rule-handler.ts';
 
@@ -71,6 +73,8 @@ const TOP = z.strictObject({
       allow: z.array(z.string()).optional(),
     })
     .optional(),
+  /** [G-LIB-1] The shipped guards it turns on, each read by `guard-settings.ts`. */
+  guards: z.record(z.string(), z.unknown()).optional(),
 });
 
 const unknownKey = (_at: ReadonlyArray<PropertyKey>, key: string) =>
@@ -88,6 +92,7 @@ export function policyProblems(file: string, value: unknown): ConfigIssue[] {
       if ('problem' in read)
         out.push({ file, path: jsonPath(['permissions', list, i]), message: read.problem });
     });
+  out.push(...readGuardSettings(file, top.data.guards).problems);
   for (const [event, groups] of Object.entries(top.data.hooks ?? {})) {
     const eventProblem = unknownEvent(event);
     if (eventProblem !== undefined) out.push({ file, path: jsonPath(['hooks', event]), ...eventProblem });
@@ -173,25 +178,4 @@ function unknownEvent(event: string): Pick<ConfigIssue, 'message' | 'level'> | u
     message: `"${event}" is not an event hookwerk knows (its hooks run only if an agent sends it)`,
     level: 'warning',
   };
-}
-
-/** Equal but for case, or at most two edits apart. */
-function looksLike(a: string, b: string): boolean {
-  if (a.toLowerCase() === b.toLowerCase()) return true;
-  return Math.abs(a.length - b.length) <= 2 && editDistance(a.toLowerCase(), b.toLowerCase()) <= 2;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    previous = row;
-  }
-  return previous[b.length] ?? 0;
 }
