@@ -7,6 +7,16 @@ export const GUARD_REASON = 'rm -rf is blocked by policy';
 export const RM = 'rm -rf victim';
 export const ECHO = 'echo ok > done.txt';
 
+/** The starter policy's run: what it must stop (and the guard the model is told of), and what it lets run. */
+export const STARTER_STOPS = [
+  { command: 'rm -fr ~', guard: 'destructive-delete' },
+  { command: 'git push origin main --force', guard: 'force-push' },
+  { command: 'cat .env', guard: 'secrets' },
+];
+export const STARTER_RUNS = ['rm -rf node_modules', 'git push origin feature', 'npm test'];
+/** In `.env` of the starter's world: the model must never see it. */
+export const SECRET_MARKER = 'HWE2E_SECRET_5f1c';
+
 /** The steps, in the order they are printed for each agent. */
 export const INSTALL_STEPS = [
   { name: 'installed', about: "the agent's own hook file names `hookwerk hook --agent A` [R-INST-1]" },
@@ -30,6 +40,16 @@ export const INSTALL_STEPS = [
     about: "control: a policy hook that allows explicitly does skip the agent's permission rules [R-HOOK-2]",
   },
   { name: 'journal', about: '`hookwerk runs --agent A --json` lists the denied Bash run [R-HOOK-3]' },
+  {
+    name: 'starter-stops',
+    about:
+      'with `examples/policy/starter.json` as the policy: `rm -fr ~`, `git push origin main --force` and `cat .env` are stopped, each with its guard named to the model [G-LIB-1]',
+  },
+  {
+    name: 'starter-lets-through',
+    about:
+      'with the starter policy: `rm -rf node_modules`, `git push origin feature` and `npm test` run, no guard named [G-LIB-1, G-TEST-2]',
+  },
   {
     name: 'uninstall',
     about:

@@ -23,7 +23,16 @@ import { runCodex } from './codex-tool.js';
 import { runCopilot } from './copilot-tool.js';
 import { runGemini } from './gemini-tool.js';
 import { ensureTool, TOOLS } from './install.js';
-import { ECHO, GUARD_REASON, INSTALL_AGENTS, INSTALL_STEPS, RM } from './install-cases.js';
+import {
+  ECHO,
+  GUARD_REASON,
+  INSTALL_AGENTS,
+  INSTALL_STEPS,
+  RM,
+  SECRET_MARKER,
+  STARTER_RUNS,
+  STARTER_STOPS,
+} from './install-cases.js';
 import {
   agentHookFile,
   hookwerkCommands,
@@ -36,6 +45,7 @@ import {
 import { GEMINI_USER_SETTINGS } from './world.js';
 
 const GUARD = fileURLToPath(new URL('./install-guard.mjs', import.meta.url));
+const STARTER = fileURLToPath(new URL('../examples/policy/starter.json', import.meta.url));
 const DRIVE = { claude: runClaude, gemini: runGemini, codex: runCodex, copilot: runCopilot };
 /** The event each agent gates a tool call on. */
 const PRE_EVENT = { claude: 'PreToolUse', gemini: 'BeforeTool', codex: 'PreToolUse', copilot: 'preToolUse' };
@@ -220,6 +230,8 @@ async function agentSuite(agent, tool, root, baseEnv, timeoutMs) {
     );
   }
 
+  await starterSteps(agent, tool, root, baseEnv, timeoutMs, step);
+
   const file = agentHookFile(agent, main.world.proj);
   const un = await uninstallHookwerk(agent, main.world, hwEnv(main.world, baseEnv));
   if (un === undefined)
@@ -247,6 +259,39 @@ async function agentSuite(agent, tool, root, baseEnv, timeoutMs) {
   const result = { steps, notes, hookCalls: calls, agentNotes: main.run.notes, internet: main.internet };
   writeFileSync(path.join(root, 'result.json'), JSON.stringify(result, null, 1));
   return { steps, notes };
+}
+
+/**
+ * [G-LIB-1] The starter policy in the real agent: the model asks for the three calls it must stop and
+ * the three it must let run, one per turn. A stop is the guard named in that call's tool result
+ * (and, for the delete, the home's marker still there; for the read, the secret never in any
+ * request); a pass is a tool result that names no guard (and node_modules gone).
+ */
+async function starterSteps(agent, tool, root, baseEnv, timeoutMs, step) {
+  const spec = INSTALL_AGENTS[agent];
+  const commands = [...STARTER_STOPS.map((s) => s.command), ...STARTER_RUNS];
+  const r = await agentRun(agent, tool, path.join(root, 'starter'), baseEnv, timeoutMs, {
+    turns: [...commands.map((c) => ({ tools: [spec.call(c)] })), { text: 'Done.' }],
+    policy: 'starter',
+  });
+  const told = commands.map((_, i) => toldAfter(spec, r, i + 1) ?? '');
+  const named = (text) => /\b(guards|permissions)\.[a-z-]+/.exec(text)?.[0];
+  const homeKept = existsSync(path.join(r.world.home, 'keep.txt'));
+  const leaked = r.requests.some((q) => JSON.stringify(q.body).includes(SECRET_MARKER));
+  const stops = STARTER_STOPS.map((s, i) => ({ ...s, told: told[i] ?? '' }));
+  step(
+    'starter-stops',
+    stops.every((s) => s.told.includes(`guards.${s.guard}`)) && homeKept && !leaked,
+    `${stops.map((s) => `${s.command}: ${named(s.told) ?? `not stopped (${JSON.stringify(clip(s.told))})`}`).join('; ')}; ` +
+      `~ ${homeKept ? 'kept' : 'DELETED'}; the secret ${leaked ? 'reached the model' : 'never reached the model'}`,
+  );
+  const runs = STARTER_RUNS.map((command, i) => ({ command, told: told[STARTER_STOPS.length + i] ?? '' }));
+  const modulesGone = !existsSync(path.join(r.world.proj, 'node_modules'));
+  step(
+    'starter-lets-through',
+    r.requests.length > commands.length && runs.every((x) => named(x.told) === undefined) && modulesGone,
+    `${runs.map((x) => `${x.command}: ${named(x.told) ?? 'ran'}`).join('; ')}; node_modules ${modulesGone ? 'removed' : 'still there'}`,
+  );
 }
 
 /** The last tool result in the model request `n` of a run (0 is the first), if it was made. */
@@ -388,7 +433,8 @@ async function agentRun(agent, tool, base, baseEnv, timeoutMs, o) {
   const world = { base, home: path.join(base, 'home'), proj: path.join(base, 'proj') };
   for (const d of [world.home, path.join(world.proj, 'victim')]) mkdirSync(d, { recursive: true });
   writeFileSync(path.join(world.proj, 'victim', 'keep.txt'), 'still here\n');
-  writePolicy(world.home, o.guardArg);
+  if (o.policy === 'starter') writeStarter(world);
+  else writePolicy(world.home, o.guardArg);
   const spec = INSTALL_AGENTS[agent];
   const file = agentHookFile(agent, world.proj);
   if (spec.existing !== undefined) {
@@ -445,6 +491,15 @@ async function agentRun(agent, tool, base, baseEnv, timeoutMs, o) {
     // What the agent tried to reach beyond the mock (refused by its proxy), for the report.
     internet: run.requests.filter((r) => r.kind === 'internet').map((r) => r.url),
   };
+}
+
+/** The README's starter policy as the user's, and what its run looks at: a home marker, node_modules, a secret. */
+function writeStarter(world) {
+  mkdirSync(path.join(world.home, '.hookwerk'), { recursive: true });
+  copyFileSync(STARTER, path.join(world.home, '.hookwerk', 'policy.json'));
+  writeFileSync(path.join(world.home, 'keep.txt'), 'still here\n');
+  mkdirSync(path.join(world.proj, 'node_modules', 'left-pad'), { recursive: true });
+  writeFileSync(path.join(world.proj, '.env'), `TOKEN=${SECRET_MARKER}\n`);
 }
 
 /** The policy: one Claude Code PreToolUse guard on Bash [R-POL-1], its script beside it. */
