@@ -4,6 +4,7 @@
  * them into `paths`; a command not in the table names no path but its redirections (and its own
  * program, when that is a path).
  */
+import { ownEntry } from '../core/plain-object.ts';
 
 export type Access = 'read' | 'write' | 'delete' | 'execute';
 
@@ -189,4 +190,61 @@ export const FILE_ACCESS: Readonly<Record<string, FileAccess>> = {
   perl: { args: 'script', codeOptions: ['e', 'E'] },
   ruby: { args: 'script', codeOptions: ['e'] },
   php: { args: 'script', codeOptions: ['r'], values: { f: 'execute' } },
+  // More readers and writers the guards meet (G-LIB-3).
+  cut: READ,
+  paste: READ,
+  fold: READ,
+  fmt: READ,
+  column: READ,
+  uniq: READ,
+  rev: READ,
+  expand: READ,
+  unexpand: READ,
+  pr: READ,
+  comm: READ,
+  join: READ,
+  zcat: READ,
+  bzcat: READ,
+  xzcat: READ,
+  zless: READ,
+  zmore: READ,
+  b2sum: READ,
+  sha224sum: READ,
+  sha384sum: READ,
+  shasum: READ,
+  md5: READ,
+  iconv: { args: 'read', values: { output: 'write' } },
+  rg: {
+    args: 'read',
+    skipFirstUnless: ['regexp', 'file', 'files'],
+    values: { file: 'read', 'ignore-file': 'read' },
+  },
+  ag: { args: 'read', values: { 'path-to-ignore': 'read' }, skipFirstUnless: [] },
+  mkdir: WRITE,
+  mkfifo: WRITE,
+  sponge: WRITE,
+  dos2unix: WRITE,
+  unix2dos: WRITE,
+  chattr: { args: 'write', skipFirstUnless: [] },
 };
+
+/** Versioned interpreters read as their family (`python3.12` as `python`, `nodejs` as `node`). */
+const FAMILIES: readonly (readonly [RegExp, string])[] = [
+  [/^(python|pypy)[0-9.]*$/, 'python'],
+  [/^nodejs$/, 'node'],
+];
+
+/** The name a command is looked up by in the shipped tables: its own, else its family's. */
+export function tableName(name: string, has: (name: string) => boolean): string {
+  if (has(name)) return name;
+  for (const [re, family] of FAMILIES) if (re.test(name)) return family;
+  return name;
+}
+
+/** The file access entry of a command name (a versioned interpreter as its family). */
+export function fileAccessOf(name: string): FileAccess | undefined {
+  return ownEntry(
+    FILE_ACCESS,
+    tableName(name, (n) => ownEntry(FILE_ACCESS, n) !== undefined),
+  );
+}

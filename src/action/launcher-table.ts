@@ -54,6 +54,10 @@ export const LAUNCHERS: Readonly<Record<string, Launch>> = {
   flock: { kind: 'flock' },
   ssh: { kind: 'ssh' },
   find: { kind: 'find' },
+  // `script -c CMD [FILE]`, and BSD's `script [-q] FILE CMD…`: read as `flock` is.
+  script: { kind: 'flock' },
+  runuser: { kind: 'su' },
+  unbuffer: WORDS,
 };
 
 /** Options with which a launcher runs nothing (`command -v x` only looks `x` up). */

@@ -33,11 +33,13 @@ export function resolvePaths(refs: readonly PathRef[], projectDir: string): View
     seen.add(key);
     // The kernel's reading of what was written (`link/../x` next to the link's target), not of `absolute`.
     const real = reals.of(ref.written, ref.cwd);
+    const entry = entryOf(reals, ref.written, ref.cwd, real);
     out.push(
       ref.command === undefined
         ? {
             path: absolute,
             real,
+            entry,
             inProject: inside(real),
             access: ref.access,
             written: ref.written,
@@ -47,6 +49,7 @@ export function resolvePaths(refs: readonly PathRef[], projectDir: string): View
         : {
             path: absolute,
             real,
+            entry,
             inProject: inside(real),
             access: ref.access,
             written: ref.written,
@@ -57,4 +60,17 @@ export function resolvePaths(refs: readonly PathRef[], projectDir: string): View
     );
   }
   return out;
+}
+
+/**
+ * [G-LIB-3] The name `written` itself: the real path of its folder joined with its last name, so a
+ * symlink is the link, not its target. A trailing `/`, or a last name `.`/`..`, means the target.
+ */
+function entryOf(reals: RealPaths, written: string, cwd: string, real: string): string {
+  if (written.endsWith('/')) return real;
+  const slash = written.lastIndexOf('/');
+  const last = written.slice(slash + 1);
+  if (last === '' || last === '.' || last === '..') return real;
+  const folder = slash < 0 ? reals.folder(cwd) : reals.of(slash === 0 ? '/' : written.slice(0, slash), cwd);
+  return folder === '/' ? `/${last}` : `${folder}/${last}`;
 }
