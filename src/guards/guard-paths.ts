@@ -6,7 +6,7 @@
  * `dotglob`), and what the globs of a guard's options (`paths`, `allow`) mean.
  */
 import path from 'node:path';
-import type { ViewPath } from '../action/view-types.ts';
+import type { SimpleCommand, ViewPath } from '../action/view-types.ts';
 import { compilePathGlob, type PathGlob, pathGlobMatches, staticPrefix } from '../core/path-glob.ts';
 import { tildePath } from '../core/tilde-path.ts';
 import type { GuardContext } from './guard-types.ts';
@@ -102,4 +102,32 @@ export function shown(p: string, ctx: GuardContext): string {
 export function shownCommand(raw: string): string {
   const line = raw.replace(/\s+/g, ' ').trim();
   return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}
+
+function hasOption(c: SimpleCommand, ...names: string[]): boolean {
+  return c.options.some((o) => names.includes(o));
+}
+
+/** A command (or the `Grep` tool) that reads whole folders it is given: a folder holding `~/.ssh`, or the trust token, is read. */
+export function readsFolders(c: SimpleCommand | undefined, tool: string): boolean {
+  if (c === undefined) return tool === 'Grep';
+  switch (c.name) {
+    case 'cp':
+    case 'scp':
+      return hasOption(c, 'r', 'R', 'recursive', 'a', 'archive');
+    case 'rsync':
+    case 'tar':
+    case 'rg':
+    case 'ag':
+      return true;
+    case 'zip':
+      return hasOption(c, 'r', 'recurse-paths');
+    case 'grep':
+    case 'egrep':
+    case 'fgrep':
+    case 'zgrep':
+      return hasOption(c, 'r', 'R', 'recursive', 'dereference-recursive');
+    default:
+      return false;
+  }
 }

@@ -15,7 +15,7 @@ import { braceVariants } from '../action/brace-words.ts';
 import { fileAccessOf } from '../action/file-access-table.ts';
 import type { ActionView, SimpleCommand, ViewPath } from '../action/view-types.ts';
 import { codeGiven, pathTokens } from './code-strings.ts';
-import { readForms, shown, shownCommand } from './guard-paths.ts';
+import { readForms, readsFolders, shown, shownCommand } from './guard-paths.ts';
 import type { GuardContext, GuardDefinition, GuardHit } from './guard-types.ts';
 import { SecretFiles, secretName } from './secret-files.ts';
 
@@ -63,30 +63,6 @@ const GIT_SHOWS = new Set(['show', 'diff', 'blame', 'annotate', 'cat-file', 'gre
 
 function has(c: SimpleCommand, ...names: string[]): boolean {
   return c.options.some((o) => names.includes(o));
-}
-
-/** A command that reads whole folders it is given (so a folder holding `~/.ssh` is read). */
-function readsFolders(c: SimpleCommand | undefined, tool: string): boolean {
-  if (c === undefined) return tool === 'Grep';
-  switch (c.name) {
-    case 'cp':
-    case 'scp':
-      return has(c, 'r', 'R', 'recursive', 'a', 'archive');
-    case 'rsync':
-    case 'tar':
-    case 'rg':
-    case 'ag':
-      return true;
-    case 'zip':
-      return has(c, 'r', 'recurse-paths');
-    case 'grep':
-    case 'egrep':
-    case 'fgrep':
-    case 'zgrep':
-      return has(c, 'r', 'R', 'recursive', 'dereference-recursive');
-    default:
-      return false;
-  }
 }
 
 /** `p` is named only as a credential the command uses (`ssh -i ~/.ssh/id_rsa host`). */
