@@ -112,6 +112,33 @@ describe('[G-ACT-1] parent: the command a command was found inside', () => {
   });
 });
 
+describe('[G-ACT-1] stdin: the text a here-document or here-string feeds a command', () => {
+  it('an interpreter reading its program from a here-document has it as stdin', () => {
+    const v = bash("python3 - <<'PY'\nprint(1)\nPY");
+    expect(named(v, 'python3').stdin).toBe('print(1)\n');
+    expect(named(bash("sudo node <<< 'x()'"), 'node').stdin).toBe('x()');
+    expect(named(bash('cat file'), 'cat').stdin).toBeUndefined();
+  });
+});
+
+describe('[G-ACT-1] in-place edits of perl and ruby', () => {
+  it.each([
+    ["perl -pi -e 's/a/b/' f", [['write', 'f']]],
+    [
+      "perl -i.bak -pe 's/a/b/' f g",
+      [
+        ['write', 'f'],
+        ['write', 'g'],
+      ],
+    ],
+    ["ruby -i -pe 'x' f", [['write', 'f']]],
+    ["perl -pe 's/a/b/' f", []],
+    ['gzip -c f', [['read', 'f']]],
+  ])('%s', (line, want) => {
+    expect(bash(line).paths.map((p) => [p.access, path.relative(project, p.path)])).toEqual(want);
+  });
+});
+
 describe('[G-LIB-3] entry: the name a delete acts on', () => {
   it('a symlink named without a trailing / is the link; with one, its target', () => {
     const v = bash('rm link; rm -r dirlink/');

@@ -161,6 +161,7 @@ export function commandPaths(c: CommandFacts): PathRef[] {
       break;
     case 'script':
       if (!hasOption(c.flags, table.codeOptions)) add(args[0], 'execute');
+      else if (hasOption(c.flags, table.inPlace)) for (const a of args) add(a, 'write');
       break;
   }
   return out;

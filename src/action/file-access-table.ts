@@ -40,6 +40,8 @@ export interface FileAccess {
   readonly writtenWith?: readonly string[];
   /** For `script`: these options give the program, so no positional is a script. */
   readonly codeOptions?: readonly string[];
+  /** For `script`: with a code option and one of these, the positionals are files edited in place (`perl -pi -e … f`). */
+  readonly inPlace?: readonly string[];
   /** Option name → what its value is to the file it names. */
   readonly values?: Readonly<Record<string, Access>>;
   /** Options whose value reads a file when written `@FILE` or `NAME=@FILE` / `NAME=<FILE` (curl). */
@@ -187,8 +189,8 @@ export const FILE_ACCESS: Readonly<Record<string, FileAccess>> = {
   python3: PYTHON,
   python2: PYTHON,
   node: { args: 'script', codeOptions: ['eval', 'print'], values: { 'env-file': 'read' } },
-  perl: { args: 'script', codeOptions: ['e', 'E'] },
-  ruby: { args: 'script', codeOptions: ['e'] },
+  perl: { args: 'script', codeOptions: ['e', 'E'], inPlace: ['i'] },
+  ruby: { args: 'script', codeOptions: ['e'], inPlace: ['i'] },
   php: { args: 'script', codeOptions: ['r'], values: { f: 'execute' } },
   // More readers and writers the guards meet (G-LIB-3).
   cut: READ,
@@ -213,6 +215,13 @@ export const FILE_ACCESS: Readonly<Record<string, FileAccess>> = {
   sha384sum: READ,
   shasum: READ,
   md5: READ,
+  // Compressors read what they pack (`gzip -c .env > e.gz`); their outputs are named by suffix.
+  gzip: READ,
+  gunzip: READ,
+  bzip2: READ,
+  xz: READ,
+  zstd: READ,
+  lz4: READ,
   iconv: { args: 'read', values: { output: 'write' } },
   rg: {
     args: 'read',

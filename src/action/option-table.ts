@@ -1160,6 +1160,7 @@ export const OPTION_TABLE: Readonly<Record<string, CommandSpec>> = {
     options: [
       '-e =CODE',
       '-E =CODE',
+      '-i =?EXTENSION',
       '-I =DIR',
       '-M =MODULE',
       '-m =MODULE',
@@ -1181,6 +1182,7 @@ export const OPTION_TABLE: Readonly<Record<string, CommandSpec>> = {
     posix: true,
     options: [
       '-e =CODE',
+      '-i =?EXTENSION',
       '-r =LIBRARY',
       '-I =DIR',
       '-C =DIR',

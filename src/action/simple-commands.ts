@@ -427,7 +427,8 @@ function emitCommand(
     via: ctx.via,
     pipes: ctx.pipes,
   };
-  walk.commands.push(ctx.parent === undefined ? command : { ...command, parent: ctx.parent });
+  const withParent = ctx.parent === undefined ? command : { ...command, parent: ctx.parent };
+  walk.commands.push(ctx.stdin === undefined ? withParent : { ...withParent, stdin: ctx.stdin });
   if (fileAccessOf(name) !== undefined || name === 'find' || name === 'git' || program.text.includes('/')) {
     const facts: CommandFacts = { name, program, flags, positionals, cwd: place.cwd, index };
     if (ctx.placeholder !== undefined) facts.placeholder = ctx.placeholder;

@@ -74,6 +74,12 @@ export interface SimpleCommand {
   readonly pipes: readonly PipeStage[];
   /** The command it was found inside; none at the top level of the line. */
   readonly parent?: CommandParent;
+  /**
+   * The text a here-document or here-string gives its standard input (`python3 - <<'EOF' … EOF`:
+   * the program), as written (a here-string's word as for `argv`); also a launched command's
+   * (`sudo python3 <<EOF`).
+   */
+  readonly stdin?: string;
 }
 
 /** One file the call names. */

@@ -1,7 +1,7 @@
 /**
  * [G-LIB-3, T-SELF-1] Best effort: the program text an interpreter is given on its command line
  * (`python3 -c CODE`, `node -e CODE`, `ruby -e`, `perl -e`, `php -r`, `deno eval`, `bun -e`,
- * an `awk` program), and the path-like words in such a text (`open('.env')` names `.env`). The
+ * an `awk` program, or the here-document an interpreter reads as its program), and the path-like words in such a text (`open('.env')` names `.env`). The
  * `secrets` and `self-protect` guards look for the files they keep in these words: a program that
  * builds a name out of pieces (`'.e' + 'nv'`) or reads it from elsewhere is not seen.
  */
@@ -50,6 +50,10 @@ export function codeGiven(c: SimpleCommand): CodeGiven | undefined {
       if (i > 0 && next !== undefined && options.some((o) => w === (o.length === 1 ? `-${o}` : `--${o}`)))
         code.push(next);
     });
+  // `python3 - <<'EOF' … EOF`, `node <<< '…'`: the here-document or here-string is the program.
+  const first = c.positionals[0];
+  if (code.length === 0 && c.stdin !== undefined && (first === undefined || first === '-'))
+    return { code: [c.stdin], args: c.positionals.slice(1) };
   if (code.length === 0) return undefined;
   const args = c.positionals.filter((p) => !code.includes(p));
   return { code, args };

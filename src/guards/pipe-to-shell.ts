@@ -58,7 +58,7 @@ const DECODERS: Readonly<Record<string, readonly string[]>> = {
   zstd: ['d', 'decompress'],
 };
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh']);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'pwsh', 'powershell']);
 /** A script argument that is standard input. */
 const STDIN_NAMES = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 /** Options that give an interpreter its program on the command line (`-m` runs a module). */
@@ -68,6 +68,7 @@ const INTERPRETERS: readonly (readonly [RegExp, readonly string[]])[] = [
   [/^perl[0-9.]*$/, ['e', 'E']],
   [/^ruby$/, ['e']],
   [/^php[0-9.]*$/, ['r', 'f']],
+  [/^osascript$/, ['e']],
 ];
 
 function has(c: SimpleCommand, names: readonly string[]): boolean {
@@ -92,9 +93,19 @@ function fetchesOrDecodes(c: SimpleCommand): 'download' | 'decode' | undefined {
   return undefined;
 }
 
+/** `sudo -s`, `sudo -i`, `doas -s`, `su` without `-c`, `busybox sh`: a shell that reads its standard input. */
+function shellOfLauncher(c: SimpleCommand): boolean {
+  if ((c.name === 'sudo' || c.name === 'doas') && c.positionals.length === 0)
+    return has(c, ['s', 'shell', 'i', 'login']);
+  if (c.name === 'su' || c.name === 'runuser')
+    return !has(c, ['c', 'command', 'session-command']) && !c.positionals.includes('-c');
+  return c.name === 'busybox' && SHELLS.has(c.positionals[0] ?? '') && c.positionals.length === 1;
+}
+
 /** The interpreter's program comes from its standard input. */
 function programFromStdin(c: SimpleCommand, view: ActionView): boolean {
   if (c.dynamic) return false;
+  if (shellOfLauncher(c)) return true;
   const first = c.positionals[0];
   if (SHELLS.has(c.name)) {
     if (has(c, ['c'])) {
@@ -151,7 +162,9 @@ function substitutedInto(d: SimpleCommand, view: ActionView): SimpleCommand | un
 /** As `programFromStdin`, for a holder whose standard input is the substitution (no pipe needed). */
 function programFromStdinAlone(c: SimpleCommand): boolean {
   if (c.dynamic) return false;
+  if (shellOfLauncher(c)) return true;
   const first = c.positionals[0];
+  if (c.name === 'source' || c.name === '.') return first !== undefined && STDIN_NAMES.has(first);
   if (SHELLS.has(c.name))
     return !has(c, ['c']) && (first === undefined || has(c, ['s']) || STDIN_NAMES.has(first));
   const code = INTERPRETERS.find(([re]) => re.test(c.name))?.[1];
