@@ -121,6 +121,21 @@ describe('[G-ACT-1] stdin: the text a here-document or here-string feeds a comma
   });
 });
 
+describe('[G-ACT-1] parallel runs its command once per ::: argument', () => {
+  it.each([
+    ['parallel cat ::: a b', ['cat a', 'cat b']],
+    ["parallel 'gzip -k {}' ::: a", ['gzip -k a']],
+    ['parallel cat :::: list.txt', ['cat']],
+    ["parallel ::: 'ls x'", ['ls x']],
+  ])('%s', (line, runs) => {
+    expect(
+      bash(line)
+        .commands.slice(1)
+        .map((c) => c.argv.join(' ')),
+    ).toEqual(runs);
+  });
+});
+
 describe('[G-ACT-1] in-place edits of perl and ruby', () => {
   it.each([
     ["perl -pi -e 's/a/b/' f", [['write', 'f']]],

@@ -517,8 +517,22 @@ function launch(walk: Walk, c: Launched, ctx: Context): void {
     case 'parallel': {
       const sep = c.positionals.findIndex((w) => PARALLEL_SEPARATORS.has(w.text));
       const command = sep < 0 ? c.positionals : c.positionals.slice(0, sep);
-      if (command.length > 0) readText(walk, text(command), inner(c.name));
-      else for (const arg of c.positionals.slice(sep + 1)) readText(walk, arg.text, inner(c.name));
+      const rest = sep < 0 ? [] : c.positionals.slice(sep + 1);
+      const end = rest.findIndex((w) => PARALLEL_SEPARATORS.has(w.text));
+      // `:::` gives arguments (`{}` stands for each, else it is appended); `::::` gives files of them.
+      const args = c.positionals[sep]?.text.startsWith('::::') ? [] : end < 0 ? rest : rest.slice(0, end);
+      if (command.length === 0) for (const arg of rest) readText(walk, arg.text, inner(c.name));
+      else if (args.length === 0) readText(walk, text(command), inner(c.name));
+      else
+        for (const arg of args) {
+          const line = text(command);
+          const quoted = shellQuote(arg.text);
+          readText(
+            walk,
+            line.includes('{}') ? line.replaceAll('{}', quoted) : `${line} ${quoted}`,
+            inner(c.name),
+          );
+        }
       return;
     }
     case 'su': {

@@ -55,6 +55,8 @@ const USES: Readonly<Record<string, readonly string[]>> = {
   nodejs: ['env-file'],
 };
 
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
+
 /** File tools that list names, never content. */
 const LISTING_TOOLS = new Set(['Glob', 'LS']);
 
@@ -175,6 +177,11 @@ function checkCommand(check: Check, c: SimpleCommand): void {
     checkFind(check, c);
     return;
   }
+  // `sh -c 'cat "$1"' _ .env`: the words after the script are its `$0`, `$1`…
+  const script = c.positionals[0];
+  if (SHELLS.has(c.name) && has(c, 'c') && script !== undefined && /\$\{?[1-9@*]/.test(script))
+    for (const arg of c.positionals.slice(2))
+      if (wordKind(secrets, arg, c.cwd, ctx.home) !== undefined) hit('gives its script the secret file', arg);
   const given = codeGiven(c);
   if (given === undefined) return;
   for (const code of given.code)
