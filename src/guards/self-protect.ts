@@ -137,7 +137,8 @@ function targetWords(view: ActionView, c: SimpleCommand, index: number): string[
       readOnly.add(w);
   const out: string[] = [];
   for (const word of c.argv.slice(1))
-    for (const part of word.split(/[=:,]/)) if (part !== '' && !readOnly.has(part)) out.push(part);
+    for (const part of word.split(/[=:,]/))
+      if (part !== '' && !part.startsWith('-') && !readOnly.has(part)) out.push(part);
   return out;
 }
 
@@ -199,11 +200,10 @@ function checkCommand(check: Check, c: SimpleCommand, index: number): void {
   for (const word of targetWords(view, c, index)) {
     const dynamic = word.includes('$') || word.includes('`');
     // A literal word is the path it resolves to; one holding an expansion, what its parts say.
-    const hit = dynamic
-      ? pathTokens(word).some((w) => kept.named(w, c.cwd, ctx.home))
-      : kept.keeps(path.posix.resolve(c.cwd, word));
+    const resolved = path.posix.resolve(c.cwd, word);
+    const hit = dynamic ? pathTokens(word).some((w) => kept.named(w, c.cwd, ctx.home)) : kept.keeps(resolved);
     if (hit) {
-      add(check, `${raw} writes ${word}`, { command: c });
+      add(check, `${raw} writes ${dynamic ? word : shown(resolved, ctx)}`, { command: c });
       return;
     }
   }
