@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import type { ViewPath } from '../action/view-types.ts';
 import type { PathGlob } from '../core/path-glob.ts';
+import { CompiledCache, cacheKey } from './compiled-cache.ts';
 import {
   globFolder,
   landsOn,
@@ -49,15 +50,11 @@ function place(form: string, p: ViewPath): string {
   return p.glob ? globFolder(form) : form;
 }
 
-const cache = new WeakMap<object, { key: string; globs: readonly PathGlob[] }>();
+const compiled = new CompiledCache<readonly PathGlob[]>();
 
 function allowGlobs(options: OutsideProjectOptions, ctx: GuardContext): readonly PathGlob[] {
-  const key = `${ctx.home}\0${ctx.projectDir}`;
-  const kept = cache.get(options);
-  if (kept !== undefined && kept.key === key) return kept.globs;
-  const globs = (options.allow ?? []).map((g) => optionGlob(g, ctx));
-  cache.set(options, { key, globs });
-  return globs;
+  const key = cacheKey([ctx.home, ctx.projectDir, options.allow]);
+  return compiled.get(key, () => (options.allow ?? []).map((g) => optionGlob(g, ctx)));
 }
 
 export const outsideProjectGuard: GuardDefinition<OutsideProjectOptions> = {

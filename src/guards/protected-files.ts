@@ -45,7 +45,8 @@ export class ProtectedFiles {
   /** Folders kept whole. */
   readonly folders: readonly string[];
   readonly token: string;
-  readonly #hookGlobs: readonly PathGlob[];
+  /** The hook files' globs under each base (the project, the home). */
+  readonly #hookGlobs: readonly { base: string; globs: readonly PathGlob[] }[];
   readonly #extra: ReadonlySet<string>;
   /** Folders that hold a kept file (their delete or move takes it along). */
   readonly #holders: readonly string[];
@@ -55,7 +56,10 @@ export class ProtectedFiles {
     const bases = ctx.projectDir === ctx.home ? [ctx.home] : [ctx.projectDir, ctx.home];
     this.folders = [`${ctx.home}/.hookwerk`, `${ctx.projectDir}/.hookwerk`, '/etc/hookwerk'];
     this.token = `${ctx.home}/.hookwerk/trust-token`;
-    this.#hookGlobs = bases.flatMap((b) => HOOK_FILES.map((rel) => compilePathGlob(`${b}/${rel}`)));
+    this.#hookGlobs = bases.map((b) => ({
+      base: `${b}/`,
+      globs: HOOK_FILES.map((rel) => compilePathGlob(`${b}/${rel}`)),
+    }));
     this.#extra = new Set(ctx.hookFiles ?? []);
     this.#holders = [
       ...this.folders,
@@ -71,11 +75,16 @@ export class ProtectedFiles {
 
   /** `p` (absolute) is a kept file or inside a kept folder. */
   keeps(p: string): boolean {
-    return (
-      this.folders.some((f) => within(f, p)) ||
-      this.#hookGlobs.some((g) => pathGlobMatches(g, p)) ||
-      this.#extra.has(p)
-    );
+    if (this.folders.some((f) => within(f, p)) || this.#extra.has(p)) return true;
+    // The hook files' globs only under a base, and only below a hook folder (`.claude/…`): most
+    // paths of most calls are neither, and are answered without a glob.
+    for (const { base, globs } of this.#hookGlobs) {
+      if (!p.startsWith(base)) continue;
+      const slash = p.indexOf('/', base.length);
+      if (slash < 0 || !HOOK_FOLDER_NAMES.has(p.slice(base.length, slash))) continue;
+      if (globs.some((g) => pathGlobMatches(g, p))) return true;
+    }
+    return false;
   }
 
   /** `p` is a folder holding a kept file (or one itself). */

@@ -89,7 +89,9 @@ export class SecretFiles {
     const name = path.posix.basename(p);
     // [G-LIB-1] `.git/config` is never secret (a remote's URL is no credential file).
     if (name === 'config' && path.posix.basename(path.posix.dirname(p)) === '.git') return undefined;
-    for (const place of this.#places) {
+    // The places are all below the home's dotfolders and dotfiles: most paths are answered without a glob.
+    const places = p.startsWith(`${this.#home}/.`) ? this.#places : [];
+    for (const place of places) {
       if (!pathGlobMatches(place.glob, p)) continue;
       if (place.folder.endsWith('/.ssh') && (SSH_PUBLIC.has(name) || name.endsWith('.pub'))) return undefined;
       return `~${p.slice(this.#home.length)}`;

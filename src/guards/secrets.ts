@@ -15,6 +15,7 @@ import { braceVariants } from '../action/brace-words.ts';
 import { fileAccessOf } from '../action/file-access-table.ts';
 import type { ActionView, SimpleCommand, ViewPath } from '../action/view-types.ts';
 import { codeGiven, pathTokens } from './code-strings.ts';
+import { CompiledCache, cacheKey } from './compiled-cache.ts';
 import { readForms, readsFolders, shown, shownCommand } from './guard-paths.ts';
 import type { GuardContext, GuardDefinition, GuardHit } from './guard-types.ts';
 import { SecretFiles, secretName } from './secret-files.ts';
@@ -254,15 +255,11 @@ function checkGrepGlob(check: Check, call: { tool: string; input: Readonly<Recor
   }
 }
 
-const cache = new WeakMap<object, { key: string; secrets: SecretFiles }>();
+const compiled = new CompiledCache<SecretFiles>();
 
 function secretFiles(options: SecretsOptions, ctx: GuardContext): SecretFiles {
-  const key = `${ctx.home}\0${ctx.projectDir}`;
-  const kept = cache.get(options);
-  if (kept !== undefined && kept.key === key) return kept.secrets;
-  const secrets = new SecretFiles(ctx, options.paths);
-  cache.set(options, { key, secrets });
-  return secrets;
+  const key = cacheKey([ctx.home, ctx.projectDir, options.paths]);
+  return compiled.get(key, () => new SecretFiles(ctx, options.paths));
 }
 
 export const secretsGuard: GuardDefinition<SecretsOptions> = {

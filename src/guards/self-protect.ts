@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { type ArgsAccess, fileAccessOf } from '../action/file-access-table.ts';
 import type { ActionView, SimpleCommand, ViewPath } from '../action/view-types.ts';
 import { codeGiven, pathTokens } from './code-strings.ts';
+import { CompiledCache, cacheKey } from './compiled-cache.ts';
 import { globCovers, landsOn, readForms, readsFolders, shown, shownCommand } from './guard-paths.ts';
 import type { GuardContext, GuardDefinition, GuardHit } from './guard-types.ts';
 import { forbiddenHookwerk, hookwerkArgs } from './hookwerk-command.ts';
@@ -209,15 +210,10 @@ function checkCommand(check: Check, c: SimpleCommand, index: number): void {
   }
 }
 
-const cache = new WeakMap<GuardContext, ProtectedFiles>();
+const compiled = new CompiledCache<ProtectedFiles>();
 
 function protectedFiles(ctx: GuardContext): ProtectedFiles {
-  let kept = cache.get(ctx);
-  if (kept === undefined) {
-    kept = new ProtectedFiles(ctx);
-    cache.set(ctx, kept);
-  }
-  return kept;
+  return compiled.get(cacheKey([ctx.home, ctx.projectDir, ctx.hookFiles]), () => new ProtectedFiles(ctx));
 }
 
 export const selfProtectGuard: GuardDefinition<SelfProtectOptions> = {
