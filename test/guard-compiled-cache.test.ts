@@ -1,11 +1,11 @@
 /**
- * [G-PERF-1] The guards' compiled options are kept by their text: the same text is compiled once,
+ * [G-LIB-1] The guards' compiled options are kept by their text: the same text is compiled once,
  * another text is compiled anew, and at most 32 are kept.
  */
 import { describe, expect, it } from 'vitest';
 import { CompiledCache, cacheKey } from '../src/guards/compiled-cache.ts';
 
-describe('[G-PERF-1] CompiledCache', () => {
+describe('[G-LIB-1] CompiledCache', () => {
   it('compiles a key once, another key anew, and drops the oldest past 32', () => {
     const cache = new CompiledCache<number>();
     let made = 0;

@@ -1,5 +1,5 @@
 /**
- * [G-PERF-1] What a guard compiles from its options and the context (globs of `paths`, `allow`,
+ * [G-LIB-1] What a guard compiles from its options and the context (globs of `paths`, `allow`,
  * the kept files), kept by their text so that a call pays for it once per policy and project, not
  * once per call, whether or not the caller hands over the same objects each time. Bounded: the
  * oldest entry goes past `MAX_ENTRIES` (a daemon serves a few projects, not thousands).
