@@ -243,17 +243,16 @@ const FAMILIES: readonly (readonly [RegExp, string])[] = [
   [/^nodejs$/, 'node'],
 ];
 
-/** The name a command is looked up by in the shipped tables: its own, else its family's. */
-export function tableName(name: string, has: (name: string) => boolean): string {
-  if (has(name)) return name;
+/** The family a versioned interpreter's name belongs to (`python3.12` → `python`); undefined for any other name. */
+export function familyOf(name: string): string | undefined {
   for (const [re, family] of FAMILIES) if (re.test(name)) return family;
-  return name;
+  return undefined;
 }
 
 /** The file access entry of a command name (a versioned interpreter as its family). */
 export function fileAccessOf(name: string): FileAccess | undefined {
-  return ownEntry(
-    FILE_ACCESS,
-    tableName(name, (n) => ownEntry(FILE_ACCESS, n) !== undefined),
-  );
+  const own = ownEntry(FILE_ACCESS, name);
+  if (own !== undefined) return own;
+  const family = familyOf(name);
+  return family === undefined ? undefined : ownEntry(FILE_ACCESS, family);
 }

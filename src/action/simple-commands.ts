@@ -33,11 +33,16 @@ export const MAX_COMMANDS = 256;
 /** Command text lexed in all, nested strings included (each is a part of the line, so rarely near). */
 const MAX_LEXED = 1024 * 1024;
 
+/** A command as the walk lists it: its `pipes` and `parent` are settled once the whole line is read. */
+type Building = { -readonly [K in keyof SimpleCommand]: SimpleCommand[K] };
+
+const NO_PIPES: readonly PipeStage[] = [];
+
 /** What one walk collects. */
 export interface Walk {
   readonly home: string;
   readonly projectDir: string;
-  readonly commands: SimpleCommand[];
+  readonly commands: Building[];
   readonly paths: PathRef[];
   readonly hosts: Set<string>;
   /** The first bound met, in words; the view is unreadable when set. */
@@ -258,6 +263,14 @@ function modeOf(op: string): Redirect['mode'] {
   return op === '>>' || op === '&>>' ? 'append' : 'write';
 }
 
+/** The commands one substitution of a segment listed (`from` to `to`), and what it is to its holder. */
+interface Held {
+  readonly from: number;
+  readonly to: number;
+  readonly by: CommandParent['by'];
+  readonly text: string;
+}
+
 /** Reads one segment; returns the folder the rest of its list runs in. */
 function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Place {
   const env: WordEnv = {
@@ -266,25 +279,27 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
     cwd: ctx.place.known ? ctx.place.cwd : undefined,
   };
   let end = 0;
-  const words = seg.words.flatMap((w) => {
+  const words: ViewWord[] = [];
+  for (const w of seg.words) {
     if (w.end > end) end = w.end;
     // [G-ACT-1] An unquoted brace list is several words (`mv x{,.bak}` is `mv x x.bak`).
     const part = w.parts[0];
-    if (w.parts.length !== 1 || part?.kind !== 'text' || part.quoting !== 'unquoted')
-      return [viewWord(source, w, env)];
-    const variants = braceVariants(part.text);
-    if (variants === undefined) return [viewWord(source, w, env)];
-    return variants.map((text) => viewWord(source, { ...w, parts: [{ ...part, text }] }, env));
-  });
+    const variants =
+      w.parts.length === 1 && part?.kind === 'text' && part.quoting === 'unquoted' && part.text.includes('{')
+        ? braceVariants(part.text)
+        : undefined;
+    if (variants === undefined || part?.kind !== 'text') words.push(viewWord(source, w, env));
+    else for (const text of variants) words.push(viewWord(source, { ...w, parts: [{ ...part, text }] }, env));
+  }
   const redirects: Redirect[] = [];
   const refs: PathRef[] = [];
   let stdin: string | undefined;
   // The commands each substitution of this segment lists, for their parent link.
-  const held: { from: number; to: number; by: CommandParent['by']; text: string }[] = [];
+  let held: Held[] | undefined;
   const nested = (list: NestedList, by: CommandParent['by'], text: string, label = '$(…)') => {
     const from = walk.commands.length;
     readNested(walk, list, ctx, label);
-    held.push({ from, to: walk.commands.length, by, text });
+    (held ??= []).push({ from, to: walk.commands.length, by, text });
   };
   for (const r of seg.redirects) {
     end = Math.max(end, r.end);
@@ -323,12 +338,11 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
       ? undefined
       : emitCommand(walk, own, redirects, stdin === undefined ? ctx : { ...ctx, stdin }, end);
   for (const ref of refs) walk.paths.push(index === undefined ? ref : { ...ref, command: index });
-  if (index !== undefined)
+  if (index !== undefined && held !== undefined)
     for (const h of held)
       for (let k = h.from; k < h.to; k++) {
         const c = walk.commands[k]!;
-        if (c.parent === undefined)
-          walk.commands[k] = { ...c, parent: { command: index, by: h.by, text: h.text } };
+        if (c.parent === undefined) c.parent = { command: index, by: h.by, text: h.text };
       }
   return start === undefined ? ctx.place : placeAfter(words, start, ctx.place, walk.home);
 }
@@ -413,7 +427,7 @@ function emitCommand(
     if (w.dynamic) dynamicArgs.push(k);
   });
   const index = walk.commands.length;
-  const command: SimpleCommand = {
+  const command: Building = {
     name,
     argv: words.map((w) => w.text),
     options: optionNames(flags),
@@ -427,8 +441,9 @@ function emitCommand(
     via: ctx.via,
     pipes: ctx.pipes,
   };
-  const withParent = ctx.parent === undefined ? command : { ...command, parent: ctx.parent };
-  walk.commands.push(ctx.stdin === undefined ? withParent : { ...withParent, stdin: ctx.stdin });
+  if (ctx.parent !== undefined) command.parent = ctx.parent;
+  if (ctx.stdin !== undefined) command.stdin = ctx.stdin;
+  walk.commands.push(command);
   if (fileAccessOf(name) !== undefined || name === 'find' || name === 'git' || program.text.includes('/')) {
     const facts: CommandFacts = { name, program, flags, positionals, cwd: place.cwd, index };
     if (ctx.placeholder !== undefined) facts.placeholder = ctx.placeholder;
@@ -617,9 +632,7 @@ export function walkCommandLine(
     pipes: [],
   });
   // Only pipelines of two stages or more are kept: a lone command stands in none.
-  for (let k = 0; k < walk.commands.length; k++) {
-    const c = walk.commands[k]!;
-    if (c.pipes.length > 0) walk.commands[k] = { ...c, pipes: c.pipes.filter((p) => walk.piped.has(p.id)) };
-  }
+  for (const c of walk.commands)
+    c.pipes = walk.piped.size === 0 ? NO_PIPES : c.pipes.filter((p) => walk.piped.has(p.id));
   return walk;
 }
