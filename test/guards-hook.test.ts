@@ -84,7 +84,7 @@ describe('[G-LIB-1, R-HOOK-1] hookwerk hook --agent claude with guards on, as a 
     const r = answer(await hook(w, bash('ls', w.project)));
     expect(r.decision).toBe('deny');
     expect(r.reason).toBe(
-      'hookwerk: ~/.hookwerk/policy.json: $.guards["no-secrets"]: unknown guard "no-secrets" (the guards are destructive-delete, force-push, publish) — fix it, or check it with hookwerk validate',
+      'hookwerk: ~/.hookwerk/policy.json: $.guards["no-secrets"]: unknown guard "no-secrets" (the guards are destructive-delete, secrets, force-push, outside-project, publish, pipe-to-shell, self-protect) — fix it, or check it with hookwerk validate',
     );
   });
 

@@ -8,6 +8,7 @@
  * `--` ends them. Permission patterns are read by the same function, so a rule and a command
  * always agree on what an option is.
  */
+import { familyOf } from './file-access-table.ts';
 import { type CommandSpec, OPTION_TABLE } from './option-table.ts';
 
 /** One option as given: its spelling, every name it has, and its value if it took one. */
@@ -112,7 +113,10 @@ for (const [name, spec] of Object.entries(OPTION_TABLE)) {
 
 /** The compiled table entry of a command name (a plain GNU reader for one not in the table). */
 export function specOf(name: string): CompiledSpec {
-  return COMPILED.get(name) ?? UNKNOWN;
+  const own = COMPILED.get(name);
+  if (own !== undefined) return own;
+  const family = familyOf(name);
+  return (family === undefined ? undefined : COMPILED.get(family)) ?? UNKNOWN;
 }
 
 /** A long option by exact name, else by unique prefix (table commands only). */

@@ -3,9 +3,8 @@
  * files (`file-access-table.ts`), and the hosts it names. Paths are collected as written with the
  * folder they stand in; `view-paths.ts` resolves them.
  */
-import { ownEntry } from '../core/plain-object.ts';
 import { type CommandFlag, flagValue, hasOption } from './command-options.ts';
-import { type Access, FILE_ACCESS } from './file-access-table.ts';
+import { type Access, fileAccessOf } from './file-access-table.ts';
 import { FIND_WRITES } from './find-command.ts';
 import { hostOfFetchTarget, hostOfGitRemote, hostOfRemoteSpec, hostOfSshTarget, hostOfUrl } from './hosts.ts';
 import type { ViewWord } from './view-words.ts';
@@ -69,7 +68,8 @@ export function commandPaths(c: CommandFacts): PathRef[] {
   };
   if (!c.program.dynamic && c.program.text.includes('/')) add(c.program.text, 'execute');
   if (c.name === 'find') return [...out, ...findPaths(c)];
-  const table = ownEntry(FILE_ACCESS, c.name);
+  if (c.name === 'git') return [...out, ...gitPaths(c)];
+  const table = fileAccessOf(c.name);
   if (table === undefined) return out;
   for (const f of c.flags) {
     for (const n of f.names) {
@@ -161,6 +161,7 @@ export function commandPaths(c: CommandFacts): PathRef[] {
       break;
     case 'script':
       if (!hasOption(c.flags, table.codeOptions)) add(args[0], 'execute');
+      else if (hasOption(c.flags, table.inPlace)) for (const a of args) add(a, 'write');
       break;
   }
   return out;
@@ -184,6 +185,23 @@ function findPaths(c: CommandFacts): PathRef[] {
     if (FIND_WRITES.has(name) && f.value !== undefined) push(f.value, 'write');
   }
   return out;
+}
+
+/**
+ * `git`: the folders it creates — `git clone REPO [DIR]` (DIR, else the repository's last name
+ * without `.git`), `git init DIR`, `git worktree add DIR` — are written.
+ */
+function gitPaths(c: CommandFacts): PathRef[] {
+  const words = c.positionals.map((w) => (w.dynamic ? undefined : w.text));
+  const [sub, first, second] = words;
+  let dir: string | undefined;
+  if (sub === 'clone') {
+    const repo = first?.replace(/\/+$/, '').replace(/\.git$/, '');
+    dir = c.positionals.length > 2 ? second : repo?.split(/[/:]/).pop();
+  } else if (sub === 'init') dir = first;
+  else if (sub === 'worktree' && first === 'add') dir = second;
+  if (dir === undefined || noFile(dir)) return [];
+  return [{ written: dir, cwd: c.cwd, access: 'write', from: 'argument', command: c.index }];
 }
 
 /** The hosts a command names (G-ACT-1 `hosts`). */

@@ -4,6 +4,7 @@
  * them into `paths`; a command not in the table names no path but its redirections (and its own
  * program, when that is a path).
  */
+import { ownEntry } from '../core/plain-object.ts';
 
 export type Access = 'read' | 'write' | 'delete' | 'execute';
 
@@ -39,6 +40,8 @@ export interface FileAccess {
   readonly writtenWith?: readonly string[];
   /** For `script`: these options give the program, so no positional is a script. */
   readonly codeOptions?: readonly string[];
+  /** For `script`: with a code option and one of these, the positionals are files edited in place (`perl -pi -e … f`). */
+  readonly inPlace?: readonly string[];
   /** Option name → what its value is to the file it names. */
   readonly values?: Readonly<Record<string, Access>>;
   /** Options whose value reads a file when written `@FILE` or `NAME=@FILE` / `NAME=<FILE` (curl). */
@@ -186,7 +189,70 @@ export const FILE_ACCESS: Readonly<Record<string, FileAccess>> = {
   python3: PYTHON,
   python2: PYTHON,
   node: { args: 'script', codeOptions: ['eval', 'print'], values: { 'env-file': 'read' } },
-  perl: { args: 'script', codeOptions: ['e', 'E'] },
-  ruby: { args: 'script', codeOptions: ['e'] },
+  perl: { args: 'script', codeOptions: ['e', 'E'], inPlace: ['i'] },
+  ruby: { args: 'script', codeOptions: ['e'], inPlace: ['i'] },
   php: { args: 'script', codeOptions: ['r'], values: { f: 'execute' } },
+  // More readers and writers the guards meet (G-LIB-3).
+  cut: READ,
+  paste: READ,
+  fold: READ,
+  fmt: READ,
+  column: READ,
+  uniq: READ,
+  rev: READ,
+  expand: READ,
+  unexpand: READ,
+  pr: READ,
+  comm: READ,
+  join: READ,
+  zcat: READ,
+  bzcat: READ,
+  xzcat: READ,
+  zless: READ,
+  zmore: READ,
+  b2sum: READ,
+  sha224sum: READ,
+  sha384sum: READ,
+  shasum: READ,
+  md5: READ,
+  // Compressors read what they pack (`gzip -c .env > e.gz`); their outputs are named by suffix.
+  gzip: READ,
+  gunzip: READ,
+  bzip2: READ,
+  xz: READ,
+  zstd: READ,
+  lz4: READ,
+  iconv: { args: 'read', values: { output: 'write' } },
+  rg: {
+    args: 'read',
+    skipFirstUnless: ['regexp', 'file', 'files'],
+    values: { file: 'read', 'ignore-file': 'read' },
+  },
+  ag: { args: 'read', values: { 'path-to-ignore': 'read' }, skipFirstUnless: [] },
+  mkdir: WRITE,
+  mkfifo: WRITE,
+  sponge: WRITE,
+  dos2unix: WRITE,
+  unix2dos: WRITE,
+  chattr: { args: 'write', skipFirstUnless: [] },
 };
+
+/** Versioned interpreters read as their family (`python3.12` as `python`, `nodejs` as `node`). */
+const FAMILIES: readonly (readonly [RegExp, string])[] = [
+  [/^(python|pypy)[0-9.]*$/, 'python'],
+  [/^nodejs$/, 'node'],
+];
+
+/** The family a versioned interpreter's name belongs to (`python3.12` → `python`); undefined for any other name. */
+export function familyOf(name: string): string | undefined {
+  for (const [re, family] of FAMILIES) if (re.test(name)) return family;
+  return undefined;
+}
+
+/** The file access entry of a command name (a versioned interpreter as its family). */
+export function fileAccessOf(name: string): FileAccess | undefined {
+  const own = ownEntry(FILE_ACCESS, name);
+  if (own !== undefined) return own;
+  const family = familyOf(name);
+  return family === undefined ? undefined : ownEntry(FILE_ACCESS, family);
+}

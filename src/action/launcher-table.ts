@@ -96,6 +96,9 @@ export const LAUNCHERS: Readonly<Record<string, Launch>> = {
   python: MODULE,
   python3: MODULE,
   python2: MODULE,
+  // `script -c CMD [FILE]`, and BSD's `script [-q] FILE CMD…`: read as `flock` is.
+  script: { kind: 'flock' },
+  runuser: { kind: 'su' },
 };
 
 /** Options with which a launcher runs nothing (`command -v x` only looks `x` up). */

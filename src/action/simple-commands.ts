@@ -12,6 +12,7 @@
 import path from 'node:path';
 import { ownEntry } from '../core/plain-object.ts';
 import { type HereDocument, lexShell, type Redirection, type Token, type Word } from '../core/shell-lexer.ts';
+import { braceVariants } from './brace-words.ts';
 import { type CommandFlag, flagValue, hasOption, optionNames, readArgs, specOf } from './command-options.ts';
 import {
   type CommandFacts,
@@ -20,10 +21,10 @@ import {
   HOST_COMMANDS,
   type PathRef,
 } from './command-paths.ts';
-import { FILE_ACCESS } from './file-access-table.ts';
+import { fileAccessOf } from './file-access-table.ts';
 import { readFind } from './find-command.ts';
 import { LAUNCHERS, RUNS_NOTHING_WITH } from './launcher-table.ts';
-import type { Redirect, SimpleCommand } from './view-types.ts';
+import type { CommandParent, PipeStage, Redirect, SimpleCommand } from './view-types.ts';
 import { hereDocumentLists, type NestedList, type ViewWord, viewWord, type WordEnv } from './view-words.ts';
 
 /** Launchers, substitutions and command strings unfolded one inside another, at most. */
@@ -32,16 +33,24 @@ export const MAX_COMMANDS = 256;
 /** Command text lexed in all, nested strings included (each is a part of the line, so rarely near). */
 const MAX_LEXED = 1024 * 1024;
 
+/** A command as the walk lists it: its `pipes` and `parent` are settled once the whole line is read. */
+type Building = { -readonly [K in keyof SimpleCommand]: SimpleCommand[K] };
+
+const NO_PIPES: readonly PipeStage[] = [];
+
 /** What one walk collects. */
 export interface Walk {
   readonly home: string;
   readonly projectDir: string;
-  readonly commands: SimpleCommand[];
+  readonly commands: Building[];
   readonly paths: PathRef[];
   readonly hosts: Set<string>;
   /** The first bound met, in words; the view is unreadable when set. */
   problem: string | undefined;
   lexed: number;
+  /** The next pipeline's id, and the ids of those that got a second stage. */
+  nextPipe: number;
+  readonly piped: Set<number>;
 }
 
 /** The folder commands run in; `known` false after a `cd` to a folder not known here. */
@@ -58,6 +67,10 @@ interface Context {
   readonly stdin?: string;
   /** `find -exec`'s `{}`, `xargs -I`'s replace string: what it stands for (`command-paths.ts`). */
   readonly placeholder?: { readonly text: string; readonly stands: readonly string[] };
+  /** The pipeline stages of the holders: a launched or nested command stands in them too. */
+  readonly pipes: readonly PipeStage[];
+  /** The parent of the commands read directly in this context (a launcher's); none for a nested list (set by its holder). */
+  readonly parent?: CommandParent;
 }
 
 /** Reserved words that may open a simple command; the command starts after them. */
@@ -76,6 +89,9 @@ const RESERVED = new Set([
   'until',
   'esac',
 ]);
+/** Reserved words that open a compound command (a stage of a pipeline as a whole: `{ …; } | sh`), and those that close one. */
+const OPENERS = new Set(['{', 'if', 'while', 'until', 'for', 'select', 'case']);
+const CLOSERS = new Set(['}', 'fi', 'done', 'esac']);
 /** Reserved words whose segment runs nothing itself (`for x in …`, `case … in`). */
 const NO_COMMAND = new Set(['for', 'select', 'case', 'function']);
 const CD_OPTIONS = new Set(['-L', '-P', '-e', '-@', '--']);
@@ -88,7 +104,7 @@ interface Segment {
   after: string;
 }
 
-type Item = { kind: 'segment'; seg: Segment } | { kind: 'open' } | { kind: 'close' };
+type Item = { kind: 'segment'; seg: Segment } | { kind: 'open'; before: string } | { kind: 'close' };
 
 /** The tokens as simple-command segments, each with its here-document bodies, and the subshell marks. */
 function segmentsOf(tokens: readonly Token[]): Item[] {
@@ -97,11 +113,13 @@ function segmentsOf(tokens: readonly Token[]): Item[] {
   const fresh = (before: string): Segment => ({ words: [], redirects: [], docs: [], before, after: '' });
   let seg = fresh('');
   const end = (op: string) => {
+    const before = seg.before;
     if (seg.words.length > 0 || seg.redirects.length > 0) {
       seg.after = op;
       items.push({ kind: 'segment', seg });
     }
     seg = fresh(op);
+    return before;
   };
   for (const t of tokens) {
     if (t.kind === 'word') seg.words.push(t);
@@ -110,8 +128,10 @@ function segmentsOf(tokens: readonly Token[]): Item[] {
       if ((t.op === '<<' || t.op === '<<-') && t.target !== undefined) owners.push(seg);
     } else if (t.kind === 'heredoc') owners.shift()?.docs.push(t);
     else if (t.kind === 'operator') {
-      end(t.op);
-      if (t.op === '(') items.push({ kind: 'open' });
+      // An empty segment before `(`: the operator before the group is the group's (`a | ( … )`).
+      const empty = seg.words.length === 0 && seg.redirects.length === 0;
+      const before = end(t.op);
+      if (t.op === '(') items.push({ kind: 'open', before: empty ? before : '' });
       else if (t.op === ')') items.push({ kind: 'close' });
     }
   }
@@ -131,16 +151,84 @@ function bounded(walk: Walk, ctx: Context): boolean {
   return false;
 }
 
+const piping = (op: string) => op === '|' || op === '|&';
+
+/**
+ * The pipelines of one command list: a stack of the stage each open group (`( … )`, `{ …; }`, a
+ * compound command) stands in, and the pipeline read now. A `|` moves to the next stage; any other
+ * operator starts a new pipeline.
+ */
+class Pipes {
+  readonly #walk: Walk;
+  readonly #outer: { stage: PipeStage; paren: boolean }[] = [];
+  #now: PipeStage;
+
+  constructor(walk: Walk) {
+    this.#walk = walk;
+    this.#now = this.#fresh();
+  }
+
+  #fresh(): PipeStage {
+    return { id: this.#walk.nextPipe++, stage: 0 };
+  }
+
+  /** An element begins after `op`. */
+  next(op: string): void {
+    if (piping(op)) {
+      this.#now = { id: this.#now.id, stage: this.#now.stage + 1 };
+      this.#walk.piped.add(this.#now.id);
+    } else if (op !== '(') this.#now = this.#fresh();
+  }
+
+  open(paren: boolean): void {
+    this.#outer.push({ stage: this.#now, paren });
+    this.#now = this.#fresh();
+  }
+
+  /** Closes the innermost group when it is of that kind (a stray `)` of a `case` pattern closes none). */
+  close(paren: boolean): void {
+    if (this.#outer.at(-1)?.paren !== paren) return;
+    this.#now = this.#outer.pop()!.stage;
+  }
+
+  stages(outer: readonly PipeStage[]): PipeStage[] {
+    return [...outer, ...this.#outer.map((o) => o.stage), this.#now];
+  }
+}
+
 /** Reads a command list (`tokens` lexed from `source`). */
 function readTokens(walk: Walk, source: string, tokens: readonly Token[], ctx: Context): void {
   if (!bounded(walk, ctx)) return;
   let place = ctx.place;
   const outer: Place[] = [];
+  const pipes = new Pipes(walk);
   for (const item of segmentsOf(tokens)) {
-    if (item.kind === 'open') outer.push(place);
-    else if (item.kind === 'close') place = outer.pop() ?? place;
-    else {
-      const after = readSegment(walk, source, item.seg, { place, depth: ctx.depth, via: ctx.via });
+    if (item.kind === 'open') {
+      outer.push(place);
+      pipes.next(item.before);
+      pipes.open(true);
+    } else if (item.kind === 'close') {
+      place = outer.pop() ?? place;
+      pipes.close(true);
+    } else {
+      const first = item.seg.words[0];
+      const lead = first?.parts.length === 1 && first.parts[0]?.kind === 'text' ? first.parts[0] : undefined;
+      const word = lead?.quoting === 'unquoted' ? lead.text : undefined;
+      if (word !== undefined && CLOSERS.has(word)) pipes.close(false);
+      else pipes.next(item.seg.before);
+      for (const w of item.seg.words) {
+        const p = w.parts[0];
+        if (w.parts.length !== 1 || p?.kind !== 'text' || p.quoting !== 'unquoted' || !OPENERS.has(p.text))
+          break;
+        pipes.open(false);
+      }
+      const at: Context = { place, depth: ctx.depth, via: ctx.via, pipes: pipes.stages(ctx.pipes) };
+      const after = readSegment(
+        walk,
+        source,
+        item.seg,
+        ctx.parent === undefined ? at : { ...at, parent: ctx.parent },
+      );
       if (!ownShell(item.seg)) place = after;
     }
   }
@@ -157,20 +245,30 @@ function readText(walk: Walk, text: string, ctx: Context): void {
   const lexed = lexShell(text);
   if (lexed.unbalanced)
     walk.problem ??= 'a command line inside it is unbalanced (an unclosed quote or substitution)';
-  readTokens(walk, text, lexed.tokens, { place: ctx.place, depth: ctx.depth, via: ctx.via });
+  readTokens(walk, text, lexed.tokens, ctx);
 }
 
+/** A substitution's list; its top commands get their holder as parent once the holder is listed. */
 function readNested(walk: Walk, list: NestedList, ctx: Context, label: string): void {
   readTokens(walk, list.source, list.tokens, {
     place: ctx.place,
     depth: ctx.depth + 1,
     via: [...ctx.via, label],
+    pipes: ctx.pipes,
   });
 }
 
 function modeOf(op: string): Redirect['mode'] {
   if (op === '<') return 'read';
   return op === '>>' || op === '&>>' ? 'append' : 'write';
+}
+
+/** The commands one substitution of a segment listed (`from` to `to`), and what it is to its holder. */
+interface Held {
+  readonly from: number;
+  readonly to: number;
+  readonly by: CommandParent['by'];
+  readonly text: string;
 }
 
 /** Reads one segment; returns the folder the rest of its list runs in. */
@@ -181,18 +279,34 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
     cwd: ctx.place.known ? ctx.place.cwd : undefined,
   };
   let end = 0;
-  const words = seg.words.map((w) => {
+  const words: ViewWord[] = [];
+  for (const w of seg.words) {
     if (w.end > end) end = w.end;
-    return viewWord(source, w, env);
-  });
+    // [G-ACT-1] An unquoted brace list is several words (`mv x{,.bak}` is `mv x x.bak`).
+    const part = w.parts[0];
+    const variants =
+      w.parts.length === 1 && part?.kind === 'text' && part.quoting === 'unquoted' && part.text.includes('{')
+        ? braceVariants(part.text)
+        : undefined;
+    if (variants === undefined || part?.kind !== 'text') words.push(viewWord(source, w, env));
+    else for (const text of variants) words.push(viewWord(source, { ...w, parts: [{ ...part, text }] }, env));
+  }
   const redirects: Redirect[] = [];
   const refs: PathRef[] = [];
   let stdin: string | undefined;
+  // The commands each substitution of this segment lists, for their parent link.
+  let held: Held[] | undefined;
+  const nested = (list: NestedList, by: CommandParent['by'], text: string, label = '$(…)') => {
+    const from = walk.commands.length;
+    readNested(walk, list, ctx, label);
+    held = [...(held ?? []), { from, to: walk.commands.length, by, text }];
+  };
   for (const r of seg.redirects) {
     end = Math.max(end, r.end);
     if (r.target === undefined) continue;
     const target = viewWord(source, r.target, env);
-    for (const n of target.nested) readNested(walk, n, ctx, '$(…)');
+    const input = r.op === '<' || r.op === '<<<';
+    for (const n of target.nested) nested(n, input ? 'stdin' : 'redirect', target.text);
     if (r.op === '<<' || r.op === '<<-') continue;
     if (r.op === '<<<') {
       stdin = target.text;
@@ -211,11 +325,12 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
       });
   }
   for (const doc of seg.docs) {
+    const body = source.slice(doc.body.start, doc.body.end);
     // An unquoted delimiter: the body is expanded, and the substitutions in it run.
-    if (!doc.quoted) for (const n of hereDocumentLists(source, doc.body)) readNested(walk, n, ctx, '<<');
-    stdin ??= source.slice(doc.body.start, doc.body.end);
+    if (!doc.quoted) for (const n of hereDocumentLists(source, doc.body)) nested(n, 'stdin', body, '<<');
+    stdin ??= body;
   }
-  for (const w of words) for (const n of w.nested) readNested(walk, n, ctx, '$(…)');
+  for (const w of words) for (const n of w.nested) nested(n, 'word', w.text);
   const start = commandStart(words);
   const own = start === undefined || start === 0 ? words : words.slice(start);
   const index =
@@ -223,6 +338,12 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
       ? undefined
       : emitCommand(walk, own, redirects, stdin === undefined ? ctx : { ...ctx, stdin }, end);
   for (const ref of refs) walk.paths.push(index === undefined ? ref : { ...ref, command: index });
+  if (index !== undefined && held !== undefined)
+    for (const h of held)
+      for (let k = h.from; k < h.to; k++) {
+        const c = walk.commands[k]!;
+        if (c.parent === undefined) c.parent = { command: index, by: h.by, text: h.text };
+      }
   return start === undefined ? ctx.place : placeAfter(words, start, ctx.place, walk.home);
 }
 
@@ -308,7 +429,7 @@ function emitCommand(
     if (w.dynamic) dynamicArgs.push(k);
   });
   const index = walk.commands.length;
-  walk.commands.push({
+  const command: Building = {
     name,
     argv: words.map((w) => w.text),
     options: optionNames(flags),
@@ -320,8 +441,12 @@ function emitCommand(
     raw,
     cwd: place.cwd,
     via: ctx.via,
-  });
-  if (ownEntry(FILE_ACCESS, name) !== undefined || name === 'find' || program.text.includes('/')) {
+    pipes: ctx.pipes,
+  };
+  if (ctx.parent !== undefined) command.parent = ctx.parent;
+  if (ctx.stdin !== undefined) command.stdin = ctx.stdin;
+  walk.commands.push(command);
+  if (fileAccessOf(name) !== undefined || name === 'find' || name === 'git' || program.text.includes('/')) {
     const facts: CommandFacts = { name, program, flags, positionals, cwd: place.cwd, index };
     if (ctx.placeholder !== undefined) facts.placeholder = ctx.placeholder;
     for (const ref of commandPaths(facts)) walk.paths.push(ref);
@@ -334,12 +459,13 @@ function emitCommand(
     ))
       walk.hosts.add(host);
   if (!program.dynamic && ownEntry(LAUNCHERS, name) !== undefined)
-    launch(walk, { name, rest, flags, flagAt, positionalAt, positionals, execs, redirects, end }, ctx);
+    launch(walk, { name, index, rest, flags, flagAt, positionalAt, positionals, execs, redirects, end }, ctx);
   return index;
 }
 
 interface Launched {
   readonly name: string;
+  readonly index: number;
   readonly rest: readonly ViewWord[];
   readonly flags: readonly CommandFlag[];
   /** For each flag, the index in `rest` of the word it was read from. */
@@ -363,6 +489,8 @@ function launch(walk: Walk, c: Launched, ctx: Context): void {
     place,
     depth: ctx.depth + 1,
     via: [...ctx.via, label],
+    pipes: ctx.pipes,
+    parent: { command: c.index, by: 'launch' },
     ...(ctx.stdin !== undefined ? { stdin: ctx.stdin } : {}),
   });
   const text = (words: readonly ViewWord[]) => words.map((w) => w.text).join(' ');
@@ -408,13 +536,34 @@ function launch(walk: Walk, c: Launched, ctx: Context): void {
     case 'parallel': {
       const sep = c.positionals.findIndex((w) => PARALLEL_SEPARATORS.has(w.text));
       const command = sep < 0 ? c.positionals : c.positionals.slice(0, sep);
-      if (command.length > 0) readText(walk, text(command), inner(c.name));
-      else for (const arg of c.positionals.slice(sep + 1)) readText(walk, arg.text, inner(c.name));
+      const rest = sep < 0 ? [] : c.positionals.slice(sep + 1);
+      const end = rest.findIndex((w) => PARALLEL_SEPARATORS.has(w.text));
+      // `:::` gives arguments (`{}` stands for each, else it is appended); `::::` gives files of them.
+      const args = c.positionals[sep]?.text.startsWith('::::') ? [] : end < 0 ? rest : rest.slice(0, end);
+      if (command.length === 0) for (const arg of rest) readText(walk, arg.text, inner(c.name));
+      else if (args.length === 0) readText(walk, text(command), inner(c.name));
+      else
+        for (const arg of args) {
+          const line = text(command);
+          const quoted = shellQuote(arg.text);
+          readText(
+            walk,
+            line.includes('{}') ? line.replaceAll('{}', quoted) : `${line} ${quoted}`,
+            inner(c.name),
+          );
+        }
       return;
     }
     case 'su': {
-      const command = flagValue(c.flags, ['command', 'session-command']);
+      // `su USER -c CMD`: the words after the user go to its shell, `-c CMD` included.
+      const after = c.positionals.findIndex((w) => w.text === '-c' || w.text === '--command');
+      const command =
+        flagValue(c.flags, ['command', 'session-command']) ??
+        (after > 0 ? c.positionals[after + 1]?.text : undefined);
       if (command !== undefined) readText(walk, command, inner(`${c.name} -c`));
+      // `runuser -u USER [--] CMD…` runs the words (su's positional is a user name).
+      else if (c.name === 'runuser' && hasOption(c.flags, ['user']) && c.positionals.length > 0)
+        emitCommand(walk, c.positionals, c.redirects, inner(c.name), c.end);
       return;
     }
     case 'flock': {
@@ -501,6 +650,8 @@ export function walkCommandLine(
     hosts: new Set(),
     problem: undefined,
     lexed: 0,
+    nextPipe: 0,
+    piped: new Set(),
   };
   let text = command;
   if (text.length > limit) {
@@ -511,6 +662,14 @@ export function walkCommandLine(
   const lexed = lexShell(text);
   if (lexed.unbalanced)
     walk.problem ??= 'the command line is unbalanced (an unclosed quote, parenthesis or substitution)';
-  readTokens(walk, text, lexed.tokens, { place: { cwd: ctx.cwd, known: true }, depth: 0, via: [] });
+  readTokens(walk, text, lexed.tokens, {
+    place: { cwd: ctx.cwd, known: true },
+    depth: 0,
+    via: [],
+    pipes: [],
+  });
+  // Only pipelines of two stages or more are kept: a lone command stands in none.
+  for (const c of walk.commands)
+    c.pipes = walk.piped.size === 0 ? NO_PIPES : c.pipes.filter((p) => walk.piped.has(p.id));
   return walk;
 }

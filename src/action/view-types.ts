@@ -21,6 +21,28 @@ export interface Redirect {
   readonly dynamic: boolean;
 }
 
+/** One stage of one pipeline a command stands in: `curl x | sh` → curl `{id, stage: 0}`, sh `{id, stage: 1}`. */
+export interface PipeStage {
+  /** The pipeline, numbered in the order met (unique within one view). */
+  readonly id: number;
+  /** 0 for the first element, 1 for the one reading its output, … */
+  readonly stage: number;
+}
+
+/**
+ * How a command was found inside another one: a launcher, shell or `eval` runs it (`launch`); or
+ * the output of the substitution it stands in (`$(…)`, backticks, `<(…)`, `>(…)`) becomes a word
+ * of the holder (`word`), its standard input (`stdin`: a `<` target, a here-string, an unquoted
+ * here-document) or another redirect's target (`redirect`).
+ */
+export interface CommandParent {
+  /** Index in `commands` of the launcher or holder. */
+  readonly command: number;
+  readonly by: 'launch' | 'word' | 'stdin' | 'redirect';
+  /** The holder's word or target as in its `argv`, flag values or `redirects` (`word`, `stdin`, `redirect`). */
+  readonly text?: string;
+}
+
 /** One simple command the command line would run. */
 export interface SimpleCommand {
   /** The basename of the program word after quote removal (`/bin/rm`, `\rm`, `'r'm` → `rm`); as written when `dynamic`. */
@@ -44,6 +66,20 @@ export interface SimpleCommand {
   readonly cwd: string;
   /** The launchers it was found through, outermost first: `sudo`, `bash -c`, `$(…)`, `find -exec`, `xargs`. */
   readonly via: readonly string[];
+  /**
+   * The pipelines (of two stages or more) it stands in, outermost first. A command inside a
+   * `( … )`, `{ …; }`, `if`/`while`/`for` body, substitution or launcher stands in its holder's
+   * stages too: what runs in stage 2 reads what every command of stages 0 and 1 wrote.
+   */
+  readonly pipes: readonly PipeStage[];
+  /** The command it was found inside; none at the top level of the line. */
+  readonly parent?: CommandParent;
+  /**
+   * The text a here-document or here-string gives its standard input (`python3 - <<'EOF' … EOF`:
+   * the program), as written (a here-string's word as for `argv`); also a launched command's
+   * (`sudo python3 <<EOF`).
+   */
+  readonly stdin?: string;
 }
 
 /** One file the call names. */

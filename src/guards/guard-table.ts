@@ -7,16 +7,23 @@
 import { destructiveDeleteGuard } from './destructive-delete.ts';
 import { forcePushGuard } from './force-push.ts';
 import type { GuardDefinition } from './guard-types.ts';
+import { outsideProjectGuard } from './outside-project.ts';
+import { pipeToShellGuard } from './pipe-to-shell.ts';
 import { publishGuard } from './publish.ts';
+import { secretsGuard } from './secrets.ts';
+import { selfProtectGuard } from './self-protect.ts';
 
 /** A guard of the table, its options read by its own schema. */
 export type ShippedGuard = GuardDefinition<unknown>;
 
 export const GUARD_TABLE: readonly ShippedGuard[] = [
   destructiveDeleteGuard,
-  // secrets (src/guards/secrets.ts) goes here.
+  secretsGuard,
   forcePushGuard,
-  // outside-project (src/guards/outside-project.ts) goes here.
+  outsideProjectGuard,
   publishGuard,
-  // pipe-to-shell (src/guards/pipe-to-shell.ts), then self-protect (src/guards/self-protect.ts).
+  pipeToShellGuard,
+  // Turned on by a policy file for now; on by default, and off only by a managed policy, is
+  // issue 30 (T-SELF-1, T-MGD-*).
+  selfProtectGuard,
 ];

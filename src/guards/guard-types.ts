@@ -23,6 +23,11 @@ export interface GuardContext {
   readonly home: string;
   /** The system temp folder (its sub-paths are no one's project, G-LIB-3). */
   readonly tmpDir: string;
+  /**
+   * [T-SELF-1] Hook files `install` wrote into beyond the agents' usual places (a `CODEX_HOME` or
+   * `COPILOT_HOME` elsewhere), from `<home>/.hookwerk/installs/*` (`installedHookFiles`); real paths.
+   */
+  readonly hookFiles?: readonly string[];
 }
 
 /** One thing a guard objects to. */

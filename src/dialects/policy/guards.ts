@@ -22,6 +22,7 @@ import { tildePath } from '../../core/tilde-path.ts';
 import type { GateLayer, LayerLine, LayerVerdict } from '../../dispatch/gate-layer.ts';
 import { GUARD_TABLE, type ShippedGuard } from '../../guards/guard-table.ts';
 import type { GuardContext, GuardHit } from '../../guards/guard-types.ts';
+import { installedHookFiles } from '../../guards/installed-hook-files.ts';
 import type { HookScope } from '../../registry/hook-definition.ts';
 import { compileExcept, type ExceptEntry, excepted } from './guard-except.ts';
 import { type GuardDecision, readGuardSettings } from './guard-settings.ts';
@@ -64,6 +65,8 @@ export function guardsLayer(
     projectDir: realPathOr(bases.projectDir),
     home: realPathOr(bases.home),
     tmpDir: realPathOr(bases.tmpDir),
+    // [T-SELF-1] Read once per load, so that no guard reads a file.
+    hookFiles: installedHookFiles(bases.home),
   };
   const places = {
     projectDirs: [...new Set([bases.projectDir, ctx.projectDir])],
