@@ -299,7 +299,8 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
   const nested = (list: NestedList, by: CommandParent['by'], text: string, label = '$(…)') => {
     const from = walk.commands.length;
     readNested(walk, list, ctx, label);
-    held = [...(held ?? []), { from, to: walk.commands.length, by, text }];
+    held ??= [];
+    held.push({ from, to: walk.commands.length, by, text });
   };
   for (const r of seg.redirects) {
     end = Math.max(end, r.end);
