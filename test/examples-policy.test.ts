@@ -1,6 +1,6 @@
 /**
- * Issue 23: the README's "one guard, every agent" as written. Its first command copies
- * examples/policy/no-rm-rf.json into ~/.hookwerk/policy.json (a temp HOME here); the policy then
+ * Issues 23 and 29: the README's "one policy, every agent" as written. Its first command copies
+ * examples/policy/starter.json into ~/.hookwerk/policy.json (a temp HOME here); the policy then
  * loads (`validate --dialect policy`), the README's own `hook --agent claude` line prints the
  * denial the README shows, and the same file guards each of the five agents in its own protocol
  * [R-POL-1, R-HOOK-1, R-HOOK-2, R-MAP-1].
@@ -31,36 +31,47 @@ function readmeLine(start: string, holding: string): { line: string; next: strin
 /** A home with the policy in it, put there by the README's own first command. */
 async function homeWithPolicy(): Promise<string> {
   const home = tempDir('hw-expol-home-');
-  const { line } = readmeLine('mkdir -p ~/.hookwerk', 'examples/policy/no-rm-rf.json');
+  const { line } = readmeLine('mkdir -p ~/.hookwerk', 'examples/policy/starter.json');
   const command = line.replace(/\s+#.*$/, '');
   await run('/bin/sh', ['-c', command], { cwd: REPO, env: cleanEnv({ HOME: home }) });
   expect(existsSync(path.join(home, '.hookwerk', 'policy.json'))).toBe(true);
   return home;
 }
 
-const settingsShape = z.object({
+const starterShape = z.object({
+  permissions: z.object({ deny: z.array(z.string()), ask: z.array(z.string()) }),
+  guards: z.record(z.string(), z.literal(true)),
   hooks: z.object({
     PreToolUse: z.array(
       z.object({
         matcher: z.string(),
-        hooks: z.array(z.object({ type: z.literal('command'), command: z.string() })),
+        hooks: z.array(z.object({ type: z.literal('rule'), when: z.string() })),
       }),
     ),
   }),
 });
 
-describe('[issue 23] examples/policy/no-rm-rf.json, as the README uses it', () => {
-  it('[R-POL-1] is a Claude Code settings file with one PreToolUse Bash guard, and loads as the policy', async () => {
-    const file = settingsShape.parse(
-      JSON.parse(readFileSync(path.join(REPO, 'examples', 'policy', 'no-rm-rf.json'), 'utf8')),
-    );
-    expect(file.hooks.PreToolUse.map((d) => d.matcher)).toEqual(['Bash']);
+describe('[issue 29] examples/policy/starter.json, as the README uses it', () => {
+  it('[G-PERM-1, G-LIB-1, G-CEL-1] holds permission rules, six shipped guards and a CEL rule, and loads as the policy', async () => {
+    const text = readFileSync(path.join(REPO, 'examples', 'policy', 'starter.json'), 'utf8');
+    const { parseJsoncText } = await import('../src/core/json-text.ts');
+    const parsed = parseJsoncText('starter.json', text);
+    if (!parsed.ok) throw new Error('starter.json does not parse');
+    const file = starterShape.parse(parsed.value);
+    expect(Object.keys(file.guards)).toEqual([
+      'destructive-delete',
+      'secrets',
+      'force-push',
+      'outside-project',
+      'publish',
+      'pipe-to-shell',
+    ]);
     const home = await homeWithPolicy();
     const project = tempDir('hw-expol-proj-');
     const r = await runCli(['validate', '--dialect', 'policy', '--project', project], { home });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`${path.join(home, '.hookwerk', 'policy.json')}: 1 hooks (user)`);
+    expect(r.stdout).toContain(`${path.join(home, '.hookwerk', 'policy.json')}: 1 hooks, 9 rules (user)`);
   });
 
   it("[R-HOOK-1, R-HOOK-2] the README's hook --agent claude line prints the denial the README shows; ls gets no objection", async () => {
@@ -79,7 +90,7 @@ describe('[issue 23] examples/policy/no-rm-rf.json, as the README uses it', () =
     expect(denied.stdout.trim()).toBe(next.slice(2));
     expect(denied.stderr).not.toMatch(STACK);
 
-    const ls = input.replace('rm -rf /', 'ls -la');
+    const ls = input.replace('sudo rm -r -f ~', 'rm -rf node_modules');
     const allowed = await runCli(['hook', '--agent', 'claude'], { home, cwd: project, stdin: { text: ls } });
     expect(allowed).toEqual({ code: 0, stdout: '', stderr: '' });
   });
@@ -88,7 +99,7 @@ describe('[issue 23] examples/policy/no-rm-rf.json, as the README uses it', () =
     const home = await homeWithPolicy();
     const project = tempDir('hw-expol-proj-');
     const env = { HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' };
-    const rmrf = 'rm -rf build';
+    const rmrf = 'rm -fr ~';
     const cases = [
       {
         agent: 'claude' as const,
@@ -146,24 +157,23 @@ describe('[issue 23] examples/policy/no-rm-rf.json, as the README uses it', () =
         agent: c.agent,
         answer: c.denied,
       });
-      expect(reply.stdout).toContain('no rm -rf');
+      expect(reply.stdout).toContain('guards.destructive-delete');
     }
   });
 
-  it('[G-TEST-1] hookwerk test on examples/policy passes: its tests pin rm -rf / denied and ls let through', async () => {
+  it('[G-TEST-1, G-TEST-2] hookwerk test on examples/policy passes: the starter in every agent shape, and the hook example', async () => {
     const home = tempDir('hw-expol-home-');
     const project = tempDir('hw-expol-proj-');
     const r = await runCli(['test', path.join(REPO, 'examples', 'policy')], { home, cwd: project });
-    expect(r).toEqual({ code: 0, stdout: '3 passed, 0 failed\n', stderr: '' });
+    expect(r).toEqual({ code: 0, stdout: '104 passed, 0 failed\n', stderr: '' });
     const json = await runCli(['test', 'examples/policy', '--json'], { home, cwd: REPO });
     const lines = json.stdout
       .trim()
       .split('\n')
       .map((l) => z.record(z.string(), z.unknown()).parse(JSON.parse(l)));
-    expect(lines.filter((l) => l.type === 'case').map((l) => [l.expect, l.got])).toEqual([
-      ['deny', 'deny'],
-      ['none', 'none'],
-      ['deny', 'deny'],
-    ]);
+    const cases = lines.filter((l) => l.type === 'case');
+    expect(cases).toHaveLength(104);
+    expect(cases.filter((l) => l.expect !== l.got)).toEqual([]);
+    expect(new Set(cases.map((l) => l.got))).toEqual(new Set(['deny', 'ask', 'none']));
   });
 });

@@ -8,7 +8,7 @@
  * the trust token (T-SELF-2); running `hookwerk trust|install|uninstall|daemon stop`; and killing
  * hookwerk (`kill`/`pkill`/`killall` naming it, or fed by a command naming it; `systemctl stop`,
  * `launchctl unload` of it). Reading or listing the other files passes. Where best effort ends:
- * docs/guards-more.md.
+ * docs/guards.md.
  */
 import path from 'node:path';
 import { z } from 'zod';
