@@ -424,7 +424,7 @@ export async function run() {
 }
 
 /** The rules of the CEL rows: each evaluated on every call (none holds for `git status`). */
-const CEL_RULES = [
+export const CEL_RULES = [
   { when: 'tool == "Bash" && input.command.contains("push")', decision: 'deny', reason: 'no pushing' },
   { when: 'input.command.startsWith("npm publish")', decision: 'ask', reason: 'publish?' },
   {

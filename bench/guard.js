@@ -17,6 +17,7 @@ import path from 'node:path';
 import { actionView } from '../dist/action/action-view.js';
 import { lexShell } from '../dist/core/shell-lexer.js';
 import { GUARD_TABLE } from '../dist/guards/guard-table.js';
+import { CEL_RULES } from './decide.js';
 import { createHookEngine } from '../dist/index.js';
 import {
   fmtRatio,
@@ -154,7 +155,7 @@ export async function run() {
         tool_input: { command: LINE },
       });
       const d = await withRules.decide('PreToolUse', call(ruled));
-      if (d.blocked || d.decision !== 'allow' || d.runs.length !== 0)
+      if (d.blocked || d.decision !== 'allow' || d.runs.some((r) => r.outcome !== 'ok'))
         throw new Error(`the bench line was decided: ${JSON.stringify(d)}`);
       const a = [];
       const b = [];
@@ -199,7 +200,12 @@ export async function run() {
 /** [G-LIB-1] (SPEC §14.6) 30 rules + every shipped guard, p50, vs the 30 rules alone. */
 export async function guardRows() {
   const names = GUARD_TABLE.map((g) => g.name);
-  const guarded = world({ permissions: RULES, guards: Object.fromEntries(names.map((n) => [n, true])) });
+  // [G-PERF-1] The whole policy of SPEC §14.6: 30 rules, every guard, and 5 CEL rules.
+  const guarded = world({
+    permissions: RULES,
+    guards: Object.fromEntries(names.map((n) => [n, true])),
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: CEL_RULES.map((r) => ({ type: 'rule', ...r })) }] },
+  });
   const rulesOnly = world({ permissions: RULES });
   const withGuards = await policyEngine(guarded);
   const without = await policyEngine(rulesOnly);
@@ -211,7 +217,7 @@ export async function guardRows() {
       tool_input: { command: LINE },
     });
     const d = await withGuards.decide('PreToolUse', call(guarded));
-    if (d.blocked || d.decision !== 'allow' || d.runs.length !== 0)
+    if (d.blocked || d.decision !== 'allow' || d.runs.some((r) => r.outcome !== 'ok'))
       throw new Error(`the bench line was objected to: ${JSON.stringify(d)}`);
     const a = [];
     const b = [];
@@ -225,11 +231,11 @@ export async function guardRows() {
     progress(`guard/guards: p50 ${fmtUs(p50)} (p90 ${fmtUs(quantile(a, 0.9))}), rules alone ${fmtUs(base)}`);
     return [
       {
-        benchmark: `30 permission rules + the ${names.length} shipped guards (${names.join(', ')}) decided in-process (the line above; p50)`,
+        benchmark: `30 permission rules + the ${names.length} shipped guards (${names.join(', ')}) + 5 CEL rules decided in-process (the line above; p50)`,
         hookwerk: fmtUs(p50),
         baseline: `${fmtUs(base)} (the same decide with the 30 rules alone)`,
         ratio: fmtRatio(p50 / base),
-        target: '≤ 50 µs p50 (with 5 CEL rules)',
+        target: '≤ 50 µs p50 [G-PERF-1]',
         verdict: verdict(p50 <= 50),
       },
     ];

@@ -93,6 +93,9 @@ export const INSTALL_AGENTS = {
   },
   codex: {
     call: (command) => ({ name: 'exec_command', input: { command } }),
+    // Codex refuses `rm -rf …` on its own ("rm -f style commands are not permitted"), after the
+    // hooks had no objection: the starter's pass is then Codex's refusal, not hookwerk's.
+    ownRefusal: /rm -f style commands are not permitted/,
     toolResults: (body) =>
       (Array.isArray(body?.input) ? body.input : [])
         .filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output')

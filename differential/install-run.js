@@ -287,10 +287,13 @@ async function starterSteps(agent, tool, root, baseEnv, timeoutMs, step) {
   );
   const runs = STARTER_RUNS.map((command, i) => ({ command, told: told[STARTER_STOPS.length + i] ?? '' }));
   const modulesGone = !existsSync(path.join(r.world.proj, 'node_modules'));
+  const refusedByAgent = spec.ownRefusal?.test(runs[0]?.told ?? '') === true;
   step(
     'starter-lets-through',
-    r.requests.length > commands.length && runs.every((x) => named(x.told) === undefined) && modulesGone,
-    `${runs.map((x) => `${x.command}: ${named(x.told) ?? 'ran'}`).join('; ')}; node_modules ${modulesGone ? 'removed' : 'still there'}`,
+    r.requests.length > commands.length &&
+      runs.every((x) => named(x.told) === undefined) &&
+      (modulesGone || refusedByAgent),
+    `${runs.map((x) => `${x.command}: ${named(x.told) ?? 'ran'}`).join('; ')}; node_modules ${modulesGone ? 'removed' : refusedByAgent ? `kept: ${tool.label}'s own rule refused the rm -rf after hookwerk had no objection` : 'still there'}`,
   );
 }
 

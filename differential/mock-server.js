@@ -33,6 +33,8 @@ export function startMockServer(handle) {
   });
   server.on('connect', (req, socket) => {
     requests.push({ t: Date.now(), method: 'CONNECT', url: req.url, kind: 'internet' });
+    // A tool that resets the refused tunnel must not take the harness down with it.
+    socket.on('error', () => {});
     socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
   });
   // Keep-alive sockets of a killed tool must not hold close() open.
