@@ -9,6 +9,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { actionView } from '../src/action/action-view.ts';
 import type { GuardCall, GuardContext, GuardDefinition, GuardHit } from '../src/guards/guard-types.ts';
@@ -98,4 +99,27 @@ export function hitsOf<O>(
 
 export function label(c: CorpusCase): string {
   return 'command' in c ? c.command : `${c.tool} ${JSON.stringify(c.input)}`;
+}
+
+/** [G-TEST-2] The corpus of `name` run through `hits`: at least 40 of each, every stop stopped, every pass let through. */
+export function corpusSuite(
+  name: string,
+  corpus: Corpus,
+  hits: (c: CorpusCase) => readonly GuardHit[],
+): void {
+  describe(`[G-TEST-2] ${name}: the corpus`, () => {
+    it('has at least 40 calls to stop and 40 to let through', () => {
+      expect(corpus.guard).toBe(name);
+      expect(corpus.stop.length).toBeGreaterThanOrEqual(40);
+      expect(corpus.pass.length).toBeGreaterThanOrEqual(40);
+    });
+
+    it.each(corpus.stop.map((c) => [label(c), c] as const))('stops %s', (_, c) => {
+      expect(hits(c).length).toBeGreaterThan(0);
+    });
+
+    it.each(corpus.pass.map((c) => [label(c), c] as const))('lets through %s', (_, c) => {
+      expect(hits(c)).toEqual([]);
+    });
+  });
 }

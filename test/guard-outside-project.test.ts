@@ -8,7 +8,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { outsideProjectGuard } from '../src/guards/outside-project.ts';
-import { type CorpusCase, hitsOf, label, loadCorpus, makeWorld } from './guard-direct.ts';
+import { type CorpusCase, corpusSuite, hitsOf, loadCorpus, makeWorld } from './guard-direct.ts';
 
 const world = makeWorld('hookwerk-guard-outside-');
 const { project, home, root } = world;
@@ -26,21 +26,7 @@ const hits = (c: CorpusCase, options: unknown = corpus.options) =>
   hitsOf(outsideProjectGuard, options, c, world);
 const bash = (command: string, options?: unknown) => hits({ command }, options);
 
-describe('[G-TEST-2] outside-project: the corpus', () => {
-  it('has at least 40 calls to stop and 40 to let through', () => {
-    expect(corpus.guard).toBe('outside-project');
-    expect(corpus.stop.length).toBeGreaterThanOrEqual(40);
-    expect(corpus.pass.length).toBeGreaterThanOrEqual(40);
-  });
-
-  it.each(corpus.stop.map((c) => [label(c), c] as const))('stops %s', (_, c) => {
-    expect(hits(c).length).toBeGreaterThan(0);
-  });
-
-  it.each(corpus.pass.map((c) => [label(c), c] as const))('lets through %s', (_, c) => {
-    expect(hits(c)).toEqual([]);
-  });
-});
+corpusSuite('outside-project', corpus, (c) => hits(c));
 
 describe('[G-LIB-3] outside-project: the edges', () => {
   it('a write through a symlink in the project lands where it points', () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { pipeToShellGuard } from '../src/guards/pipe-to-shell.ts';
-import { type CorpusCase, hitsOf, label, loadCorpus, makeWorld } from './guard-direct.ts';
+import { type CorpusCase, corpusSuite, hitsOf, loadCorpus, makeWorld } from './guard-direct.ts';
 
 const world = makeWorld('hookwerk-guard-pipe-');
 afterAll(() => world.remove());
@@ -15,21 +15,7 @@ const corpus = loadCorpus('pipe-to-shell');
 const hits = (c: CorpusCase) => hitsOf(pipeToShellGuard, corpus.options, c, world);
 const bash = (command: string) => hits({ command });
 
-describe('[G-TEST-2] pipe-to-shell: the corpus', () => {
-  it('has at least 40 calls to stop and 40 to let through', () => {
-    expect(corpus.guard).toBe('pipe-to-shell');
-    expect(corpus.stop.length).toBeGreaterThanOrEqual(40);
-    expect(corpus.pass.length).toBeGreaterThanOrEqual(40);
-  });
-
-  it.each(corpus.stop.map((c) => [label(c), c] as const))('stops %s', (_, c) => {
-    expect(hits(c).length).toBeGreaterThan(0);
-  });
-
-  it.each(corpus.pass.map((c) => [label(c), c] as const))('lets through %s', (_, c) => {
-    expect(hits(c)).toEqual([]);
-  });
-});
+corpusSuite('pipe-to-shell', corpus, (c) => hits(c));
 
 describe('[G-LIB-3] pipe-to-shell: the edges', () => {
   it('the reason names the download and what runs it; the hit carries the download (for except)', () => {

@@ -8,7 +8,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { secretsGuard } from '../src/guards/secrets.ts';
-import { type CorpusCase, hitsOf, label, loadCorpus, makeWorld } from './guard-direct.ts';
+import { type CorpusCase, corpusSuite, hitsOf, loadCorpus, makeWorld } from './guard-direct.ts';
 
 const world = makeWorld('hookwerk-guard-secrets-');
 const { project, home } = world;
@@ -24,21 +24,7 @@ const corpus = loadCorpus('secrets');
 const hits = (c: CorpusCase, options: unknown = corpus.options) => hitsOf(secretsGuard, options, c, world);
 const bash = (command: string, options?: unknown) => hits({ command }, options);
 
-describe('[G-TEST-2] secrets: the corpus', () => {
-  it('has at least 40 calls to stop and 40 to let through', () => {
-    expect(corpus.guard).toBe('secrets');
-    expect(corpus.stop.length).toBeGreaterThanOrEqual(40);
-    expect(corpus.pass.length).toBeGreaterThanOrEqual(40);
-  });
-
-  it.each(corpus.stop.map((c) => [label(c), c] as const))('stops %s', (_, c) => {
-    expect(hits(c).length).toBeGreaterThan(0);
-  });
-
-  it.each(corpus.pass.map((c) => [label(c), c] as const))('lets through %s', (_, c) => {
-    expect(hits(c)).toEqual([]);
-  });
-});
+corpusSuite('secrets', corpus, (c) => hits(c));
 
 describe('[G-LIB-3] secrets: the edges', () => {
   it('a symlink to a secret is the secret (its real path decides a read)', () => {

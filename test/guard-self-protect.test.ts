@@ -11,7 +11,7 @@ import { actionView } from '../src/action/action-view.ts';
 import { installedHookFiles } from '../src/guards/installed-hook-files.ts';
 import { selfProtectGuard } from '../src/guards/self-protect.ts';
 import { installRecordFile } from '../src/install/install-record.ts';
-import { type CorpusCase, hitsOf, label, loadCorpus, makeWorld } from './guard-direct.ts';
+import { type CorpusCase, corpusSuite, hitsOf, loadCorpus, makeWorld } from './guard-direct.ts';
 
 const world = makeWorld('hookwerk-guard-self-');
 const { project, home, root } = world;
@@ -30,21 +30,7 @@ const corpus = loadCorpus('self-protect');
 const hits = (c: CorpusCase) => hitsOf(selfProtectGuard, corpus.options, c, world);
 const bash = (command: string) => hits({ command });
 
-describe('[G-TEST-2] self-protect: the corpus', () => {
-  it('has at least 40 calls to stop and 40 to let through', () => {
-    expect(corpus.guard).toBe('self-protect');
-    expect(corpus.stop.length).toBeGreaterThanOrEqual(40);
-    expect(corpus.pass.length).toBeGreaterThanOrEqual(40);
-  });
-
-  it.each(corpus.stop.map((c) => [label(c), c] as const))('stops %s', (_, c) => {
-    expect(hits(c).length).toBeGreaterThan(0);
-  });
-
-  it.each(corpus.pass.map((c) => [label(c), c] as const))('lets through %s', (_, c) => {
-    expect(hits(c)).toEqual([]);
-  });
-});
+corpusSuite('self-protect', corpus, (c) => hits(c));
 
 describe('[T-SELF-1] self-protect: the edges', () => {
   it('the reason says hookwerk protects its own files, and what it saw', () => {
