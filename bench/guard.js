@@ -17,8 +17,8 @@ import path from 'node:path';
 import { actionView } from '../dist/action/action-view.js';
 import { lexShell } from '../dist/core/shell-lexer.js';
 import { GUARD_TABLE } from '../dist/guards/guard-table.js';
-import { CEL_RULES } from './decide.js';
 import { createHookEngine } from '../dist/index.js';
+import { CEL_RULES } from './decide.js';
 import {
   fmtRatio,
   fmtUs,
@@ -197,15 +197,22 @@ export async function run() {
   return rows;
 }
 
+/**
+ * [G-PERF-1] The whole policy of SPEC §14.6: 30 rules, every shipped guard, and 5 CEL rules
+ * (also what bench/hook.js runs through the daemon and cold).
+ */
+export function gPerfPolicy() {
+  return {
+    permissions: RULES,
+    guards: Object.fromEntries(GUARD_TABLE.map((g) => [g.name, true])),
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: CEL_RULES.map((r) => ({ type: 'rule', ...r })) }] },
+  };
+}
+
 /** [G-LIB-1] (SPEC §14.6) 30 rules + every shipped guard, p50, vs the 30 rules alone. */
 export async function guardRows() {
   const names = GUARD_TABLE.map((g) => g.name);
-  // [G-PERF-1] The whole policy of SPEC §14.6: 30 rules, every guard, and 5 CEL rules.
-  const guarded = world({
-    permissions: RULES,
-    guards: Object.fromEntries(names.map((n) => [n, true])),
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: CEL_RULES.map((r) => ({ type: 'rule', ...r })) }] },
-  });
+  const guarded = world(gPerfPolicy());
   const rulesOnly = world({ permissions: RULES });
   const withGuards = await policyEngine(guarded);
   const without = await policyEngine(rulesOnly);

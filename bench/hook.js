@@ -20,6 +20,12 @@
 //               and, without process starts around it, what starting costs inside the Node
 //               client (autostartDaemon(): the lock, the log, the spawn of the waiting start)
 //               as a share of the cold call (the cold row)
+//   G-PERF-1    [G-PERF-1] the policy of SPEC §14.6 (bench/guard.js: 30 permission rules, every
+//               shipped guard, 5 CEL rules) in ~/.hookwerk/policy.json, a PreToolUse Bash call of
+//               bench/guard.js's 120-character line (no objection: every layer reads it):
+//               warm, its daemon + the C client, vs a daemon + the same client for a home with no
+//               policy file answering "no objection" (two daemons, interleaved call by call);
+//               cold, `hookwerk hook` with that policy vs the bare node script, interleaved
 //
 // Every other row runs with HOOKWERK_DAEMON=off: a cold row must not start the daemon it measures
 // without.
@@ -30,6 +36,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gPerfPolicy, LINE } from './guard.js';
 import { fmtRatio, fmtUs, median, nowUs, progress, verdict } from './lib.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -72,7 +79,8 @@ const hasJq = spawnSync('jq', ['--version'], { stdio: 'ignore' }).status === 0 &
 function setup() {
   const dir = mkdtempSync(path.join(tmpdir(), 'hookwerk-bench-hook-'));
   const project = path.join(dir, 'project');
-  mkdirSync(project);
+  // src: the line's `cd src` resolves to a real folder, as in bench/guard.js.
+  mkdirSync(path.join(project, 'src'), { recursive: true });
   const script = (name, text) => {
     const file = path.join(dir, name);
     writeFileSync(file, text);
@@ -83,15 +91,16 @@ function setup() {
   const guideGuard = hasJq ? script('block-rm.sh', JQ_GUARD) : shGuard;
   const bare = path.join(dir, 'bare.js');
   writeFileSync(bare, "process.stdin.on('data', () => {}).on('end', () => {});\n");
-  const home = (name, guard) => {
+  const homeWith = (name, policy) => {
     const h = path.join(dir, name);
     mkdirSync(path.join(h, '.hookwerk'), { recursive: true });
-    const policy = {
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] },
-    };
-    writeFileSync(path.join(h, '.hookwerk', 'policy.json'), JSON.stringify(policy));
+    if (policy !== undefined) writeFileSync(path.join(h, '.hookwerk', 'policy.json'), JSON.stringify(policy));
     return h;
   };
+  const home = (name, guard) =>
+    homeWith(name, {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] },
+    });
   return {
     dir,
     project,
@@ -102,6 +111,8 @@ function setup() {
     warmHome: home('warm-home', guideGuard),
     shHome: home('sh-home', shGuard),
     startHome: home('start-home', guideGuard),
+    perfHome: homeWith('perf-home', gPerfPolicy()),
+    emptyHome: homeWith('empty-home', undefined),
   };
 }
 
@@ -317,7 +328,19 @@ export async function run() {
     HOOKWERK_DAEMON: 'off',
   });
   const quiet = (r) => r.code === 0 && r.out === '';
+  const denies = (r) => r.code === 0 && r.out.includes('"permissionDecision":"deny"');
+  // [G-PERF-1] bench/guard.js's line, and a force push the policy's rules deny.
+  const perfInput = `${JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    session_id: 'bench',
+    cwd: s.project,
+    tool_name: 'Bash',
+    tool_input: { command: LINE },
+  })}\n`;
+  const perfDeny = perfInput.replace('git commit -am', 'git push --force origin main; echo');
   let daemon;
+  let perfDaemon;
+  let emptyDaemon;
   /** The cold row's call: what the start's own cost is measured against. */
   let coldUs = Number.NaN;
   try {
@@ -340,6 +363,32 @@ export async function run() {
         baseline: `${fmtUs(r.b)} (bare node script reading stdin; ratio of the medians ${fmtRatio(r.a / r.b)})`,
         ratio: fmtRatio(paired),
         target: '≤ 1.3× (paired per round)',
+        verdict: verdict(paired <= 1.3),
+      });
+    }
+
+    // 1a. [G-PERF-1] Cold with the policy of SPEC §14.6, against the same bare node script.
+    {
+      const env = envOf(s.perfHome);
+      const hookwerk = () =>
+        runOnce(process.execPath, [BIN, 'hook', '--agent', 'claude'], perfInput, env, s.project).then((r) =>
+          expectReply('cold G-PERF-1', r, quiet),
+        );
+      const bare = () => runOnce(process.execPath, [s.bare], perfInput, env, s.project);
+      expectReply(
+        'cold G-PERF-1, deny',
+        await runOnce(process.execPath, [BIN, 'hook', '--agent', 'claude'], perfDeny, env, s.project),
+        denies,
+      );
+      const r = await interleaved(hookwerk, bare, { n: 8, rounds: 11, warmup: 3 });
+      progress(`hook/G-PERF-1 cold: per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
+      const paired = median(r.ratios);
+      rows.push({
+        benchmark: `hookwerk hook, cold (no daemon), policy of 30 permission rules + all shipped guards + 5 CEL rules, PreToolUse Bash of the 120-character line (no objection): whole process, stdin → exit (11 rounds × 8, interleaved)`,
+        hookwerk: fmtUs(r.a),
+        baseline: `${fmtUs(r.b)} (bare node script reading stdin; ratio of the medians ${fmtRatio(r.a / r.b)})`,
+        ratio: fmtRatio(paired),
+        target: '≤ 1.3× (paired per round) [G-PERF-1]',
         verdict: verdict(paired <= 1.3),
       });
     }
@@ -419,8 +468,47 @@ export async function run() {
       HOOKWERK_DAEMON_SOCKET: path.join(s.warmHome, '.hookwerk', 'daemon.sock'),
     };
     if (hasJq) await oneHook(shEnv, s.shGuard, 'guard: sh, one cat and one case', true);
+
+    // [G-PERF-1] The policy of SPEC §14.6 through its daemon, vs a daemon of a home without a
+    // policy answering "no objection" to the same call; both daemons run, calls interleaved.
+    {
+      const perfEnv = envOf(s.perfHome);
+      const emptyEnv = envOf(s.emptyHome);
+      perfDaemon = await startDaemon(perfEnv);
+      emptyDaemon = await startDaemon(emptyEnv);
+      const withPolicy = () =>
+        runOnce(client, clientArgs, perfInput, perfEnv, s.project).then((r) =>
+          expectReply('warm G-PERF-1', r, quiet),
+        );
+      const noPolicy = () =>
+        runOnce(client, clientArgs, perfInput, emptyEnv, s.project).then((r) =>
+          expectReply('warm, no policy', r, quiet),
+        );
+      // The policy really is the daemon's: a force push is denied by it, and not without it.
+      expectReply(
+        'warm G-PERF-1, deny',
+        await runOnce(client, clientArgs, perfDeny, perfEnv, s.project),
+        denies,
+      );
+      expectReply(
+        'warm, no policy, force push',
+        await runOnce(client, clientArgs, perfDeny, emptyEnv, s.project),
+        quiet,
+      );
+      const r = await interleaved(withPolicy, noPolicy, { n: 25, rounds: 15, warmup: 20 });
+      progress(`hook/G-PERF-1 warm: per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
+      const paired = median(r.ratios);
+      rows.push({
+        benchmark: `the same policy and call through the warm path: hookwerk daemon + ${via}, whole process (15 rounds × 25, interleaved)`,
+        hookwerk: fmtUs(r.a),
+        baseline: `${fmtUs(r.b)} (a daemon + the same client for a home with no policy file, answering "no objection" to the same call; ratio of the medians ${fmtRatio(r.a / r.b)})`,
+        ratio: fmtRatio(paired),
+        target: '≤ 1.5× (paired per round) [G-PERF-1]',
+        verdict: verdict(paired <= 1.5),
+      });
+    }
   } finally {
-    if (daemon !== undefined) await stopDaemon(daemon);
+    for (const d of [daemon, perfDaemon, emptyDaemon]) if (d !== undefined) await stopDaemon(d);
     rmSync(s.dir, { recursive: true, force: true });
   }
   return rows;
