@@ -422,7 +422,7 @@ describe('[G-TEST-1] hookwerk test', () => {
           by: 'permissions.deny: Bash(rm -rf *)',
         },
         { name: 'by place', input: bash("bash -c 'rm -r -f /'"), expect: 'deny', by: '/permissions/deny/0' },
-        { name: 'ask', input: bash('npx -y npm publish'), expect: 'none' },
+        { name: 'ask through npx', input: bash('npx -y npm publish'), expect: 'ask' },
         {
           name: 'ask plain',
           input: bash('npm publish --tag next'),

@@ -132,7 +132,7 @@ describe('[G-CEL-2] evaluating: an error or a spent budget is never a silent fal
     });
   });
 
-  it('the wall-clock budget stops it when the clock passes 10 ms (an injected clock: 1 ms a step)', () => {
+  it('the time budget stops it when the clock passes 10 ms (an injected clock: 1 ms a reading)', () => {
     const bounds: RuleBounds = { budgetMs: 10, maxSteps: 1e9, now: steppingClock(1) };
     expect(test(NESTED, vars(), bounds)).toEqual({
       kind: 'budget',

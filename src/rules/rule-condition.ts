@@ -6,11 +6,11 @@
 
 /** [G-CEL-2] The bounds of one evaluation; the defaults are `RULE_BOUNDS` (rules/rule-bounds.ts). */
 export interface RuleBounds {
-  /** Wall-clock budget, in ms. */
+  /** Time budget, in ms of the clock `now` reads. */
   readonly budgetMs: number;
   /** Comprehension steps (iterations of `all`, `exists`, `map`, `filter`…, nested ones counted). */
   readonly maxSteps: number;
-  /** The clock (`performance.now()`; tests inject one). */
+  /** The clock (the process's CPU time in ms; tests inject one). */
   readonly now: () => number;
 }
 

@@ -3,7 +3,7 @@
  * variables, in this process, synchronously, within its bounds [G-CEL-2], and says how it ended
  * in the in-process runner's terms — returned a bool, or failed with the cause its record names:
  * `rule_error` (a runtime error, a missing field, a result that is not a bool) or `rule_budget`
- * (the step limit or the wall-clock budget spent). It never spawns and never reaches the network.
+ * (the step limit or the time budget spent). It never spawns and never reaches the network.
  */
 import { RULE_BOUNDS } from '../rules/rule-bounds.ts';
 import type { RuleBounds, RuleCondition, RulePlaces, RuleVariables } from '../rules/rule-condition.ts';
