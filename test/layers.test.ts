@@ -16,6 +16,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['core'],
   // The action view: one reading of a tool call (commands, paths, hosts) every rule shares.
   ['action'],
+  // The shipped guards [G-LIB-1]: pure checks over the action view.
+  ['guards'],
   // `rules`: CEL conditions, their variables and bounds (SPEC §14.4).
   ['bus', 'sandbox', 'consent', 'events', 'rules'],
   ['records'],
