@@ -37,7 +37,7 @@ import { z } from 'zod';
 import { answerHookArgs } from '../src/cli/hook.ts';
 import { GUARD_TABLE } from '../src/guards/guard-table.ts';
 import { WarmDecider } from '../src/hook/warm-decider.ts';
-import { cleanEnv, REPO } from './cli-runner.ts';
+import { cleanEnv, REPO, runCli } from './cli-runner.ts';
 
 const CASE = z.union([
   z.object({
@@ -434,5 +434,44 @@ for (const { corpus } of corpora) {
         expect(wrong).toEqual([]);
       });
     }
+
+    // [G-TEST-1] The same inputs as a team's test file, run by `hookwerk test` (a real process).
+    it('[G-TEST-1] the corpus as a test file: hookwerk test passes it in the claude and gemini shapes', async () => {
+      const cases = SHAPES.filter((sh) => sh.agent === 'claude' || sh.agent === 'gemini').flatMap((shape) => [
+        ...corpus.stop.flatMap((c) => {
+          const input = inputOf(shape, c, world);
+          const want = (c.decision ?? decision) === 'ask' && shape.asks ? 'ask' : 'deny';
+          return input === undefined
+            ? []
+            : [
+                {
+                  name: `${shape.label}: stop ${label(c)}`,
+                  agent: shape.agent,
+                  input,
+                  expect: want,
+                  by: `guards.${corpus.guard}`,
+                },
+              ];
+        }),
+        ...corpus.pass.flatMap((c) => {
+          const input = inputOf(shape, c, world);
+          return input === undefined
+            ? []
+            : [{ name: `${shape.label}: pass ${label(c)}`, agent: shape.agent, input, expect: 'none' }];
+        }),
+      ]);
+      const file = path.join(world.root, `${corpus.guard}.test.json`);
+      writeFileSync(
+        file,
+        JSON.stringify({ policy: path.join(world.home, '.hookwerk', 'policy.json'), cases }),
+      );
+      const r = await runCli(['test', file], {
+        home: world.home,
+        cwd: world.project,
+        env: { TMPDIR: world.tmp },
+      });
+      expect(r.stdout).toBe(`${cases.length} passed, 0 failed\n`);
+      expect(r.code).toBe(0);
+    }, 120_000);
   });
 }

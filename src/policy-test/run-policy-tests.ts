@@ -83,11 +83,19 @@ function policyFilesOf(file: PolicyTestFile, opts: PolicyTestOptions): readonly 
 
 /**
  * The environment of a test's hook call: the agent's, without the session file of the agent
- * that may be running the tests (see the file comment).
+ * that may be running the tests (see the file comment), and with the project root every agent
+ * names to its hooks (`CLAUDE_PROJECT_DIR`, which each agent's reader falls back to): the
+ * project the tests run for, so a case whose `cwd` is a sub-folder is still inside it.
  */
-function caseEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { CLAUDE_ENV_FILE: _session, ...rest } = env;
-  return rest;
+function caseEnv(env: NodeJS.ProcessEnv, projectDir: string): NodeJS.ProcessEnv {
+  const {
+    CLAUDE_ENV_FILE: _session,
+    GEMINI_PROJECT_DIR: _gemini,
+    COPILOT_PROJECT_DIR: _copilot,
+    CURSOR_PROJECT_DIR: _cursor,
+    ...rest
+  } = env;
+  return { ...rest, CLAUDE_PROJECT_DIR: projectDir };
 }
 
 /** Who hears of a run as it goes: each note (before the cases it concerns), each case as it ends. */
@@ -103,7 +111,7 @@ export async function runPolicyTests(
   listen: PolicyTestListener = {},
 ): Promise<PolicyTestRun> {
   const plans = files.map((file) => ({ file, policyFiles: policyFilesOf(file, opts) }));
-  const env = caseEnv(opts.env);
+  const env = caseEnv(opts.env, opts.projectDir);
   const notes: string[] = [];
   const told = new Set<string>();
   const results: CaseResult[] = [];
