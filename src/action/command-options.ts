@@ -242,6 +242,7 @@ export function readArgs(spec: CompiledSpec, words: readonly ArgWord[]): ReadArg
 
 /** Every name of every option given, once, in the order first seen. */
 export function optionNames(flags: readonly CommandFlag[]): string[] {
+  if (flags.length === 0) return [];
   const out = new Set<string>();
   for (const f of flags) for (const n of f.names) out.add(n);
   return [...out];

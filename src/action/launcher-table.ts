@@ -110,3 +110,12 @@ export const RUNS_NOTHING_WITH: Readonly<Record<string, readonly string[]>> = {
   taskset: ['p'],
   screen: ['r', 'R', 'x', 'X', 'ls', 'list', 'wipe', 'v'],
 };
+
+const LAUNCHER_BY_NAME: ReadonlyMap<string, Launch> = new Map(
+  Object.keys(LAUNCHERS).map((name) => [name, LAUNCHERS[name]!]),
+);
+
+/** How the launcher `name` runs what it is given; undefined for a command that launches nothing. */
+export function launcherOf(name: string): Launch | undefined {
+  return LAUNCHER_BY_NAME.get(name);
+}

@@ -23,7 +23,7 @@ import {
 } from './command-paths.ts';
 import { fileAccessOf } from './file-access-table.ts';
 import { readFind } from './find-command.ts';
-import { LAUNCHERS, RUNS_NOTHING_WITH } from './launcher-table.ts';
+import { launcherOf, RUNS_NOTHING_WITH } from './launcher-table.ts';
 import type { CommandParent, PipeStage, Redirect, SimpleCommand } from './view-types.ts';
 import { hereDocumentLists, type NestedList, type ViewWord, viewWord, type WordEnv } from './view-words.ts';
 
@@ -459,7 +459,7 @@ function emitCommand(
       positionals.map((w) => w.text),
     ))
       walk.hosts.add(host);
-  if (!program.dynamic && ownEntry(LAUNCHERS, name) !== undefined)
+  if (!program.dynamic && launcherOf(name) !== undefined)
     launch(walk, { name, index, rest, flags, flagAt, positionalAt, positionals, execs, redirects, end }, ctx);
   return index;
 }
@@ -482,7 +482,7 @@ const PARALLEL_SEPARATORS = new Set([':::', '::::', ':::+', '::::+']);
 
 /** What a launcher runs (`launcher-table.ts`), read one level deeper. */
 function launch(walk: Walk, c: Launched, ctx: Context): void {
-  const how = ownEntry(LAUNCHERS, c.name);
+  const how = launcherOf(c.name);
   if (how === undefined) return;
   const nothing = ownEntry(RUNS_NOTHING_WITH, c.name);
   if (nothing !== undefined && hasOption(c.flags, nothing)) return;
