@@ -129,15 +129,50 @@ describe('[G-CEL-2] evaluating: an error or a spent budget is never a silent fal
     expect(test(NESTED, vars(), bounds)).toEqual({
       kind: 'budget',
       message: 'ran out of its budget (over 1000 comprehension steps)',
+      byTime: false,
     });
   });
 
-  it('the time budget stops it when the clock passes 10 ms (an injected clock: 1 ms a reading)', () => {
+  it('the wall-clock budget stops it when the clock passes 10 ms (an injected clock: 1 ms a step)', () => {
     const bounds: RuleBounds = { budgetMs: 10, maxSteps: 1e9, now: steppingClock(1) };
     expect(test(NESTED, vars(), bounds)).toEqual({
       kind: 'budget',
       message: 'ran out of its budget (10 ms)',
+      byTime: true,
     });
+  });
+
+  it('[G-CEL-2] a run out of time is run once more: a blip passes, a slow condition fails twice; steps fail at once', async () => {
+    const { runRule } = await import('../src/runners/rule-runner.ts');
+    const sequence = (...tests: RuleTest[]) => {
+      let calls = 0;
+      return {
+        condition: { when: 'fake', test: () => tests[Math.min(calls++, tests.length - 1)]! },
+        calls: () => calls,
+      };
+    };
+    const time: RuleTest = { kind: 'budget', message: 'ran out of its budget (10 ms)', byTime: true };
+    const steps: RuleTest = {
+      kind: 'budget',
+      message: 'ran out of its budget (over 9 comprehension steps)',
+      byTime: false,
+    };
+    const places = { home: '/h', project: '/p' };
+    const blip = sequence(time, { kind: 'value', value: true });
+    expect(runRule(blip.condition, vars(), places)).toMatchObject({ reason: 'returned', value: true });
+    expect(blip.calls()).toBe(2);
+    const slow = sequence(time, time);
+    expect(runRule(slow.condition, vars(), places)).toMatchObject({
+      reason: 'timeout',
+      cause: 'rule_budget',
+    });
+    expect(slow.calls()).toBe(2);
+    const counted = sequence(steps, { kind: 'value', value: true });
+    expect(runRule(counted.condition, vars(), places)).toMatchObject({
+      reason: 'timeout',
+      cause: 'rule_budget',
+    });
+    expect(counted.calls()).toBe(1);
   });
 
   it('a spent budget that `||` would swallow still counts: the result is discarded', () => {

@@ -8,7 +8,7 @@
  *   comprehension (`all`, `exists`, `exists_one`, `map`, `filter`), since the implementation has
  *   no cost limit of its own. Errors are one line: `CEL syntax error at 1:16: …`.
  * - Evaluating runs the plan over the call's variables with the meter set: past the step limit or
- *   the time budget the meter errors, which ends the loop it is in at once, and every loop
+ *   the wall-clock budget the meter errors, which ends the loop it is in at once, and every loop
  *   around it at its next step; the result is then discarded, whatever `||` made of the error. A
  *   result that is not a bool is an error. Nothing is ever thrown to the caller.
  * Evaluation is synchronous, so the meter and the places `glob`/`inside` resolve against are one
@@ -72,8 +72,7 @@ class Meter {
     if (this.exhausted === undefined) {
       if (++this.steps > bounds.maxSteps)
         this.exhausted = `ran out of its budget (over ${bounds.maxSteps} comprehension steps)`;
-      // The clock every 16th step: reading CPU time is a system call.
-      else if ((this.steps & 15) === 0 && bounds.now() > this.#deadline)
+      else if (bounds.now() > this.#deadline)
         this.exhausted = `ran out of its budget (${bounds.budgetMs} ms)`;
     }
     if (this.exhausted !== undefined) throw new Error(this.exhausted);
@@ -304,7 +303,8 @@ class CelCondition implements RuleCondition {
       thrown = oneLine(errorMessage(err));
     }
     const exhausted = meter.finish();
-    if (exhausted !== undefined) return { kind: 'budget', message: exhausted };
+    if (exhausted !== undefined)
+      return { kind: 'budget', message: exhausted, byTime: !exhausted.includes('comprehension steps') };
     if (thrown !== undefined || result === undefined)
       return { kind: 'error', message: thrown ?? 'no result' };
     const { isCelError, celType } = this.#lib.cel;

@@ -2,7 +2,7 @@
  * [G-CEL-2] The bounds of a `rule` handler: its expression's size and nesting, checked when it is
  * compiled, and the cost of one evaluation — a step limit on comprehension iterations (the CEL
  * implementation has no cost limit of its own, so the compiler adds one, `cel-program.ts`) and a
- * 10 ms budget of CPU time. A rule past a bound is a hook error that follows its `failMode`.
+ * 10 ms wall-clock budget (a run past it by time is run once more, `runners/rule-runner.ts`). A rule past a bound is a hook error that follows its `failMode`.
  */
 import type { RuleBounds } from './rule-condition.ts';
 
@@ -11,17 +11,9 @@ export const MAX_WHEN_BYTES = 4096;
 /** The deepest expression tree (CEL implementations' usual recursion limit). */
 export const MAX_WHEN_DEPTH = 250;
 
-/** The process's CPU time in ms: a rule is not failed for time the machine gave to others. */
-function cpuMs(): number {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1000;
-}
-
 export const RULE_BOUNDS: RuleBounds = {
   budgetMs: 10,
   // ~1 µs a step here: a step count the 10 ms budget usually stops first, on a fast machine too.
   maxSteps: 100_000,
-  // CPU time, not the wall clock (docs/rules.md): on a loaded machine a descheduled rule kept
-  // failing its 10 ms, and an open rule then gave no opinion at random. Spinning still runs out.
-  now: cpuMs,
+  now: () => performance.now(),
 };

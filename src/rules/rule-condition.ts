@@ -6,11 +6,11 @@
 
 /** [G-CEL-2] The bounds of one evaluation; the defaults are `RULE_BOUNDS` (rules/rule-bounds.ts). */
 export interface RuleBounds {
-  /** Time budget, in ms of the clock `now` reads. */
+  /** Wall-clock budget, in ms. */
   readonly budgetMs: number;
   /** Comprehension steps (iterations of `all`, `exists`, `map`, `filter`…, nested ones counted). */
   readonly maxSteps: number;
-  /** The clock (the process's CPU time in ms; tests inject one). */
+  /** The clock (`performance.now()`; tests inject one). */
   readonly now: () => number;
 }
 
@@ -18,7 +18,8 @@ export interface RuleBounds {
 export type RuleTest =
   | { readonly kind: 'value'; readonly value: boolean }
   | { readonly kind: 'error'; readonly message: string }
-  | { readonly kind: 'budget'; readonly message: string };
+  /** `byTime`: the time budget ran out (not the step limit). */
+  | { readonly kind: 'budget'; readonly message: string; readonly byTime: boolean };
 
 /** The folders `~` and relative paths mean to the helpers `glob` and `inside`, for one call. */
 export interface RulePlaces {

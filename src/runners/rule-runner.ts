@@ -3,7 +3,7 @@
  * variables, in this process, synchronously, within its bounds [G-CEL-2], and says how it ended
  * in the in-process runner's terms — returned a bool, or failed with the cause its record names:
  * `rule_error` (a runtime error, a missing field, a result that is not a bool) or `rule_budget`
- * (the step limit or the time budget spent). It never spawns and never reaches the network.
+ * (the step limit, or the wall-clock budget twice in a row). It never spawns and never reaches the network.
  */
 import { RULE_BOUNDS } from '../rules/rule-bounds.ts';
 import type { RuleBounds, RuleCondition, RulePlaces, RuleVariables } from '../rules/rule-condition.ts';
@@ -16,7 +16,11 @@ export function runRule(
   bounds: RuleBounds = RULE_BOUNDS,
 ): InProcessResult {
   const start = performance.now();
-  const test = condition.test(vars, bounds, places);
+  let test = condition.test(vars, bounds, places);
+  // A condition is pure: one that ran out of time (not steps) is run once more, so that a GC pause
+  // or a busy machine descheduling this process does not fail it at random — an open rule would
+  // then give no opinion by chance. A condition that really runs long runs out twice.
+  if (test.kind === 'budget' && test.byTime) test = condition.test(vars, bounds, places);
   const durationMs = performance.now() - start;
   switch (test.kind) {
     case 'value':
