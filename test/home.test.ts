@@ -174,7 +174,7 @@ describe('[L-TRUST-12] no home: exit 1 in one line; / is never used', () => {
       );
       expect(rootHomePaths(r)).toEqual([]);
     }
-  });
+  }, 120_000); // every command under strace, one after another: a budget for a loaded machine
 
   it('[L-TRUST-12] HOME is / or empty and the account has no password entry: exit 1 saying so', async () => {
     // A uid no password database knows, as containers often run with (root always has an entry).
