@@ -9,7 +9,7 @@ import { MemoryBus } from './bus/memory-bus.ts';
 import { errorMessage } from './core/errno.ts';
 import type { LazyPrivateTempDir } from './core/private-temp-dir.ts';
 import { payloadFilesIn, runObserveHook } from './dialects/prx/run.ts';
-import { HookJob, type JobContext } from './dispatch/hook-job.ts';
+import { hookJob, type JobContext } from './dispatch/hook-job.ts';
 import { runAndCollect } from './dispatch/observe-receive.ts';
 import { ObserveScheduler } from './dispatch/observe-scheduler.ts';
 import type { HookEngineOptions } from './engine-api.ts';
@@ -29,7 +29,8 @@ export class EngineParts {
   readonly metrics: EngineMetrics;
   readonly bus: MemoryBus;
   readonly records: RecordSink;
-  readonly #jobs: JobContext;
+  /** How every observe run of this engine runs and records: what `emit()` queues jobs with. */
+  readonly jobs: JobContext;
 
   constructor(opts: HookEngineOptions, logger: Logger, tmpDir: LazyPrivateTempDir) {
     this.runners = new Runners({
@@ -52,7 +53,7 @@ export class EngineParts {
     this.records = new RecordSink(new RunLog(opts.runLogSize ?? 1000), this.metrics, this.bus);
     const runners = this.runners;
     const payloads = payloadFilesIn(tmpDir);
-    this.#jobs = {
+    this.jobs = {
       run: (hook, ev) => runObserveHook(hook, ev, runners, payloads),
       record: (record, depth) => this.records.record(record, depth),
       dropped: (reason) => this.metrics.dropped(reason),
@@ -60,17 +61,14 @@ export class EngineParts {
   }
 
   /**
-   * Queues one run per hook [P-FF-1]; the caller's time is one small object per hook. Traced
-   * [AD-OTEL-1], an emit that has hooks is a span that ends when the last of its runs has.
+   * [AD-OTEL-1] A traced emit's runs: the emit is a span that ends when the last of its runs has.
+   * (An untraced emit queues its runs itself, see Engine.emit.)
    */
-  submit(hooks: readonly ObserveHook[], ev: PrxEventInstance): void {
-    // No hooks, no runs: no span either, and no cost.
-    if (hooks.length === 0) return;
-    const tracer = activeTracer();
-    const trace = tracer === undefined ? undefined : observeTrace(tracer, 'emit', hooks, ev);
+  submitTraced(tracer: Tracer, hooks: readonly ObserveHook[], ev: PrxEventInstance): void {
+    const trace = observeTrace(tracer, 'emit', hooks, ev);
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i];
-      if (hook !== undefined) this.scheduler.submit(new HookJob(this.#jobs, hook, ev, trace));
+      if (hook !== undefined) this.scheduler.submit(hookJob(this.jobs, hook, ev, trace));
     }
   }
 
@@ -82,7 +80,7 @@ export class EngineParts {
   ): Promise<RunRecord[]> {
     const tracer = hooks.length === 0 ? undefined : activeTracer();
     const trace = tracer === undefined ? undefined : observeTrace(tracer, 'receive', hooks, ev);
-    return runAndCollect(hooks, ev, this.#jobs, this.scheduler, worker, trace);
+    return runAndCollect(hooks, ev, this.jobs, this.scheduler, worker, trace);
   }
 
   async drain(): Promise<void> {

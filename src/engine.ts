@@ -10,6 +10,8 @@ import { EngineClosedError, HookInputError } from './core/errors.ts';
 import { LazyPrivateTempDir } from './core/private-temp-dir.ts';
 import { GateHost } from './dialects/gate-host.ts';
 import { PrxWorkspace } from './dialects/prx/workspace.ts';
+import { HookJob, type JobContext } from './dispatch/hook-job.ts';
+import type { ObserveScheduler } from './dispatch/observe-scheduler.ts';
 import type {
   DecideOptions,
   EmitOptions,
@@ -35,6 +37,7 @@ import {
 } from './events/prx-events.ts';
 import { EngineNats } from './nats/engine-nats.ts';
 import { stderrLogger } from './records/logger.ts';
+import { activeTracer } from './records/run-trace.ts';
 import { explainEvent } from './registry/explain.ts';
 import { inProcessHookOf } from './registry/in-process-hooks.ts';
 import { Registry } from './registry/registry.ts';
@@ -61,6 +64,9 @@ class Engine implements HookEngine {
   readonly gate: GateHost;
   readonly #opts: HookEngineOptions;
   readonly #side: EngineParts;
+  /** The side's scheduler and job context, read by every emit() (see emit). */
+  readonly #scheduler: ObserveScheduler;
+  readonly #jobs: JobContext;
   readonly #sessionId: string;
   readonly #tmpDir: LazyPrivateTempDir;
   /** The one snapshot every dispatch reads; replaced whole, never mutated. */
@@ -80,6 +86,8 @@ class Engine implements HookEngine {
     this.#tmpDir = new LazyPrivateTempDir('hookwerk-');
     this.#side = new EngineParts(opts, logger, this.#tmpDir);
     this.bus = this.#side.bus;
+    this.#scheduler = this.#side.scheduler;
+    this.#jobs = this.#side.jobs;
     const records = this.#side.records;
     this.gate = new GateHost({
       dialect: opts.gateDialect ?? 'lurus',
@@ -158,7 +166,22 @@ class Engine implements HookEngine {
       this.#nats.sendEvent(topic, ev, opts?.eventId);
       if (!this.#nats.runsLocally) return;
     }
-    this.#side.submit(this.#registry.select(event), ev);
+    const hooks = this.#registry.select(event);
+    if (hooks.length === 0) return;
+    // [AD-OTEL-1] Only while a tracer provider is registered: the emit's span, its runs under it.
+    const tracer = activeTracer();
+    if (tracer !== undefined) {
+      this.#side.submitTraced(tracer, hooks, ev);
+      return;
+    }
+    // [P-FF-1] One small object per hook. The loop stays in emit() itself: V8 re-optimizes a
+    // function by the bytecode it runs, and with the loop in a helper, emit() ran as baseline
+    // code for hundreds of calls after the first hook runs had deoptimized it (~2× its cost
+    // right after hooks ran, the agent's usual rhythm; issue 29).
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i];
+      if (hook !== undefined) this.#scheduler.submit(new HookJob(this.#jobs, hook, ev));
+    }
   }
 
   decide(event: string, context: unknown, opts?: DecideOptions): ReturnType<HookEngine['decide']> {

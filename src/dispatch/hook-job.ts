@@ -21,16 +21,20 @@ const DROP_REASON = {
 /**
  * One queued run of one observe hook (shell, in-process or WASM) for one event. A class rather
  * than closures: `emit()` creates one per hook on the caller's time, so it allocates a single
- * small object. With `trace` (the emit's scope, when a tracer records it) the run, or its drop,
- * is a span under the emit's [AD-OTEL-1].
+ * small object. A traced emit's runs are {@link TracedHookJob}s: an untraced run carries nothing
+ * for tracing.
  */
 export class HookJob implements ObserveJob {
   constructor(
     readonly ctx: JobContext,
     readonly hook: ObserveHook,
     readonly ev: PrxEventInstance,
-    readonly trace?: TraceScope,
   ) {}
+
+  /** The emit's scope when a tracer records it [AD-OTEL-1]. */
+  get trace(): TraceScope | undefined {
+    return undefined;
+  }
 
   async run(): Promise<void> {
     const trace = this.trace;
@@ -71,4 +75,28 @@ export class HookJob implements ObserveJob {
       depth: ev.depth,
     };
   }
+}
+
+/** A run of a traced emit: the run, or its drop, is a span under the emit's [AD-OTEL-1]. */
+export class TracedHookJob extends HookJob {
+  readonly #trace: TraceScope;
+
+  constructor(ctx: JobContext, hook: ObserveHook, ev: PrxEventInstance, trace: TraceScope) {
+    super(ctx, hook, ev);
+    this.#trace = trace;
+  }
+
+  override get trace(): TraceScope {
+    return this.#trace;
+  }
+}
+
+/** The job of one run: traced when the event's scope is given. */
+export function hookJob(
+  ctx: JobContext,
+  hook: ObserveHook,
+  ev: PrxEventInstance,
+  trace?: TraceScope,
+): HookJob {
+  return trace === undefined ? new HookJob(ctx, hook, ev) : new TracedHookJob(ctx, hook, ev, trace);
 }

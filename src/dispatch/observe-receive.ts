@@ -7,7 +7,7 @@ import type { PrxEventInstance } from '../events/prx-events.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import type { TraceScope } from '../records/run-trace.ts';
 import type { ObserveHook } from '../registry/hook-definition.ts';
-import { HookJob, type JobContext } from './hook-job.ts';
+import { hookJob, type JobContext } from './hook-job.ts';
 import type { ObserveScheduler } from './observe-scheduler.ts';
 
 export function runAndCollect(
@@ -34,7 +34,7 @@ export function runAndCollect(
     };
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i];
-      if (hook !== undefined) scheduler.submit(new HookJob(ctx, hook, ev, trace));
+      if (hook !== undefined) scheduler.submit(hookJob(ctx, hook, ev, trace));
       else left--;
     }
     if (left === 0) resolve(records);

@@ -161,6 +161,8 @@ class ProcessRun implements LiveRun, SpawnEvents {
   #termSentAt = 0;
   #killSentAt: number | undefined;
   #timeout: Deadline | undefined;
+  /** Made only for a run that has a signal: a run without one allocates no listener. */
+  #onAbort: (() => void) | undefined;
   #closeWaitTimer: NodeJS.Timeout | undefined;
   #pollTimer: NodeJS.Timeout | undefined;
 
@@ -192,7 +194,10 @@ class ProcessRun implements LiveRun, SpawnEvents {
     if (this.#finished) return;
     if (spec.timeoutMs < MAX_TIMER_MS)
       this.#timeout = timeouts.add(Math.max(0, spec.timeoutMs), this.#onTimeout);
-    this.#abortSignal?.addEventListener('abort', this.#onAbort, { once: true });
+    if (this.#abortSignal !== undefined) {
+      this.#onAbort = () => this.#startKill('aborted');
+      this.#abortSignal.addEventListener('abort', this.#onAbort, { once: true });
+    }
   }
 
   terminate(): void {
@@ -248,7 +253,6 @@ class ProcessRun implements LiveRun, SpawnEvents {
   // --- the state machine ---
 
   #onTimeout = (): void => this.#startKill('timeout');
-  #onAbort = (): void => this.#startKill('aborted');
 
   #finish(failure?: { message: string; cause?: string }): void {
     if (this.#finished) return;
@@ -256,7 +260,7 @@ class ProcessRun implements LiveRun, SpawnEvents {
     this.#timeout?.cancel();
     clearTimeout(this.#closeWaitTimer);
     clearInterval(this.#pollTimer);
-    this.#abortSignal?.removeEventListener('abort', this.#onAbort);
+    if (this.#onAbort !== undefined) this.#abortSignal?.removeEventListener('abort', this.#onAbort);
     // Processes left behind may still hold the pipes; we stop listening rather than wait for them.
     this.#spawned?.detach();
     // [X-PROC-2] A launcher removes the cgroup of a run it found nothing left of at the exit.
