@@ -36,6 +36,7 @@
 /* syscall(): pidfd_open, to wait for the call's end without polling (Linux ≥ 5.3). */
 #define _DEFAULT_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -56,6 +57,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "peer-verify.h"
 
 #ifndef HOOKWERK_NODE
 #define HOOKWERK_NODE "node"
@@ -162,8 +165,123 @@ static const char *home_dir(void) {
   return home;
 }
 
-/* The socket's path, or NULL when there is none to try. */
-static const char *socket_path(char *out, size_t size) {
+/* ---- [T-SELF-4] what a project file may have set, and whether a socket is ours ---- */
+
+/* The project settings files of each agent whose `env` reaches its hook commands (src/hook/project-env.ts). */
+static const char *const CLAUDE_FILES[] = {".claude/settings.json", ".claude/settings.local.json", NULL};
+static const char *const GEMINI_FILES[] = {".gemini/settings.json", NULL};
+static const char *const COPILOT_FILES[] = {".github/copilot/settings.json", ".github/copilot/settings.local.json",
+                                            ".claude/settings.json", ".claude/settings.local.json", NULL};
+static const char *const CURSOR_FILES[] = {".cursor/hooks.json", ".claude/settings.json",
+                                           ".claude/settings.local.json", NULL};
+/* Larger than this, a settings file counts as naming them (the Node side reads it exactly). */
+#define PROJECT_FILE_MAX (1024 * 1024)
+
+/* `--agent A` or `--agent=A` among the arguments; "" when none. */
+static const char *agent_arg(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--agent") == 0 && i + 1 < argc) return argv[i + 1];
+    if (strncmp(argv[i], "--agent=", 8) == 0) return argv[i] + 8;
+  }
+  return "";
+}
+
+/*
+ * Whether a settings file's text may name one of the variables the client takes its home or
+ * socket from. Not a JSON parse, on purpose (the hot path): any quoted key of those names, or any
+ * \u escape (which could spell one), counts; a false "yes" only costs the warm path for the call.
+ */
+static int text_names_home_vars(const char *text) {
+  static const char *const needles[] = {"\"HOME\"", "\"XDG_", "\"CLAUDE_CONFIG_DIR\"", "\"CODEX_HOME\"",
+                                        "\"COPILOT_HOME\"", "\"HOOKWERK_", "\\u", NULL};
+  for (int i = 0; needles[i] != NULL; i++)
+    if (strstr(text, needles[i]) != NULL) return 1;
+  return 0;
+}
+
+/* 1 when the file at dir/name may name them (or cannot be read whole); 0 when missing or clean. */
+static int file_names_home_vars(const char *dir, const char *name) {
+  char file[PATH_MAX];
+  if (snprintf(file, sizeof file, "%s/%s", dir, name) >= (int)sizeof file) return 1;
+  int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return errno == ENOENT || errno == ENOTDIR ? 0 : 1;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > PROJECT_FILE_MAX) {
+    close(fd);
+    return 1;
+  }
+  char *text = malloc((size_t)st.st_size + 1);
+  size_t len = 0;
+  while (text != NULL && len < (size_t)st.st_size) {
+    ssize_t n = read(fd, text + len, (size_t)st.st_size - len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    len += (size_t)n;
+  }
+  close(fd);
+  if (text == NULL) return 1;
+  text[len] = '\0';
+  /* A NUL inside would hide the rest from strstr: count it as naming them. */
+  int named = strlen(text) != len || text_names_home_vars(text);
+  free(text);
+  return named;
+}
+
+/* Copilot's .github/hooks/<name>.json files under `dir`. */
+static int hooks_dir_names_home_vars(const char *dir) {
+  char hooks[PATH_MAX];
+  if (snprintf(hooks, sizeof hooks, "%s/.github/hooks", dir) >= (int)sizeof hooks) return 1;
+  DIR *d = opendir(hooks);
+  if (d == NULL) return errno == ENOENT || errno == ENOTDIR ? 0 : 1;
+  int named = 0;
+  for (struct dirent *e; !named && (e = readdir(d)) != NULL;) {
+    size_t n = strlen(e->d_name);
+    if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) named = file_names_home_vars(hooks, e->d_name);
+  }
+  closedir(d);
+  return named;
+}
+
+static int dir_names_home_vars(const char *agent, const char *dir) {
+  const char *const *files = strcmp(agent, "claude") == 0    ? CLAUDE_FILES
+                             : strcmp(agent, "gemini") == 0  ? GEMINI_FILES
+                             : strcmp(agent, "copilot") == 0 ? COPILOT_FILES
+                             : strcmp(agent, "cursor") == 0  ? CURSOR_FILES
+                                                             : NULL;
+  if (files == NULL) return 0; /* Codex passes its own environment, no file's */
+  for (int i = 0; files[i] != NULL; i++)
+    if (file_names_home_vars(dir, files[i])) return 1;
+  return strcmp(agent, "copilot") == 0 && hooks_dir_names_home_vars(dir);
+}
+
+/*
+ * [T-SELF-4] Whether a project settings file of the agent (in the working folder, or the folder
+ * the agent names as the project) may set HOME, XDG_*, CLAUDE_CONFIG_DIR, CODEX_HOME,
+ * COPILOT_HOME or a HOOKWERK_* variable for this process. Then the client takes its socket from
+ * the password database's home, never from those variables; the Node side (daemon or fallback)
+ * checks the values exactly and says so.
+ */
+static int project_may_set_home(const char *agent) {
+  static const char *const project_vars[] = {"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR",
+                                             "COPILOT_PROJECT_DIR", NULL};
+  char cwd[PATH_MAX];
+  if (getcwd(cwd, sizeof cwd) != NULL && dir_names_home_vars(agent, cwd)) return 1;
+  for (int i = 0; project_vars[i] != NULL; i++) {
+    const char *dir = getenv(project_vars[i]);
+    if (dir != NULL && dir[0] == '/' && dir_names_home_vars(agent, dir)) return 1;
+  }
+  return 0;
+}
+
+/* The socket's path, or NULL when there is none to try; `trusted`: the environment may choose it. */
+static const char *socket_path(char *out, size_t size, int trusted) {
+  if (!trusted) {
+    struct passwd *pw = getpwuid(geteuid());
+    const char *home = pw != NULL ? pw->pw_dir : NULL;
+    if (home == NULL || home[0] != '/' || home[1] == '\0') return NULL;
+    int n = snprintf(out, size, "%s/.hookwerk/daemon.sock", home);
+    return n > 0 && (size_t)n < size ? out : NULL;
+  }
   const char *given = getenv("HOOKWERK_DAEMON_SOCKET");
   if (given != NULL && given[0] != '\0') {
     if (given[0] != '/' || strlen(given) >= size) return NULL;
@@ -257,20 +375,72 @@ static int read_reply(int fd, struct buf *reply, int32_t *code, size_t *out_at, 
 }
 
 /*
+ * [T-SELF-4] Whether the socket file at `path` may be used: a socket (not a link to one) of
+ * `uid`, in a folder of `uid` that no one else may enter (0700). Else `why` says what is wrong.
+ */
+static int socket_is_owned(const char *path, uid_t uid, const char **why) {
+  struct stat st;
+  if (lstat(path, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+    *why = "it is not a socket";
+    return 0;
+  }
+  if (st.st_uid != uid) {
+    *why = "it belongs to another account";
+    return 0;
+  }
+  char dir[PATH_MAX];
+  const char *slash = strrchr(path, '/');
+  if (slash == NULL || (size_t)(slash - path) >= sizeof dir) {
+    *why = "its folder cannot be checked";
+    return 0;
+  }
+  if (slash == path) strcpy(dir, "/");
+  else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != uid || (st.st_mode & 077) != 0) {
+    *why = "its folder is not this account's alone (mode 0700)";
+    return 0;
+  }
+  return 1;
+}
+
+/* The Node side (the fallback) says once why a socket was not used, and journals it [T-SELF-4]. */
+#define REFUSED_ENV "HOOKWERK_HOOK_REFUSED"
+
+static void refused(const char *path, const char *why) {
+  char text[PATH_MAX + 160];
+  snprintf(text, sizeof text, "%s: %s", path, why);
+  setenv(REFUSED_ENV, text, 1);
+}
+
+static const char *cli_path(const char *argv0, char *out, size_t size);
+
+/*
  * One call through the daemon: ASK_ANSWERED with the reply printed; ASK_ABSENT when nothing
  * listens (no socket file, or connect refused: a killed daemon's); ASK_FAILED otherwise. `path`
  * gets the socket's path (empty when there is none to try).
  */
 static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large, int *exit_code,
                       char *path, size_t path_size) {
-  if (socket_path(path, path_size) == NULL) {
+  /* [T-SELF-4] A project file may have set HOME or HOOKWERK_DAEMON_SOCKET: then neither is used. */
+  int trusted = !project_may_set_home(agent_arg(argc, argv));
+  if (socket_path(path, path_size, trusted) == NULL) {
     path[0] = '\0';
     return ASK_FAILED;
   }
   struct stat st;
-  if (stat(path, &st) != 0) return errno == ENOENT ? ASK_ABSENT : ASK_FAILED;
+  /* Nothing there: a daemon for the next calls, unless this call's environment is in doubt. */
+  if (lstat(path, &st) != 0) return errno == ENOENT && trusted ? ASK_ABSENT : ASK_FAILED;
+  const char *why = NULL;
   /* Only a socket of this account: one put there by someone else could answer anything. */
-  if (!S_ISSOCK(st.st_mode) || st.st_uid != geteuid()) return ASK_FAILED;
+  if (!socket_is_owned(path, geteuid(), &why)) {
+    refused(path, why);
+    return ASK_FAILED;
+  }
+  char script_buf[PATH_MAX];
+  const char *script = cli_path(argv[0], script_buf, sizeof script_buf);
+  /* The test seam of peer-verify.h; a project file's value never gets here (trusted). */
+  const char *any = trusted ? getenv("HOOKWERK_TEST_DAEMON_PID") : NULL;
+  long any_pid = any != NULL ? strtol(any, NULL, 10) : 0;
   struct buf req = {0}, reply = {0};
   int result = ASK_FAILED;
   int fd = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -281,7 +451,16 @@ static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large
   addr.sun_family = AF_UNIX;
   strcpy(addr.sun_path, path);
   if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
-    if (errno == ECONNREFUSED || errno == ENOENT) result = ASK_ABSENT;
+    if ((errno == ECONNREFUSED || errno == ENOENT) && trusted) result = ASK_ABSENT;
+    goto done;
+  }
+  /* [T-SELF-4] Whoever listens must be this account's `hookwerk daemon` of this installation. */
+  if (script == NULL) {
+    refused(path, "this installation's bin/hookwerk.js is not found");
+    goto done;
+  }
+  if (verify_daemon_peer(fd, geteuid(), script, any_pid, &why) == PEER_REFUSED) {
+    refused(path, why);
     goto done;
   }
   if (build_request(&req, argc, argv, in, too_large) != 0) goto done;

@@ -12,6 +12,9 @@ const LAZY = [
   '/hook/cold-decider.js',
   '/hook/daemon-client.js',
   '/hook/daemon-autostart.js',
+  // [T-SELF-4] Only a call that finds a daemon socket checks its peer; only a refusal is said.
+  '/hook/daemon-peer.js',
+  '/hook/daemon-refusal.js',
   '/hook/closed-guard-scan.js',
   '/hook/daily-warnings.js',
   '/records/journal-append.js',

@@ -104,9 +104,13 @@ const read = (s: Setup) =>
     tool_input: { file_path: 'a' },
   });
 
-/** The hook process's environment: a temp HOME, and the socket clients look for. */
+/**
+ * The hook process's environment: a temp HOME, and the socket clients look for. The daemons of
+ * these tests run in this process: the clients' test seam lets it pass as a `hookwerk daemon`
+ * (the uid is still checked) [T-SELF-4].
+ */
 function envOf(s: Setup, socket = s.socket): NodeJS.ProcessEnv {
-  return cleanEnv({ HOME: s.home, HOOKWERK_DAEMON_SOCKET: socket });
+  return cleanEnv({ HOME: s.home, HOOKWERK_DAEMON_SOCKET: socket, HOOKWERK_TEST_DAEMON_PID: String(process.pid) });
 }
 
 /** Runs a client with `input` on stdin; its stdout, stderr and exit code. */

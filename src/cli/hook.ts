@@ -4,12 +4,21 @@
  * the CLI) so that a call with no policy hook pays for reading stdin and the policy files, not for
  * the engine [R-HOOK-4]. Whatever goes wrong, stdout carries only the agent's protocol.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { homeFolder } from '../core/home.ts';
 import type { HookReply } from '../dialects/hook-agent.ts';
-import { HOOK_AGENT_NAMES, type HookAgentName, isHookAgentName } from '../dialects/hook-agents.ts';
+import {
+  HOOK_AGENT_NAMES,
+  HOOK_AGENTS,
+  type HookAgentName,
+  isHookAgentName,
+} from '../dialects/hook-agents.ts';
 import { callStart, STARTED_ENV } from '../hook/call-deadline.ts';
-import { autostartOff, COLD_ENV, socketState } from '../hook/daemon-socket.ts';
+import type { SocketNote } from '../hook/daemon-refusal.ts';
+import { autostartOff, COLD_ENV, REFUSED_ENV, socketState } from '../hook/daemon-socket.ts';
 import { answerHookCall, type HookCallDeps, type PolicyDecider } from '../hook/hook-call.ts';
+import { guardProjectEnv } from '../hook/project-env.ts';
 
 /**
  * [R-HOOK-4] The cold decider, loaded only once a policy hook may run: it (and the engine behind
@@ -96,34 +105,103 @@ export interface HookInput {
 export async function hookCommand(
   args: readonly string[],
   deps: Partial<HookCallDeps> = {},
-  opts: { daemon?: boolean; startedAt?: number } = {},
+  opts: { daemon?: boolean; startedAt?: number; refused?: string } = {},
 ): Promise<HookReply> {
   const checked = checkArgs(args);
   if ('reply' in checked) return checked.reply;
   const stdin = await readAll(MAX_INPUT_BYTES).catch(() => undefined);
-  const input = { stdin, cwd: process.cwd(), env: process.env, startedAt: opts.startedAt ?? Date.now() };
+  const cwd = process.cwd();
+  // [T-SELF-4] Before the socket is chosen: a home or socket a project file set is not used.
+  const peek = peekCall(checked.call, stdin, cwd, process.env);
+  const guarded = guardProjectEnv(checked.call.agent, peek.dirs, process.env);
+  const input = { stdin, cwd, env: guarded.env, startedAt: opts.startedAt ?? Date.now() };
+  const notes: SocketNote[] = [];
+  // The C client's fallback tells why it did not use the daemon: said here (once a day).
+  if (opts.refused !== undefined) notes.push(refusedBy(opts.refused));
+  let reply: HookReply | undefined;
   if (opts.daemon === true && stdin !== undefined) {
     // [R-HOOK-4] A running daemon answers warm; no socket costs this one stat.
     const found = socketState(input.env);
     let absent = found?.state === 'none';
+    if (found?.state === 'foreign') notes.push({ socket: found.socket, kind: 'refused', why: found.why });
     if (found?.state === 'ours') {
-      const { askDaemon } = await import('../hook/daemon-client.ts');
-      const asked = await askDaemon(found.socket, {
-        args: [...args],
-        cwd: input.cwd,
-        env: envRecord(input.env),
-        stdin,
-      });
-      if (asked.kind === 'reply') return asked.reply;
+      const [{ askDaemon }, { checkPeer }] = await Promise.all([
+        import('../hook/daemon-client.ts'),
+        import('../hook/daemon-peer.ts'),
+      ]);
+      const asked = await askDaemon(
+        found.socket,
+        { args: [...args], cwd: input.cwd, env: envRecord(input.env), stdin },
+        async (conn) => {
+          const peer = await checkPeer(conn, found.socket, input.env);
+          if (peer.kind === 'refused') return peer.why;
+          if (peer.kind === 'unchecked')
+            notes.push({ socket: found.socket, kind: 'unchecked', why: peer.why });
+          return undefined;
+        },
+      );
+      if (asked.kind === 'reply') reply = asked.reply;
+      else if (asked.kind === 'refused')
+        notes.push({ socket: found.socket, kind: 'refused', why: asked.why });
       absent = asked.kind === 'absent';
     }
     // [G-WARM-1] Nothing listens: start a daemon for the next calls, and decide this one here.
-    if (found !== undefined && absent && !autostartOff(input.env)) {
+    if (reply === undefined && found !== undefined && absent && !autostartOff(input.env)) {
       const { autostartDaemon } = await import('../hook/daemon-autostart.ts');
       autostartDaemon(found.socket, input.env);
     }
   }
-  return answerHookArgs(args, input, deps);
+  reply ??= await answerHookArgs(args, input, deps);
+  const lines = [
+    ...(guarded.line !== undefined ? [guarded.line] : []),
+    ...(await sayNotes(notes, input.env, checked.call.agent, peek.event)),
+  ];
+  return lines.length === 0 ? reply : { ...reply, stderr: `${lines.join('\n')}\n${reply.stderr}` };
+}
+
+/** The C client's note (`<socket>: <why>`). */
+function refusedBy(text: string): SocketNote {
+  const at = text.indexOf(': ');
+  return at < 0
+    ? { socket: 'the daemon socket', kind: 'refused', why: text }
+    : { socket: text.slice(0, at), kind: 'refused', why: text.slice(at + 2) };
+}
+
+/** [T-SELF-4] The socket notes not given today, each recorded once (loaded only when there are some). */
+async function sayNotes(
+  notes: readonly SocketNote[],
+  env: NodeJS.ProcessEnv,
+  agent: string,
+  event: string,
+): Promise<string[]> {
+  if (notes.length === 0) return [];
+  try {
+    const home = homeFolder(undefined, env);
+    const { notesToSay } = await import('../hook/daemon-refusal.ts');
+    return notesToSay(home, agent, event, notes);
+  } catch {
+    return [];
+  }
+}
+
+/** The folders whose project files may set the call's environment, and the call's event, read ahead. */
+function peekCall(
+  call: HookArgs & { agent: HookAgentName },
+  stdin: Buffer | undefined,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): { dirs: string[]; event: string } {
+  const fallback = { dirs: [path.resolve(cwd, call.project ?? cwd), cwd], event: call.event ?? 'unknown' };
+  let given: unknown;
+  try {
+    given = stdin === undefined || stdin.length === 0 ? {} : JSON.parse(stdin.toString('utf8'));
+  } catch {
+    return fallback;
+  }
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) return fallback;
+  const mapped = HOOK_AGENTS[call.agent].toClaude(Object.fromEntries(Object.entries(given)), call.event, env);
+  if ('problem' in mapped) return fallback;
+  return { dirs: [path.resolve(cwd, mapped.projectDir ?? call.project ?? cwd), cwd], event: mapped.event };
 }
 
 /** The flags of a call, or the reply for bad ones (or --help), given before stdin is read. */
@@ -186,11 +264,18 @@ function envRecord(env: NodeJS.ProcessEnv): Record<string, string> {
 export async function hookMain(args: readonly string[]): Promise<number> {
   // The C client's fallback: decide here, and leave the environment as the agent gave it.
   const cold = process.env[COLD_ENV] !== undefined;
+  // [T-SELF-4] Why the C client did not use the daemon (it tells only in its fallback).
+  const refused = cold ? process.env[REFUSED_ENV] : undefined;
+  delete process.env[REFUSED_ENV];
   // [G-FAIL-4] The C client's call started before this process: its answer is due from then.
   const startedAt = cold ? callStart(process.env) : performance.timeOrigin;
   delete process.env[COLD_ENV];
   delete process.env[STARTED_ENV];
-  const reply = await hookCommand(args, {}, { daemon: !cold, startedAt });
+  const reply = await hookCommand(
+    args,
+    {},
+    { daemon: !cold, startedAt, ...(refused !== undefined ? { refused } : {}) },
+  );
   if (reply.stderr !== '') process.stderr.write(reply.stderr);
   if (reply.stdout !== '')
     await new Promise<void>((resolve) => process.stdout.write(reply.stdout, () => resolve()));

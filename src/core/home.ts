@@ -21,9 +21,9 @@ export class NoHomeError extends HookwerkError {
 }
 
 /** What the password database says for this account: its home, or why there is none. */
-type PasswdHome = { home: string } | { missing: string };
+export type PasswdHome = { home: string } | { missing: string };
 
-function passwdHome(): PasswdHome {
+export function passwdHome(): PasswdHome {
   try {
     const home = userInfo().homedir;
     return home === '' ? { missing: 'gives an empty home for this account' } : { home };

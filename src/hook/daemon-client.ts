@@ -6,7 +6,7 @@
  * Whether anything listened at all is told apart: only then may the caller start a daemon
  * [G-WARM-1]. The same connection carries `hookwerk daemon status|stop`.
  */
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { errorCode } from '../core/errno.ts';
 import type { HookReply } from '../dialects/hook-agent.ts';
 import {
@@ -18,14 +18,24 @@ import {
   type WireRequest,
 } from './daemon-wire.ts';
 
-/** The daemon's reply; `absent`: nothing listens on the socket; `failed`: no (whole) reply. */
-export type Exchange = { kind: 'reply'; reply: WireReply } | { kind: 'absent' } | { kind: 'failed' };
+/**
+ * The daemon's reply; `absent`: nothing listens on the socket; `failed`: no (whole) reply;
+ * `refused`: whoever listens is not a daemon this client believes [T-SELF-4] (nothing was sent).
+ */
+export type Exchange =
+  | { kind: 'reply'; reply: WireReply }
+  | { kind: 'absent' }
+  | { kind: 'failed' }
+  | { kind: 'refused'; why: string };
+
+/** Checks the peer once connected, before anything is sent: why it is refused, else undefined. */
+export type PeerVerifier = (conn: Socket) => Promise<string | undefined>;
 
 /** Nothing listens there: no socket file, or one a killed daemon left. */
 const ABSENT = new Set(['ENOENT', 'ECONNREFUSED']);
 
-/** Sends `bytes` on a fresh connection and reads the one reply. Never rejects. */
-export function exchange(socket: string, bytes: Buffer): Promise<Exchange> {
+/** Sends `bytes` on a fresh connection (to a peer `verify` accepts) and reads the one reply. Never rejects. */
+export function exchange(socket: string, bytes: Buffer, verify?: PeerVerifier): Promise<Exchange> {
   return new Promise((resolve) => {
     const reader = replyReader();
     let settled = false;
@@ -39,6 +49,11 @@ export function exchange(socket: string, bytes: Buffer): Promise<Exchange> {
     const conn = connect(socket);
     conn.on('connect', () => {
       connected = true;
+      if (verify === undefined) return;
+      verify(conn).then(
+        (why) => (why === undefined ? conn.end(bytes) : settle({ kind: 'refused', why })),
+        () => settle({ kind: 'failed' }),
+      );
     });
     conn.on('error', (e) => {
       const code = errorCode(e);
@@ -50,7 +65,7 @@ export function exchange(socket: string, bytes: Buffer): Promise<Exchange> {
       if (state.kind === 'error') settle({ kind: 'failed' });
       else if (state.kind === 'done') settle({ kind: 'reply', reply: state.value });
     });
-    conn.end(bytes);
+    if (verify === undefined) conn.end(bytes);
   });
 }
 
@@ -58,11 +73,17 @@ export function exchange(socket: string, bytes: Buffer): Promise<Exchange> {
 export async function askDaemon(
   socket: string,
   request: WireRequest,
-): Promise<{ kind: 'reply'; reply: HookReply } | { kind: 'absent' } | { kind: 'failed' }> {
+  verify?: PeerVerifier,
+): Promise<
+  | { kind: 'reply'; reply: HookReply }
+  | { kind: 'absent' }
+  | { kind: 'failed' }
+  | { kind: 'refused'; why: string }
+> {
   const bytes = encodeRequest(request);
   // Over the daemon's bounds (a huge environment): this process decides.
   if (bytes === undefined) return { kind: 'failed' };
-  const result = await exchange(socket, bytes);
+  const result = await exchange(socket, bytes, verify);
   if (result.kind !== 'reply') return result;
   const { exitCode, stdout, stderr } = result.reply;
   return {
@@ -77,6 +98,7 @@ export async function askControl(
   command: ControlCommand,
 ): Promise<{ kind: 'reply'; json: string } | { kind: 'absent' } | { kind: 'failed' }> {
   const result = await exchange(socket, encodeControl(command));
+  if (result.kind === 'refused') return { kind: 'failed' };
   if (result.kind !== 'reply') return result;
   return { kind: 'reply', json: result.reply.stdout.toString('utf8') };
 }

@@ -3,13 +3,15 @@
  * `<home>/.hookwerk/daemon.sock`. Client and daemon read it the same way. Small on purpose: the
  * cold `hookwerk hook` loads this and pays one `stat`, nothing more, when no daemon runs.
  */
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { homeFolder } from '../core/home.ts';
 
 export const SOCKET_ENV = 'HOOKWERK_DAEMON_SOCKET';
 /** Set by the C client when it falls back to `node … hook`: that call decides in its own process. */
 export const COLD_ENV = 'HOOKWERK_HOOK_COLD';
+/** Set by the C client for its fallback: why it did not use the daemon socket (`<socket>: <why>`) [T-SELF-4]. */
+export const REFUSED_ENV = 'HOOKWERK_HOOK_REFUSED';
 /** The longest path a Unix socket address holds (`sun_path` is 108 bytes with its NUL). */
 export const MAX_SOCKET_PATH = 107;
 
@@ -36,30 +38,46 @@ export function autostartOff(env: NodeJS.ProcessEnv): boolean {
   return env[DAEMON_ENV]?.toLowerCase() === 'off';
 }
 
+/** What is at a socket path; `why` says what makes a `foreign` one unusable. */
+export type SocketCheck = { state: 'ours' } | { state: 'none' } | { state: 'foreign'; why: string };
+
 /**
  * What is at `socket`: `ours`, a socket of this account a client may talk to; `none`, no file at
- * all; `foreign`, anything else (not a socket, or another account's: a socket someone else put
- * there could answer "allow" to anything). One `stat`.
+ * all; `foreign`, anything else: not a socket (a link to one included), another account's, or in a
+ * folder that is not this account's alone (0700) — whoever can write the folder can swap the
+ * socket for one that answers "allow" to anything [T-SELF-4]. Two `lstat`s.
  */
-export function socketAt(socket: string): 'ours' | 'none' | 'foreign' {
-  let s: ReturnType<typeof statSync>;
+export function checkSocket(socket: string): SocketCheck {
+  let s: ReturnType<typeof lstatSync>;
   try {
-    s = statSync(socket, { throwIfNoEntry: false });
+    s = lstatSync(socket, { throwIfNoEntry: false });
   } catch {
-    return 'foreign';
+    return { state: 'foreign', why: 'it cannot be read' };
   }
-  if (s === undefined) return 'none';
-  if (!s.isSocket()) return 'foreign';
-  if (process.geteuid !== undefined && s.uid !== process.geteuid()) return 'foreign';
-  return 'ours';
+  if (s === undefined) return { state: 'none' };
+  if (!s.isSocket()) return { state: 'foreign', why: 'it is not a socket' };
+  const uid = process.geteuid?.();
+  if (uid !== undefined && s.uid !== uid) return { state: 'foreign', why: 'it belongs to another account' };
+  let dir: ReturnType<typeof statSync>;
+  try {
+    dir = statSync(path.dirname(socket));
+  } catch {
+    return { state: 'foreign', why: 'its folder cannot be read' };
+  }
+  if (!dir.isDirectory() || (uid !== undefined && dir.uid !== uid) || (dir.mode & 0o077) !== 0)
+    return { state: 'foreign', why: "its folder is not this account's alone (mode 0700)" };
+  return { state: 'ours' };
 }
 
-/** The socket for `env` and what is there (`socketAt`); `undefined` when there is none to try. */
-export function socketState(
-  env: NodeJS.ProcessEnv,
-): { socket: string; state: 'ours' | 'none' | 'foreign' } | undefined {
+/** `checkSocket`'s state alone. */
+export function socketAt(socket: string): 'ours' | 'none' | 'foreign' {
+  return checkSocket(socket).state;
+}
+
+/** The socket for `env` and what is there (`checkSocket`); `undefined` when there is none to try. */
+export function socketState(env: NodeJS.ProcessEnv): ({ socket: string } & SocketCheck) | undefined {
   const socket = daemonSocketPath(env);
-  return socket === undefined ? undefined : { socket, state: socketAt(socket) };
+  return socket === undefined ? undefined : { socket, ...checkSocket(socket) };
 }
 
 /** The socket a client may talk to (see `socketState`). */

@@ -17,6 +17,7 @@ import type { RunRecord } from '../records/run-record.ts';
 import { CallDeadline } from './call-deadline.ts';
 import { decideEachPart, sharedToolName } from './call-parts.ts';
 import { scanPolicy } from './policy-prefilter.ts';
+import { guardProjectEnv } from './project-env.ts';
 
 /** A call as the command line (or the daemon's client) hands it over. */
 export interface HookCallRequest {
@@ -104,13 +105,28 @@ export async function answerHookCall(req: HookCallRequest, deps: HookCallDeps): 
   const call = agent.toClaude(input, req.event, req.env);
   if ('problem' in call) return noObjection(req, `hookwerk: ${call.problem}; no objection`);
   deps.onCall?.(call);
+  // [T-SELF-4] A home or socket a project file set is not this call's: the account's is.
+  const projectDir = path.resolve(req.cwd, call.projectDir ?? req.project ?? req.cwd);
+  const guarded = guardProjectEnv(req.agent, [projectDir, req.cwd], req.env);
+  const reply = await answerCall({ ...req, env: guarded.env }, deps, call, input, projectDir);
+  return guarded.line === undefined ? reply : { ...reply, stderr: `${guarded.line}\n${reply.stderr}` };
+}
+
+/** A call read and mapped, with the environment it runs with. */
+async function answerCall(
+  req: HookCallRequest,
+  deps: HookCallDeps,
+  call: ClaudeCall,
+  input: Record<string, unknown>,
+  projectDir: string,
+): Promise<HookReply> {
+  const agent = HOOK_AGENTS[req.agent];
   let home: string;
   try {
     home = req.home ?? homeFolder(undefined, req.env);
   } catch (e) {
     return { ...agent.reply(call, undefined), stderr: `hookwerk: ${messageOf(e)}\n` };
   }
-  const projectDir = path.resolve(req.cwd, call.projectDir ?? req.project ?? req.cwd);
   const scan =
     deps.policyFiles !== undefined
       ? { mayRun: true, closedGuard: undefined, stale: false }

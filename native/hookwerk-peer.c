@@ -1,0 +1,36 @@
+/*
+ * hookwerk-peer: the Node client's eyes for who listens on the daemon socket [T-SELF-4]. Node has
+ * no API for a Unix socket's peer credentials, so `hookwerk hook` hands its connected socket to
+ * this program as descriptor 3 and asks:
+ *
+ *   hookwerk-peer SCRIPT UID [ANY_PID]
+ *
+ * SCRIPT is the installation's bin/hookwerk.js, UID the account the daemon must run as, ANY_PID
+ * the test seam of peer-verify.h (0 for none). Exit 0: the peer is that account's `hookwerk
+ * daemon` of this installation; 1: it is not (why, one line on stdout); 2: this platform cannot
+ * tell (why on stdout). Built beside the C client by scripts/build-launcher.js.
+ */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "peer-verify.h"
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fputs("usage: hookwerk-peer SCRIPT UID [ANY_PID] (the socket on descriptor 3)\n", stderr);
+    return 64;
+  }
+  char *end = NULL;
+  unsigned long uid = strtoul(argv[2], &end, 10);
+  if (end == argv[2] || *end != '\0') {
+    fputs("hookwerk-peer: UID must be a number\n", stderr);
+    return 64;
+  }
+  long any_pid = argc > 3 ? strtol(argv[3], NULL, 10) : 0;
+  const char *why = "";
+  int result = verify_daemon_peer(3, (uid_t)uid, argv[1], any_pid, &why);
+  if (result != PEER_OK) printf("%s\n", why);
+  return result == PEER_OK ? 0 : result == PEER_UNCHECKED ? 2 : 1;
+}
