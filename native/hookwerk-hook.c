@@ -374,10 +374,7 @@ static int read_reply(int fd, struct buf *reply, int32_t *code, size_t *out_at, 
   return 0;
 }
 
-/*
- * [T-SELF-4] Whether the socket file at `path` may be used: a socket (not a link to one) of
- * `uid`, in a folder of `uid` that no one else may enter (0700). Else `why` says what is wrong.
- */
+/* [T-SELF-4] Whether the file at `path` is a socket (not a link to one) of `uid`; else `why`. */
 static int socket_is_owned(const char *path, uid_t uid, const char **why) {
   struct stat st;
   if (lstat(path, &st) != 0 || !S_ISSOCK(st.st_mode)) {
@@ -388,7 +385,17 @@ static int socket_is_owned(const char *path, uid_t uid, const char **why) {
     *why = "it belongs to another account";
     return 0;
   }
+  return 1;
+}
+
+/*
+ * [T-SELF-4] Whether the socket's folder is `uid`'s alone (mode 0700): whoever can write it can
+ * swap the socket. Asked once connected: a dead socket in a wider folder is still "nothing
+ * listens" (a daemon is started, and tightens its own folder).
+ */
+static int folder_is_private(const char *path, uid_t uid, const char **why) {
   char dir[PATH_MAX];
+  struct stat st;
   const char *slash = strrchr(path, '/');
   if (slash == NULL || (size_t)(slash - path) >= sizeof dir) {
     *why = "its folder cannot be checked";
@@ -455,6 +462,10 @@ static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large
     goto done;
   }
   /* [T-SELF-4] Whoever listens must be this account's `hookwerk daemon` of this installation. */
+  if (!folder_is_private(path, geteuid(), &why)) {
+    refused(path, why);
+    goto done;
+  }
   if (script == NULL) {
     refused(path, "this installation's bin/hookwerk.js is not found");
     goto done;

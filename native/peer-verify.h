@@ -3,7 +3,7 @@
  * helper (hookwerk-peer.c) believe a socket only when the process at its other end runs as the
  * expected account and is a `hookwerk daemon` of this installation. A socket anyone of the account
  * put at the path (a `node -e` server answering "allow") is then refused. One function, taking the
- * expected uid, so a system daemon's account (T-MGD-3) can be checked the same way.
+ * expected uid, so a system daemon's account can be checked the same way (managed mode).
  *
  * What "a hookwerk daemon of this installation" means here (docs/threat-model.md):
  *   - the kernel's peer credentials (SO_PEERCRED) name the expected uid;

@@ -110,7 +110,11 @@ const read = (s: Setup) =>
  * (the uid is still checked) [T-SELF-4].
  */
 function envOf(s: Setup, socket = s.socket): NodeJS.ProcessEnv {
-  return cleanEnv({ HOME: s.home, HOOKWERK_DAEMON_SOCKET: socket, HOOKWERK_TEST_DAEMON_PID: String(process.pid) });
+  return cleanEnv({
+    HOME: s.home,
+    HOOKWERK_DAEMON_SOCKET: socket,
+    HOOKWERK_TEST_DAEMON_PID: String(process.pid),
+  });
 }
 
 /** Runs a client with `input` on stdin; its stdout, stderr and exit code. */

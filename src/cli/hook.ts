@@ -16,7 +16,7 @@ import {
 } from '../dialects/hook-agents.ts';
 import { callStart, STARTED_ENV } from '../hook/call-deadline.ts';
 import type { SocketNote } from '../hook/daemon-refusal.ts';
-import { autostartOff, COLD_ENV, REFUSED_ENV, socketState } from '../hook/daemon-socket.ts';
+import { autostartOff, COLD_ENV, privateFolder, REFUSED_ENV, socketState } from '../hook/daemon-socket.ts';
 import { answerHookCall, type HookCallDeps, type PolicyDecider } from '../hook/hook-call.ts';
 import { guardProjectEnv } from '../hook/project-env.ts';
 
@@ -133,6 +133,8 @@ export async function hookCommand(
         found.socket,
         { args: [...args], cwd: input.cwd, env: envRecord(input.env), stdin },
         async (conn) => {
+          const folder = privateFolder(found.socket);
+          if (folder !== undefined) return folder;
           const peer = await checkPeer(conn, found.socket, input.env);
           if (peer.kind === 'refused') return peer.why;
           if (peer.kind === 'unchecked')

@@ -42,10 +42,10 @@ export function autostartOff(env: NodeJS.ProcessEnv): boolean {
 export type SocketCheck = { state: 'ours' } | { state: 'none' } | { state: 'foreign'; why: string };
 
 /**
- * What is at `socket`: `ours`, a socket of this account a client may talk to; `none`, no file at
- * all; `foreign`, anything else: not a socket (a link to one included), another account's, or in a
- * folder that is not this account's alone (0700) — whoever can write the folder can swap the
- * socket for one that answers "allow" to anything [T-SELF-4]. Two `lstat`s.
+ * What is at `socket`: `ours`, a socket of this account a client may connect to; `none`, no
+ * file at all; `foreign`, anything else: not a socket (a link to one included), or another
+ * account's, which could answer "allow" to anything. One `lstat`. Before a request is sent, the
+ * client also checks the folder (`privateFolder`) and the peer [T-SELF-4].
  */
 export function checkSocket(socket: string): SocketCheck {
   let s: ReturnType<typeof lstatSync>;
@@ -58,15 +58,25 @@ export function checkSocket(socket: string): SocketCheck {
   if (!s.isSocket()) return { state: 'foreign', why: 'it is not a socket' };
   const uid = process.geteuid?.();
   if (uid !== undefined && s.uid !== uid) return { state: 'foreign', why: 'it belongs to another account' };
+  return { state: 'ours' };
+}
+
+/**
+ * [T-SELF-4] Why the socket's folder is not this account's alone (mode 0700), else undefined:
+ * whoever can write the folder can swap the socket. Asked once connected: a dead socket in a wider
+ * folder is still "nothing listens", and the daemon started then tightens its own folder.
+ */
+export function privateFolder(socket: string): string | undefined {
   let dir: ReturnType<typeof statSync>;
   try {
     dir = statSync(path.dirname(socket));
   } catch {
-    return { state: 'foreign', why: 'its folder cannot be read' };
+    return 'its folder cannot be read';
   }
+  const uid = process.geteuid?.();
   if (!dir.isDirectory() || (uid !== undefined && dir.uid !== uid) || (dir.mode & 0o077) !== 0)
-    return { state: 'foreign', why: "its folder is not this account's alone (mode 0700)" };
-  return { state: 'ours' };
+    return "its folder is not this account's alone (mode 0700)";
+  return undefined;
 }
 
 /** `checkSocket`'s state alone. */
