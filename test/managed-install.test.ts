@@ -9,7 +9,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliResult } from './cli-runner.ts';
+import { systemClientProblem } from '../src/install/system-client.ts';
+import { type CliResult, REPO } from './cli-runner.ts';
 import { agentAccount, agentEnv, hookwerkIn, openTempDir, ownedDir } from './managed-namespace.ts';
 
 interface Setup {
@@ -128,6 +129,26 @@ describe('[T-MGD-2] hookwerk install --system', () => {
     expect(snapshot(s)).toEqual(before);
     expect(readFileSync(real(s, SYSTEM_FILES.gemini), 'utf8')).toBe(geminiText);
     expect(readdirSync(path.join(records, 'installs'))).toEqual([]);
+  });
+
+  it('an installation a user could replace is refused: its folder, its files, or a folder above them not root`s alone', () => {
+    // This checkout is root's (the entries above point at it); a copy in a folder the agent owns is not.
+    expect(systemClientProblem(REPO)).toBeUndefined();
+    const agent = agentAccount();
+    const base = openTempDir('hw-client-');
+    const copy = ownedDir(path.join(base, 'hookwerk'), agent);
+    for (const dir of ['bin', 'dist/native']) mkdirSync(path.join(copy, dir), { recursive: true });
+    writeFileSync(path.join(copy, 'bin', 'hookwerk.js'), '');
+    expect(systemClientProblem(copy)).toMatch(
+      new RegExp(
+        `^the hookwerk installation at ${copy} is not root's alone \\(${copy} is owned by uid ${agent.uid}, mode 0755\\)`,
+      ),
+    );
+    // Root's folders under a world-writable one (/tmp's sticky 1777) are no better.
+    const rootCopy = path.join(base, 'root-copy');
+    for (const dir of ['bin', 'dist']) mkdirSync(path.join(rootCopy, dir), { recursive: true, mode: 0o755 });
+    writeFileSync(path.join(rootCopy, 'bin', 'hookwerk.js'), '');
+    expect(systemClientProblem(rootCopy)).toMatch(/\(\/tmp is owned by uid 0, mode 01777\)/);
   });
 
   it('an agent without an administrator file hookwerk writes (Codex): exit 1, one line', async () => {
