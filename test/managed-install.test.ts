@@ -13,6 +13,9 @@ import { systemClientProblem } from '../src/install/system-client.ts';
 import { type CliResult, REPO } from './cli-runner.ts';
 import { agentAccount, agentEnv, hookwerkIn, openTempDir, ownedDir } from './managed-namespace.ts';
 
+/** Each test runs a dozen real processes in namespaces: minutes on a loaded 2-core machine, not 30 s. */
+const SLOW = { timeout: 180_000 };
+
 interface Setup {
   base: string;
   home: string;
@@ -85,7 +88,7 @@ const PROJECT_FILES = {
   copilot: '.github/hooks/hookwerk.json',
 } as const;
 
-describe('[T-MGD-2] hookwerk install --system', () => {
+describe('[T-MGD-2] hookwerk install --system', SLOW, () => {
   it('as root: each agent`s administrator file gets the entries a project install writes; uninstall leaves every folder as before', async () => {
     const s = setup();
     // An administrator's own Gemini CLI system settings, kept byte for byte.

@@ -10,7 +10,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliProcess, startProgram } from './cli-process.ts';
 import { BIN, type CliResult } from './cli-runner.ts';
-import { waitFor } from './helpers.ts';
 import {
   type Account,
   agentAccount,
@@ -22,6 +21,9 @@ import {
 } from './managed-namespace.ts';
 
 const MANAGED = '/etc/hookwerk/policy.json';
+
+/** Each test runs a dozen real processes in namespaces: minutes on a loaded 2-core machine, not 30 s. */
+const SLOW = { timeout: 180_000 };
 
 interface Setup {
   agent: Account;
@@ -109,7 +111,7 @@ const ALLOW_HOOK = {
   command: `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`,
 };
 
-describe('[T-MGD-1] the managed policy runs first, and no user or project file turns it off', () => {
+describe('[T-MGD-1] the managed policy runs first, and no user or project file turns it off', SLOW, () => {
   it('[T-MGD-1, G-PERM-1] a managed deny wins over a user and a project allow, an allowing hook, disableAllHooks and HOOKWERK_POLICY_ERRORS', async () => {
     const s = setup();
     writeOwn(s, s.home, {
@@ -185,7 +187,7 @@ describe('[T-MGD-1] the managed policy runs first, and no user or project file t
   });
 });
 
-describe('[T-MGD-1, G-FAIL-1] a managed policy root does not own is a broken policy file', () => {
+describe('[T-MGD-1, G-FAIL-1] a managed policy root does not own is a broken policy file', SLOW, () => {
   const cases: Array<[string, (s: Setup) => void, RegExp]> = [
     [
       'the file is group-writable',
@@ -232,7 +234,7 @@ describe('[T-MGD-1, G-FAIL-1] a managed policy root does not own is a broken pol
     });
 });
 
-describe('[T-MGD-1, R-HOOK-4] an edited managed policy is seen by the very next call', () => {
+describe('[T-MGD-1, R-HOOK-4] an edited managed policy is seen by the very next call', SLOW, () => {
   const running: CliProcess[] = [];
   afterEach(async () => {
     for (const p of running.splice(0)) await p.stop();
@@ -270,7 +272,8 @@ describe('[T-MGD-1, R-HOOK-4] an edited managed policy is seen by the very next 
     const status = await asAgent(s, ['daemon', 'status', '--json']);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toContain(s.project);
-    await waitFor(async () => (await asAgent(s, ['daemon', 'stop'])).code === 0, 'the daemon to stop');
+    const stopped = await asAgent(s, ['daemon', 'stop']);
+    expect(stopped.code, stopped.stderr).toBe(0);
     await daemon.exit;
   });
 });
