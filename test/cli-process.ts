@@ -45,14 +45,23 @@ export function startCli(args: string[], opts: CliProcessOptions = {}): CliProce
   const env = opts.fullEnv !== undefined ? { ...opts.fullEnv } : cleanEnv(opts.env);
   if (opts.home !== undefined) env.HOME = opts.home;
   const argv = [BIN, ...args];
-  const child =
-    opts.nofile === undefined
-      ? spawn(process.execPath, argv, { env, cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('prlimit', [`--nofile=${opts.nofile}:${opts.nofile}`, process.execPath, ...argv], {
-          env,
-          cwd: REPO,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+  return opts.nofile === undefined
+    ? startProgram(process.execPath, argv, { env, label: `hookwerk ${args[0]}` })
+    : startProgram('prlimit', [`--nofile=${opts.nofile}:${opts.nofile}`, process.execPath, ...argv], {
+        env,
+        label: `hookwerk ${args[0]}`,
+      });
+}
+
+/** Any long-running program (`bwrap … hookwerk daemon`), tracked like `startCli`'s. */
+export function startProgram(
+  command: string,
+  argv: readonly string[],
+  opts: { env: NodeJS.ProcessEnv; cwd?: string; label?: string },
+): CliProcess {
+  const { env } = opts;
+  const label = opts.label ?? command;
+  const child = spawn(command, argv, { env, cwd: opts.cwd ?? REPO, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -70,7 +79,7 @@ export function startCli(args: string[], opts: CliProcessOptions = {}): CliProce
     });
   });
   const pid = child.pid;
-  if (pid === undefined) throw new Error(`cannot start hookwerk ${args.join(' ')}`);
+  if (pid === undefined) throw new Error(`cannot start ${label}`);
   const proc: CliProcess = {
     child,
     pid,
@@ -81,10 +90,10 @@ export function startCli(args: string[], opts: CliProcessOptions = {}): CliProce
       await waitFor(
         () => {
           if (pattern.test(out) || pattern.test(err)) return true;
-          if (done) throw new Error(`hookwerk ${args[0]} exited before ${pattern}:\n${out}\n${err}`);
+          if (done) throw new Error(`${label} exited before ${pattern}:\n${out}\n${err}`);
           return false;
         },
-        `${pattern} from hookwerk ${args[0]} (stdout: ${out.slice(-500)} stderr: ${err.slice(-500)})`,
+        `${pattern} from ${label} (stdout: ${out.slice(-500)} stderr: ${err.slice(-500)})`,
         timeoutMs,
       );
     },

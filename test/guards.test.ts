@@ -12,6 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { actionView } from '../src/action/action-view.ts';
+import { readGuardSettings } from '../src/dialects/policy/guard-settings.ts';
 import { guardMergeWarnings, guardsLayer } from '../src/dialects/policy/guards.ts';
 import { policyProblems } from '../src/dialects/policy/strict.ts';
 import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
@@ -380,6 +381,29 @@ describe('[G-LIB-1] never silently open', () => {
     expect(policyProblems('/u.json', { guards: { 'destructive-delete': false } })).toEqual([]);
     // The registry's own guards are none of them on by default on this branch.
     expect(GUARD_TABLE.filter((g) => g.onByDefault === true)).toEqual([]);
+  });
+
+  it('[T-MGD-1] only the managed policy`s false turns a guard on by default off, without a warning', () => {
+    const always = fake({ onByDefault: true, check: () => [{ saw: 'seen' }] });
+    const managedOff = {
+      file: '/etc/hookwerk/policy.json',
+      scope: 'managed' as const,
+      value: { guards: { fake: false } },
+    };
+    expect(guardsLayer([managedOff], ctx(tempDir()), [always])).toBeUndefined();
+    // A user policy may still turn it on again for itself (guards only add).
+    const userOn = { file: '/u.json', scope: 'user' as const, value: { guards: { fake: true } } };
+    expect(
+      guardsLayer([managedOff, userOn], ctx(tempDir()), [always])?.decide(
+        'PreToolUse',
+        call('ls'),
+        viewOf('ls'),
+      )?.reason,
+    ).toBe('/u.json: guards.fake: seen');
+    expect(
+      readGuardSettings('/etc/hookwerk/policy.json', { fake: false }, [always], 'managed').problems,
+    ).toEqual([]);
+    expect(readGuardSettings('/u.json', { fake: false }, [always], 'user').problems).toHaveLength(1);
   });
 
   it('no guard on: no layer; the fast path indexes the tools the guards look at', () => {

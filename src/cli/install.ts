@@ -1,5 +1,5 @@
 /**
- * `hookwerk install --agent A [--project DIR | --user] [--dry-run]` and `hookwerk uninstall …`
+ * `hookwerk install --agent A [--project DIR | --user | --system] [--dry-run]` and `hookwerk uninstall …`
  * [R-INST-1]: parse, call `installAgent` / `uninstallAgent`, print what was done (stdout), and
  * warnings (stderr, exit 0 still). A file that cannot be changed safely is one line on stderr and
  * exit 1, with nothing written.
@@ -10,6 +10,7 @@ import { HOOK_AGENTS, isHookAgentName } from '../dialects/hook-agents.ts';
 import { HookFileError } from '../install/hook-file-error.ts';
 import { type InstallResult, installAgent } from '../install/install-agent.ts';
 import { policyProblemsForInstall } from '../install/policy-check.ts';
+import { systemClientProblem } from '../install/system-client.ts';
 import { type UninstallResult, uninstallAgent } from '../install/uninstall-agent.ts';
 import { CliError, resolveWorkspace } from './cli-error.ts';
 
@@ -17,6 +18,8 @@ export interface InstallCliOptions {
   agent: string;
   project?: string;
   user?: boolean;
+  /** [T-MGD-2] The agent's administrator-owned hook file (as root). */
+  system?: boolean;
   dryRun?: boolean;
   /** [G-FAIL-3] Install even when the policy has errors. */
   force?: boolean;
@@ -30,11 +33,23 @@ export function installCommand(
   out: Print,
   err: Print,
 ): number {
-  if (opts.user === true && opts.project !== undefined)
-    throw new CliError('--project and --user are two targets; give one of them');
+  const given = [
+    opts.project !== undefined ? '--project' : '',
+    opts.user === true ? '--user' : '',
+    opts.system === true ? '--system' : '',
+  ].filter((g) => g !== '');
+  if (given.length > 1)
+    throw new CliError(
+      `${given.slice(0, -1).join(', ')} and ${given.at(-1)} are ${given.length === 2 ? 'two' : 'three'} targets; give one of them`,
+    );
+  if (opts.system === true && refusedSystem(verb, opts, err)) return 1;
   const target = {
     agent: opts.agent,
-    ...(opts.user === true ? { user: true } : { projectDir: resolveWorkspace(opts.project) }),
+    ...(opts.system === true
+      ? { system: true }
+      : opts.user === true
+        ? { user: true }
+        : { projectDir: resolveWorkspace(opts.project) }),
     dryRun: opts.dryRun === true,
   };
   // [G-FAIL-3] Never point an agent at a policy that cannot be used, unless asked to.
@@ -52,6 +67,27 @@ export function installCommand(
     throw e;
   }
   return 0;
+}
+
+/**
+ * [T-MGD-2] A system install changes files every user's agent reads: only root writes them (a dry
+ * run shows the change to anyone), and an install points only at a hookwerk no user can replace.
+ */
+function refusedSystem(verb: 'install' | 'uninstall', opts: InstallCliOptions, err: Print): boolean {
+  const client = verb === 'install' ? systemClientProblem() : undefined;
+  if (opts.dryRun === true) {
+    if (client !== undefined) err(`hookwerk: warning: install --system would refuse: ${client}`);
+    return false;
+  }
+  if (process.getuid?.() !== 0) {
+    err(
+      `hookwerk: ${verb} --system changes files every user's agent reads: run it as root, or see the change with --dry-run; nothing was written`,
+    );
+    return true;
+  }
+  if (client === undefined) return false;
+  err(`hookwerk: install --system refused: ${client}; nothing was written`);
+  return true;
 }
 
 /** Says every problem of the sources the agent's calls would read; true when any is an error. */

@@ -333,6 +333,10 @@ function addInstallCommand(program: Command, setExit: SetExit): void {
       .requiredOption('--agent <agent>', 'claude, gemini, codex, copilot or cursor')
       .option('--project <dir>', 'the project whose hook file is meant (default: the current folder)')
       .option('--user', "the agent's hook file in your home folder instead")
+      .option(
+        '--system',
+        "the agent's administrator-owned hook file under /etc instead (as root; docs/managed.md)",
+      )
       .option('--dry-run', 'print the change, write nothing')
       .option('--force', 'install even when the policy has errors (install only)')
       .action(async (opts) => {

@@ -88,6 +88,11 @@ export interface AgentInstall {
   projectFile(projectDir: string): string;
   /** Its user hook file (`~/.claude/settings.json`, Copilot `~/.copilot/hooks/hookwerk.json`, …). */
   userFile(home: string, env: NodeJS.ProcessEnv): string;
+  /**
+   * [T-MGD-2] Its administrator-owned hook file on Linux (`install --system`), read for every user
+   * beside their own files, which cannot remove it; absent when the agent has none hookwerk writes.
+   */
+  readonly systemFile?: string;
   /** The agent's events that map to a Claude Code event (R-MAP-1), one entry each, in file order. */
   readonly events: readonly string[];
   /** The agent's input names no event: the entry's command carries `--event NAME`. */

@@ -10,7 +10,7 @@ import { MAX_SOURCE_BYTES } from '../consent/project-surface.ts';
 import { parseJsoncText } from '../core/json-text.ts';
 import { isPlainObject } from '../core/plain-object.ts';
 import { readSourceFile } from '../core/read-source.ts';
-import { policyFile } from '../dialects/policy/files.ts';
+import { MANAGED_POLICY_FILE, policyFile } from '../dialects/policy/files.ts';
 import { nameListExcludes } from './name-list-matcher.ts';
 
 export function closedGuardInFiles(q: {
@@ -23,7 +23,9 @@ export function closedGuardInFiles(q: {
   /** [G-TEST-1] The policy files in force instead of the user's and the project's. */
   files?: readonly string[];
 }): boolean {
-  const policies = (q.files ?? [policyFile(q.home), policyFile(q.projectDir)]).map(settingsValue);
+  // [T-MGD-1] The managed policy is one of them, whatever files are under test.
+  const own = q.files ?? [policyFile(q.home), policyFile(q.projectDir)];
+  const policies = [MANAGED_POLICY_FILE, ...own].map(settingsValue);
   const include = q.agent !== 'claude' && policies.some((v) => includesClaude(v));
   const claude = include
     ? [

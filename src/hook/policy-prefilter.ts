@@ -7,6 +7,7 @@
  */
 import { trustStorePath } from '../consent/trust-store-path.ts';
 import { policyFile } from '../dialects/policy/files.ts';
+import { managedPolicyState } from '../dialects/policy/managed-policy.ts';
 import { nameListExcludes } from './name-list-matcher.ts';
 import { stampOf } from './path-stamps.ts';
 import { freshIndex, indexKey } from './policy-index.ts';
@@ -26,12 +27,23 @@ export interface PolicyScan {
 /**
  * No policy file and no trust store exist: no hook can run (an approved project's text lives in
  * the trust store, so a deleted approved policy file does not count as absent), and there is no
- * need for an index. Three `stat`s, for the account that has no policy at all.
+ * need for an index. Three `stat`s, for the account that has no policy at all (after the managed
+ * policy's one or two, `managedMode`).
  */
 function nothingToRead(opts: { projectDir: string; home: string }): boolean {
   return [policyFile(opts.home), policyFile(opts.projectDir), trustStorePath(opts.home)].every(
     (file) => stampOf(file).stamp === 'absent',
   );
+}
+
+/**
+ * [T-MGD-1] The index lives in the user's home, which the agent can write: while a managed policy
+ * is there (or its folder is one root does not own, which denies), an index could have been forged
+ * to say "no hook", so it is not asked and every call goes to a decider, which reads the managed
+ * policy itself. One `lstat` when there is no `/etc/hookwerk`.
+ */
+function managedMode(): boolean {
+  return managedPolicyState().kind !== 'absent';
 }
 
 /** Scans the index of the policy (and what it includes) for `event` and `tool`, for `agent`. */
@@ -42,6 +54,7 @@ export function scanPolicy(opts: {
   event: string;
   tool: string | undefined;
 }): PolicyScan {
+  if (managedMode()) return { mayRun: true, closedGuard: undefined, stale: false };
   const index = freshIndex(opts.home, indexKey(opts), opts.projectDir);
   if (index === undefined)
     return nothingToRead(opts)

@@ -12,7 +12,7 @@ import { codexHomeDir } from '../dialects/codex/install.ts';
 import type { HookAgentName } from '../dialects/hook-agents.ts';
 
 export interface NoteContext {
-  readonly scope: 'project' | 'user';
+  readonly scope: 'project' | 'user' | 'system';
   readonly file: string;
   /** The file's value after install. */
   readonly value: Record<string, unknown>;

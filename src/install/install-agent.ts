@@ -7,12 +7,13 @@
  * keeps the file's mode. A file that cannot be changed safely is refused (HookFileError) before
  * anything is written.
  */
-import { existsSync, lstatSync, mkdirSync, readlinkSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { findNodeAtLocation, getNodeValue, type JSONPath, type Node } from 'jsonc-parser';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { jsonPath } from '../core/issues.ts';
 import { isPlainObject } from '../core/plain-object.ts';
+import { MANAGED_POLICY_DIR } from '../dialects/policy/files.ts';
 import { agentNotes } from './agent-notes.ts';
 import { type PlannedTimeouts, plannedTimeouts } from './entry-timeouts.ts';
 import { type HookCommandFlags, hookCommandLine } from './hook-command.ts';
@@ -45,7 +46,7 @@ export interface InstallOptions extends InstallTargetOptions {
 
 export interface InstallResult {
   readonly agent: string;
-  readonly scope: 'project' | 'user';
+  readonly scope: 'project' | 'user' | 'system';
   readonly file: string;
   /** The file did not exist (and was created, unless `dryRun`). */
   readonly created: boolean;
@@ -92,7 +93,7 @@ export function installAgent(opts: InstallOptions): InstallResult {
   const replaced: string[] = [];
   // The file as install left it last time: its entries are install's own, updated without a word.
   const ownResult =
-    read.original !== undefined && readInstallRecord(target.home, file)?.after === read.original;
+    read.original !== undefined && readInstallRecord(target.recordsDir, file)?.after === read.original;
   for (const event of install.events) {
     const parsed = parseHooks(file, text, install.events);
     const ours = findOurEntries(parsed.value, name).filter((e) => e.event === event);
@@ -264,8 +265,8 @@ function addEntry(text: string, root: Node, event: string, entry: unknown, style
 
 /** The record first (a record the file never matched is harmless), then the file, atomically. */
 function write(target: InstallTarget, read: HookFileText, after: string, plan: EntryPlan): void {
-  const { file, home, name } = target;
-  const previous = readInstallRecord(home, file);
+  const { file, recordsDir, name } = target;
+  const previous = readInstallRecord(recordsDir, file);
   let before: string | null = read.original ?? null;
   let createdDirs: string[] = [];
   if (previous !== undefined && previous.after === read.original) {
@@ -297,10 +298,22 @@ function write(target: InstallTarget, read: HookFileText, after: string, plan: E
     createdDirs,
   };
   for (const dir of [...createdDirs].reverse()) mkdirSync(dir, { recursive: true });
-  writeInstallRecord(home, record);
+  if (target.scope === 'system') managedFolder();
+  writeInstallRecord(recordsDir, record);
   const written = writeFileAtomic(file, after, { beforeRename: () => unchangedSince(file, read.original) });
   if (!written)
     throw new HookFileError(file, '$', 'the file changed while install was writing it; run install again');
+}
+
+/**
+ * [T-MGD-2] The managed policy's folder, made before the first system record goes in it: root's,
+ * 0755 whatever the umask (a 0700 folder would hide the managed policy from every user, who then
+ * could not read it and would be denied).
+ */
+function managedFolder(): void {
+  if (existsSync(MANAGED_POLICY_DIR)) return;
+  mkdirSync(MANAGED_POLICY_DIR, { recursive: true });
+  chmodSync(MANAGED_POLICY_DIR, 0o755);
 }
 
 /** `dir` and each missing folder above it, deepest first: what install creates (and uninstall may remove). */

@@ -32,7 +32,7 @@ export interface UninstallOptions extends InstallTargetOptions {
 
 export interface UninstallResult {
   readonly agent: string;
-  readonly scope: 'project' | 'user';
+  readonly scope: 'project' | 'user' | 'system';
   readonly file: string;
   /** The file's text changed, or it was removed (or would have been, with `dryRun`). */
   readonly changed: boolean;
@@ -50,9 +50,9 @@ export interface UninstallResult {
 
 export function uninstallAgent(opts: UninstallOptions): UninstallResult {
   const target = installTarget(opts);
-  const { file, home, name } = target;
+  const { file, recordsDir, name } = target;
   const read = readHookFile(file, target.install.events);
-  const record = readInstallRecord(home, file);
+  const record = readInstallRecord(recordsDir, file);
   const base = {
     agent: name,
     scope: target.scope,
@@ -62,7 +62,7 @@ export function uninstallAgent(opts: UninstallOptions): UninstallResult {
   };
   if (read.original === undefined) {
     if (opts.dryRun !== true && record !== undefined) {
-      removeInstallRecord(home, file);
+      removeInstallRecord(recordsDir, file);
       removeEmptyDirs(record.createdDirs);
     }
     return { ...base, changed: false, removed: false, restored: false, events: [], diff: '' };
@@ -109,7 +109,7 @@ export function uninstallAgent(opts: UninstallOptions): UninstallResult {
         'the file changed while uninstall was writing it; run uninstall again',
       );
   }
-  if (record !== undefined) removeInstallRecord(home, file);
+  if (record !== undefined) removeInstallRecord(recordsDir, file);
   return result;
 }
 

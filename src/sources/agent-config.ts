@@ -202,6 +202,11 @@ export interface AgentSourceSpec {
   parse?: SourceParse;
   /** [G-PERM-1] How many rules besides hooks its value holds (a policy's permissions and guards). */
   rules?: (value: object) => number;
+  /**
+   * [T-MGD-1] Why the file must not be read even if it is there (the managed policy when root does
+   * not own it): the file then counts as present and broken, with this reason.
+   */
+  refuse?: () => string | undefined;
 }
 
 /** A source file opened: its settings object and handlers, or nothing more to do with it. */
@@ -236,14 +241,19 @@ export function openAgentSource(
   };
   out.sources.push(source);
   if (spec.project && admission.consent.pending.includes(spec.file)) source.newerVersionPending = true;
-  const admitted = spec.project ? admission.file(spec.file) : readTrustedSource(spec.file);
-  if (admitted.kind === 'absent') return { kind: 'done' };
-  source.exists = true;
   const fail = (issue: ConfigIssue): OpenedSource => {
     out.issues.push(issue);
     source.state = 'invalid';
     return { kind: 'done' };
   };
+  const refused = spec.refuse?.();
+  if (refused !== undefined) {
+    source.exists = true;
+    return fail({ file: spec.file, path: '$', message: refused });
+  }
+  const admitted = spec.project ? admission.file(spec.file) : readTrustedSource(spec.file);
+  if (admitted.kind === 'absent') return { kind: 'done' };
+  source.exists = true;
   if (admitted.kind === 'error') return fail(admitted.issue);
   const json = parse(spec.file, admitted.text);
   if (!json.ok) return fail(json.issue);

@@ -27,6 +27,8 @@ export const claudeTimeouts: AgentTimeouts = {
 export const claudeInstall: AgentInstall = {
   projectFile: (projectDir) => path.join(projectDir, '.claude', 'settings.json'),
   userFile: (home) => path.join(home, '.claude', 'settings.json'),
+  // [T-MGD-2] docs/managed.md: the administrator path and what it does.
+  systemFile: '/etc/claude-code/managed-settings.d/hookwerk.json',
   events: [
     'PreToolUse',
     'PermissionRequest',

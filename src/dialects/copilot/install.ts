@@ -29,6 +29,8 @@ function copilotHomeDir(home: string, env: NodeJS.ProcessEnv): string {
 export const copilotInstall: AgentInstall = {
   projectFile: (projectDir) => path.join(projectDir, '.github', 'hooks', 'hookwerk.json'),
   userFile: (home, env) => path.join(copilotHomeDir(home, env), 'hooks', 'hookwerk.json'),
+  // [T-MGD-2] docs/managed.md: the administrator path and what it does.
+  systemFile: '/etc/github-copilot/policy.d/hookwerk.json',
   events: [
     'sessionStart',
     'sessionEnd',

@@ -25,6 +25,8 @@ export const cursorTimeouts: AgentTimeouts = {
 export const cursorInstall: AgentInstall = {
   projectFile: (projectDir) => path.join(projectDir, '.cursor', 'hooks.json'),
   userFile: (home) => path.join(home, '.cursor', 'hooks.json'),
+  // [T-MGD-2] docs/managed.md: the administrator path and what it does.
+  systemFile: '/etc/cursor/hooks.json',
   events: [
     'sessionStart',
     'sessionEnd',

@@ -24,6 +24,8 @@ export const geminiTimeouts: AgentTimeouts = {
 export const geminiInstall: AgentInstall = {
   projectFile: (projectDir) => path.join(projectDir, '.gemini', 'settings.json'),
   userFile: (home) => path.join(home, '.gemini', 'settings.json'),
+  // [T-MGD-2] docs/managed.md: the administrator path and what it does.
+  systemFile: '/etc/gemini-cli/settings.json',
   events: [
     'BeforeTool',
     'AfterTool',

@@ -11,6 +11,7 @@ import { type ConfigIssue, fromZodIssues, jsonPath } from '../../core/issues.ts'
 import { looksLike } from '../../core/looks-like.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 import { GUARD_TABLE, type ShippedGuard } from '../../guards/guard-table.ts';
+import type { HookScope } from '../../registry/hook-definition.ts';
 import { exceptProblem } from './guard-except.ts';
 
 export type GuardDecision = 'deny' | 'ask';
@@ -53,6 +54,8 @@ export function readGuardSettings(
   file: string,
   value: unknown,
   table: readonly ShippedGuard[] = GUARD_TABLE,
+  /** [T-MGD-1] Whose file: only the managed policy's `false` turns a guard on by default off. */
+  scope?: HookScope,
 ): { settings: GuardSetting[]; problems: ConfigIssue[] } {
   const problems: ConfigIssue[] = [];
   if (value === undefined) return { settings: [], problems };
@@ -74,7 +77,7 @@ export function readGuardSettings(
       });
       continue;
     }
-    const setting = readOne(file, guard, given, at, problems);
+    const setting = readOne(file, guard, given, at, problems, scope === 'managed');
     if (setting !== undefined) byName.set(name, setting);
   }
   const settings = table.flatMap((g) => {
@@ -90,10 +93,11 @@ function readOne(
   given: unknown,
   at: PropertyKey[],
   problems: ConfigIssue[],
+  managed: boolean,
 ): GuardSetting | undefined {
   const base = { guard, decision: guard.defaultDecision, except: [] as string[] };
   if (given === false) {
-    if (guard.onByDefault === true)
+    if (guard.onByDefault === true && !managed)
       problems.push({
         file,
         path: jsonPath(at),

@@ -6,9 +6,11 @@
  *
  * Across files the guards only add (docs/guards.md): every file that turns a guard on adds that
  * guard with its own `decision`, `except` and options, checked after the user policy's own
- * (user first, then project). A file's `false` never turns off another file's guard, and its
+ * (the managed policy first, then the user's, then the project's). A file's `false` never turns off another file's guard, and its
  * `except` never loosens another file's: a project cannot switch off or weaken what the user
- * policy turned on, and can always turn a guard on or add a stricter one.
+ * policy turned on, and can always turn a guard on or add a stricter one. Neither can weaken the
+ * managed policy's guards; a guard on by default (`self-protect`) is off only where the managed
+ * policy says `false` [T-MGD-1].
  *
  * A guard that cannot read the call whole (an unreadable command line) objects to it; a guard
  * that throws objects too, naming the error: a guard is never silently open.
@@ -75,7 +77,7 @@ export function guardsLayer(
   };
   const read = sources.map((s) => ({
     s,
-    settings: readGuardSettings(s.file, Reflect.get(s.value, 'guards'), table).settings,
+    settings: readGuardSettings(s.file, Reflect.get(s.value, 'guards'), table, s.scope).settings,
   }));
   const instances: Instance[] = [];
   for (const guard of table) {
@@ -91,7 +93,11 @@ export function guardsLayer(
         shown: tildePath(s.file, bases.home),
         source: `${s.file}#/guards/${guard.name}`,
       });
-    if (from.length === 0 && guard.onByDefault === true)
+    // [T-MGD-1] A guard on by default is off only where the managed policy says `false`.
+    const managedOff = read.some(
+      ({ s, settings }) => s.scope === 'managed' && settings.some((x) => x.guard === guard && !x.on),
+    );
+    if (from.length === 0 && guard.onByDefault === true && !managedOff)
       instances.push({
         guard,
         decision: guard.defaultDecision,
@@ -105,25 +111,28 @@ export function guardsLayer(
 }
 
 /**
- * [G-LIB-1] What `validate` says about the files together: a project's `false` for a guard the
- * user policy turns on is ignored (guards only add), a warning of the project file.
+ * [G-LIB-1, T-MGD-1] What `validate` says about the files together: a user's or project's `false`
+ * for a guard a file read before it (the managed policy, the user policy) turns on is ignored
+ * (guards only add), a warning of the later file.
  */
 export function guardMergeWarnings(sources: readonly GuardSource[]): ConfigIssue[] {
-  const onInUser = new Set<string>();
+  const onBefore = new Map<string, string>();
   const out: ConfigIssue[] = [];
   for (const s of sources) {
     const value: unknown = Reflect.get(s.value, 'guards');
-    const { settings } = readGuardSettings(s.file, value);
+    const { settings } = readGuardSettings(s.file, value, undefined, s.scope);
     for (const x of settings) {
-      if (s.scope === 'user' && x.on) onInUser.add(x.guard.name);
-      if (s.scope === 'project' && !x.on && onInUser.has(x.guard.name))
+      const by = onBefore.get(x.guard.name);
+      if (s.scope !== 'managed' && !x.on && by !== undefined)
         out.push({
           file: s.file,
           path: jsonPath(['guards', x.guard.name]),
-          message: `"${x.guard.name}": false is ignored: the user policy turns this guard on, and a project policy only adds guards`,
+          message: `"${x.guard.name}": false is ignored: the ${by} policy turns this guard on, and a later policy only adds guards`,
           level: 'warning',
         });
     }
+    for (const x of settings)
+      if (x.on && (s.scope === 'managed' || s.scope === 'user')) onBefore.set(x.guard.name, s.scope);
   }
   return out;
 }

@@ -6,6 +6,11 @@
  * sources, the same one approval) — except when the agent asking is Claude Code, which runs them
  * itself.
  *
+ * [T-MGD-1] Before both, for every user: the managed policy `/etc/hookwerk/policy.json`
+ * (`managed-policy.ts`). Its hooks, rules and guards run whatever the other files say (they only
+ * add: guards.ts, permissions.ts, `disableAllHooks` keeps managed hooks); with `"managedOnly":
+ * true` the other files are not read at all.
+ *
  * [G-FAIL-1] Unlike the agents' files, a policy file is JSONC and strict (`strict.ts`): one that
  * exists but cannot be used runs nothing at all — not its hooks, not its `include` — and is listed
  * as `unusable`, which makes the gate deny instead of silently letting every call through.
@@ -26,8 +31,9 @@ import {
   type SourceSpec,
 } from '../claude/source.ts';
 import type { GateLoadBase } from '../gate-dialect.ts';
-import { policyFile } from './files.ts';
+import { MANAGED_POLICY_FILE, policyFile } from './files.ts';
 import { guardMergeWarnings, guardsLayer } from './guards.ts';
+import { managedPolicyRefusal } from './managed-policy.ts';
 import { permissionsLayer } from './permissions.ts';
 import { policyRuleCount } from './rule-count.ts';
 import { policyRuleHook } from './rule-handler.ts';
@@ -59,15 +65,36 @@ function tmpDirOf(env: NodeJS.ProcessEnv): string {
 /** [G-FAIL-1] The agent's environment may ask for the old, open behaviour, by name. */
 export const POLICY_ERRORS_ENV = 'HOOKWERK_POLICY_ERRORS';
 
+/**
+ * [T-MGD-1] The managed policy, first for every user; read only while root owns it and its folder
+ * (`managed-policy.ts`), else a broken file that denies.
+ */
+const MANAGED_SPEC: SourceSpec = {
+  scope: 'managed',
+  file: MANAGED_POLICY_FILE,
+  label: 'managed policy',
+  project: false,
+  parse: parseJsoncText,
+  rules: policyRuleCount,
+  refuse: managedPolicyRefusal,
+};
+
 function policySpecs(projectDir: string, home: string, files?: readonly string[]): SourceSpec[] {
+  return [MANAGED_SPEC, ...ownSpecs(projectDir, home, files)];
+}
+
+/** The user's and the project's policy files (or the files under test instead). */
+function ownSpecs(projectDir: string, home: string, files?: readonly string[]): SourceSpec[] {
   if (files !== undefined)
-    return files.map((file) => ({
-      scope: 'user',
-      file,
-      label: 'policy under test',
-      project: false,
-      parse: parseJsoncText,
-    }));
+    return files
+      .filter((file) => file !== MANAGED_POLICY_FILE)
+      .map((file) => ({
+        scope: 'user',
+        file,
+        label: 'policy under test',
+        project: false,
+        parse: parseJsoncText,
+      }));
   const user: SourceSpec = {
     scope: 'user',
     file: policyFile(home),
@@ -114,8 +141,11 @@ function loadPolicyFiles(base: GateLoadBase, options: PolicyOptions): AgentConfi
     policyRuleHook,
   );
   const project = loaded.project;
-  const config = strictPolicy(loaded.config, loaded.settings, project, base.env ?? process.env);
-  const settings = loaded.settings.filter((s) => !config.unusable?.issues.some((i) => i.file === s.file));
+  const only = managedOnly(loaded.settings);
+  const inForce = only ? managedOnlyConfig(loaded.config, project) : loaded.config;
+  const read = only ? loaded.settings.filter((s) => s.scope === 'managed') : loaded.settings;
+  const config = strictPolicy(inForce, read, project, base.env ?? process.env);
+  const settings = read.filter((s) => !config.unusable?.issues.some((i) => i.file === s.file));
   // [G-PERM-1, G-LIB-2] The permission rules, then the guards, of the files in force (an unusable
   // file's are not: it denies).
   const bases = { projectDir: config.projectDir, home: config.home };
@@ -126,11 +156,13 @@ function loadPolicyFiles(base: GateLoadBase, options: PolicyOptions): AgentConfi
   if (layers.length > 0) config.layers = layers;
   config.warnings.push(...guardMergeWarnings(settings));
   if (options.agent === 'claude' || !includes(settings, 'claude')) return config;
-  const claude = loadClaudeConfig({
+  const included = loadClaudeConfig({
     ...base,
     project,
     ...(options.claude !== undefined ? { claude: options.claude } : {}),
   });
+  // [T-MGD-1] Under `managedOnly`, an include runs Claude Code's managed settings alone.
+  const claude = only ? managedOnlyConfig(included, project) : included;
   return agentConfig({
     dialect: 'policy',
     projectDir: config.projectDir,
@@ -144,6 +176,39 @@ function loadPolicyFiles(base: GateLoadBase, options: PolicyOptions): AgentConfi
     project,
     ...(config.unusable !== undefined ? { unusable: config.unusable } : {}),
     ...(config.layers !== undefined ? { layers: config.layers } : {}),
+  });
+}
+
+/** [T-MGD-1] The managed policy (in force, read) says `"managedOnly": true`. */
+function managedOnly(settings: readonly ClaudeShapedSettings[]): boolean {
+  return settings.some((s) => s.scope === 'managed' && Reflect.get(s.value, 'managedOnly') === true);
+}
+
+/**
+ * [T-MGD-1] `managedOnly`: every source but the managed ones is left out — its hooks, rules,
+ * guards and errors alike (a broken user file no longer denies: it is not read) — and each one
+ * that exists is named in one warning, so `validate` says why it does nothing.
+ */
+function managedOnlyConfig(config: AgentConfig, project: ProjectRead): AgentConfig {
+  const left = new Set(config.sources.filter((s) => s.scope !== 'managed').map((s) => s.file));
+  const ignored: ConfigIssue[] = config.sources
+    .filter((s) => left.has(s.file) && s.exists)
+    .map((s) => ({
+      file: s.file,
+      path: '$',
+      message: `ignored: the managed policy ${MANAGED_POLICY_FILE} says "managedOnly": true`,
+      level: 'warning',
+    }));
+  return agentConfig({
+    dialect: config.dialect,
+    projectDir: config.projectDir,
+    home: config.home,
+    sources: config.sources.filter((s) => !left.has(s.file)),
+    entries: config.entries.filter((e) => e.origin.scope === 'managed'),
+    issues: config.issues.filter((i) => !left.has(i.file)),
+    warnings: [...config.warnings.filter((w) => !left.has(w.file)), ...ignored],
+    consent: config.consent,
+    project,
   });
 }
 
@@ -162,7 +227,7 @@ function strictPolicy(
   const errors: ConfigIssue[] = config.issues.filter((i) => policyFiles.has(i.file));
   const warnings: ConfigIssue[] = config.warnings.filter((w) => !policyFiles.has(w.file));
   for (const s of settings) {
-    const problems = policyProblems(s.file, s.value);
+    const problems = policyProblems(s.file, s.value, s.scope);
     const strictErrors = problems.filter((p) => p.level !== 'warning');
     // What the lenient reading skipped (an http hook's blocked address…) is an error here too,
     // unless the strict reading already named the file's errors.
@@ -189,7 +254,8 @@ function strictPolicy(
           unusable: {
             issues: errors,
             lines: unusableLines(errors, config.home),
-            open: env[POLICY_ERRORS_ENV] === 'open',
+            // [T-MGD-1] The agent's environment never opens a broken managed policy.
+            open: env[POLICY_ERRORS_ENV] === 'open' && !broken.has(MANAGED_POLICY_FILE),
           },
         }
       : {}),

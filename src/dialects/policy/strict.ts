@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { type ConfigIssue, fromZodIssues, jsonPath } from '../../core/issues.ts';
 import { looksLike } from '../../core/looks-like.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
+import type { HookScope } from '../../registry/hook-definition.ts';
 import { compileClaudeMatcher } from '../../registry/matcher.ts';
 import { MAX_AGENT_TIMEOUT_MS } from '../../sources/agent-config.ts';
 import { CLAUDE_EVENT_NAMES, claudeMatchField, isDocumentedClaudeEvent } from '../claude/events.ts';
@@ -65,6 +66,8 @@ const TOP = z.strictObject({
     .array(z.enum(['claude'], 'include lists other hook files to run: only "claude" is known'))
     .optional(),
   disableAllHooks: z.boolean().optional(),
+  /** [T-MGD-1] Only the managed policy's counts: the other files are then not read. */
+  managedOnly: z.boolean().optional(),
   /** [G-PERM-1] Claude Code's permission rules; each is read below (a rule that does not read is an error). */
   permissions: z
     .strictObject({
@@ -81,7 +84,7 @@ const unknownKey = (_at: ReadonlyArray<PropertyKey>, key: string) =>
   `unknown key "${key}" (a policy file is strict: check its spelling)`;
 
 /** Every problem of one policy file's parsed value: errors make it unusable, warnings do not. */
-export function policyProblems(file: string, value: unknown): ConfigIssue[] {
+export function policyProblems(file: string, value: unknown, scope?: HookScope): ConfigIssue[] {
   if (!isPlainObject(value)) return [{ file, path: '$', message: 'must be a JSON object' }];
   const top = TOP.safeParse(value);
   if (!top.success) return fromZodIssues(file, top.error.issues, unknownKey);
@@ -92,7 +95,14 @@ export function policyProblems(file: string, value: unknown): ConfigIssue[] {
       if ('problem' in read)
         out.push({ file, path: jsonPath(['permissions', list, i]), message: read.problem });
     });
-  out.push(...readGuardSettings(file, top.data.guards).problems);
+  if (top.data.managedOnly !== undefined && scope !== 'managed')
+    out.push({
+      file,
+      path: '$.managedOnly',
+      message: 'managedOnly is ignored here: only the managed policy (/etc/hookwerk/policy.json) may say it',
+      level: 'warning',
+    });
+  out.push(...readGuardSettings(file, top.data.guards, undefined, scope).problems);
   for (const [event, groups] of Object.entries(top.data.hooks ?? {})) {
     const eventProblem = unknownEvent(event);
     if (eventProblem !== undefined) out.push({ file, path: jsonPath(['hooks', event]), ...eventProblem });

@@ -1,0 +1,132 @@
+/**
+ * [T-MGD-1, T-MGD-2] Managed mode under test without touching the machine's /etc: each hookwerk
+ * process runs in a private mount namespace (bubblewrap, as root) where /etc is a tmpfs holding
+ * the real /etc's entries again, plus temp folders standing in for /etc/hookwerk and the agents'
+ * administrator folders. No variable moves a managed path (an agent could set it): the test
+ * moves the file system instead. A process may then drop to an unprivileged account standing in
+ * for the agent (`setpriv`), so "owned by root, not writable by the user" is the kernel's answer.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import { BIN, type CliResult, cleanEnv, runProgram } from './cli-runner.ts';
+import { tempDir } from './helpers.ts';
+
+export const AGENT_ACCOUNT = 'hookwerk-agent';
+
+export interface Account {
+  readonly name: string;
+  readonly uid: number;
+  readonly gid: number;
+}
+
+function lookUp(name: string): Account | undefined {
+  for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+    const [user, , uid, gid] = line.split(':');
+    if (user === name && uid !== undefined && gid !== undefined)
+      return { name, uid: Number(uid), gid: Number(gid) };
+  }
+  return undefined;
+}
+
+/** The account standing in for the agent, made once (idempotent; another test file may race us). */
+export function agentAccount(): Account {
+  const found = lookUp(AGENT_ACCOUNT);
+  if (found !== undefined) return found;
+  spawnSync(
+    'useradd',
+    [
+      '--system',
+      '--no-create-home',
+      '--home-dir',
+      '/nonexistent',
+      '--shell',
+      '/usr/sbin/nologin',
+      AGENT_ACCOUNT,
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const made = lookUp(AGENT_ACCOUNT);
+  if (made === undefined) throw new Error(`could not create the account ${AGENT_ACCOUNT} (useradd)`);
+  return made;
+}
+
+/** A world-readable temp folder (mkdtemp makes 0700: the agent account could not enter it). */
+export function openTempDir(prefix: string): string {
+  const dir = tempDir(prefix);
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+/** A folder owned by `account`, mode `mode`. */
+export function ownedDir(dir: string, account: Account, mode = 0o755): string {
+  mkdirSync(dir, { recursive: true });
+  chownSync(dir, account.uid, account.gid);
+  chmodSync(dir, mode);
+  return dir;
+}
+
+/**
+ * bwrap's arguments: `/` as it is, `/etc` a tmpfs with every real entry bound (or linked) back,
+ * then each `binds` target (under /etc) bound to its temp folder. Nothing is created on the host.
+ */
+function namespaceArgs(binds: Readonly<Record<string, string>>): string[] {
+  const args = ['--dev-bind', '/', '/', '--tmpfs', '/etc'];
+  const taken = new Set(Object.keys(binds).map((t) => path.relative('/etc', t).split(path.sep)[0]));
+  for (const name of readdirSync('/etc')) {
+    if (taken.has(name)) continue;
+    const real = path.join('/etc', name);
+    if (lstatSync(real).isSymbolicLink()) args.push('--symlink', readlinkSync(real), real);
+    else args.push('--bind', real, real);
+  }
+  for (const [target, source] of Object.entries(binds)) args.push('--bind', source, target);
+  // Root inside keeps its capabilities, so that `setpriv` can drop to the agent's account; what
+  // runs inside dies with bwrap (no daemon outlives its test).
+  args.push('--cap-add', 'ALL', '--die-with-parent');
+  return args;
+}
+
+export interface NamespaceRun {
+  /** Target under /etc → the temp folder bound there. */
+  binds: Readonly<Record<string, string>>;
+  /** Run as this account (else as root). */
+  as?: Account;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdin?: { text: string };
+}
+
+/** The argv that runs `command` in the namespace (as the account, when given). */
+export function namespaceArgv(command: readonly string[], run: Pick<NamespaceRun, 'binds' | 'as'>): string[] {
+  const drop =
+    run.as === undefined
+      ? []
+      : // `keep`: bwrap's parent-death signal survives the change of account.
+        [
+          'setpriv',
+          `--reuid=${run.as.uid}`,
+          `--regid=${run.as.gid}`,
+          '--clear-groups',
+          '--pdeathsig',
+          'keep',
+          '--',
+        ];
+  return [...namespaceArgs(run.binds), ...drop, ...command];
+}
+
+/** `node bin/hookwerk.js …args` in the namespace, to completion. */
+export function hookwerkIn(args: readonly string[], run: NamespaceRun): Promise<CliResult> {
+  const argv = namespaceArgv([process.execPath, BIN, ...args], run);
+  return runProgram('bwrap', argv, {
+    env: run.env,
+    cwd: run.cwd,
+    ...(run.stdin !== undefined ? { stdin: run.stdin } : {}),
+  });
+}
+
+/** The environment of an agent's hook call: a clean one with the agent's home. */
+export function agentEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return cleanEnv({ HOME: home, ...extra });
+}
