@@ -9,10 +9,15 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, type CliResult, cleanEnv, runProgram } from './cli-runner.ts';
+import { type CliResult, cleanEnv, REPO, runProgram } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
 
 export const AGENT_ACCOUNT = 'hookwerk-agent';
+
+/** Where the namespace shows this checkout: a tmpfs root owns, so it is root's alone [T-MGD-2]. */
+export const INSTALLED = '/mnt/hookwerk';
+/** bin/hookwerk.js of that view. */
+export const INSTALLED_BIN = path.join(INSTALLED, 'bin', 'hookwerk.js');
 
 export interface Account {
   readonly name: string;
@@ -82,6 +87,9 @@ function namespaceArgs(binds: Readonly<Record<string, string>>): string[] {
     else args.push('--bind', real, real);
   }
   for (const [target, source] of Object.entries(binds)) args.push('--bind', source, target);
+  // The checkout, seen at a root-owned path whatever folder CI cloned it into (install --system
+  // refuses a hookwerk under a folder others can write, /tmp included).
+  args.push('--tmpfs', path.dirname(INSTALLED), '--bind', REPO, INSTALLED);
   // Root inside keeps its capabilities, so that `setpriv` can drop to the agent's account; what
   // runs inside dies with bwrap (no daemon outlives its test).
   args.push('--cap-add', 'ALL', '--die-with-parent');
@@ -118,7 +126,7 @@ export function namespaceArgv(command: readonly string[], run: Pick<NamespaceRun
 
 /** `node bin/hookwerk.js …args` in the namespace, to completion. */
 export function hookwerkIn(args: readonly string[], run: NamespaceRun): Promise<CliResult> {
-  const argv = namespaceArgv([process.execPath, BIN, ...args], run);
+  const argv = namespaceArgv([process.execPath, INSTALLED_BIN, ...args], run);
   return runProgram('bwrap', argv, {
     env: run.env,
     cwd: run.cwd,

@@ -9,12 +9,13 @@ import { chmodSync, chownSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliProcess, startProgram } from './cli-process.ts';
-import { BIN, type CliResult } from './cli-runner.ts';
+import type { CliResult } from './cli-runner.ts';
 import {
   type Account,
   agentAccount,
   agentEnv,
   hookwerkIn,
+  INSTALLED_BIN,
   namespaceArgv,
   openTempDir,
   ownedDir,
@@ -255,7 +256,7 @@ describe('[T-MGD-1, R-HOOK-4] an edited managed policy is seen by the very next 
     // The daemon, as the agent, in the same namespace; the clients ask it (a running one is asked).
     const daemon = startProgram(
       'bwrap',
-      namespaceArgv([process.execPath, BIN, 'daemon'], { binds: s.binds, as: s.agent }),
+      namespaceArgv([process.execPath, INSTALLED_BIN, 'daemon'], { binds: s.binds, as: s.agent }),
       { env: agentEnv(s.home), cwd: s.project },
     );
     running.push(daemon);
