@@ -288,7 +288,10 @@ static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large
     goto done;
   }
   if (build_request(&req, argc, argv, in, too_large) != 0) goto done;
-  if (send_all(fd, req.p, req.len) != 0) goto done;
+  if (send_all(fd, req.p, req.len) != 0) {
+    result = ASK_DROPPED; /* closed before it took the request: no reply either */
+    goto done;
+  }
   (void)shutdown(fd, SHUT_WR);
   int32_t code;
   size_t out_at, out_len, err_at, err_len;
