@@ -80,10 +80,12 @@
 /* The daemon's start waits for the call that started it to end, at most this long. */
 #define CALLER_WAIT_MS 10000
 
-/* ask_daemon's answers: the reply was printed; no daemon listens (start one); anything else. */
+/* ask_daemon's answers: the reply was printed; no daemon listens (start one); anything else;
+   the connection closed before a byte of reply (a daemon dying, or one dropping the call). */
 #define ASK_ANSWERED 0
 #define ASK_FAILED (-1)
 #define ASK_ABSENT (-2)
+#define ASK_DROPPED (-3)
 
 extern char **environ;
 
@@ -423,7 +425,8 @@ static const char *cli_path(const char *argv0, char *out, size_t size);
 
 /*
  * One call through the daemon: ASK_ANSWERED with the reply printed; ASK_ABSENT when nothing
- * listens (no socket file, or connect refused: a killed daemon's); ASK_FAILED otherwise. `path`
+ * listens (no socket file, or connect refused: a killed daemon's); ASK_DROPPED when the
+ * connection closed before a byte of reply; ASK_FAILED otherwise. `path`
  * gets the socket's path (empty when there is none to try).
  */
 static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large, int *exit_code,
@@ -475,11 +478,17 @@ static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large
     goto done;
   }
   if (build_request(&req, argc, argv, in, too_large) != 0) goto done;
-  if (send_all(fd, req.p, req.len) != 0) goto done;
+  if (send_all(fd, req.p, req.len) != 0) {
+    result = ASK_DROPPED; /* closed before it took the request: no reply either */
+    goto done;
+  }
   (void)shutdown(fd, SHUT_WR);
   int32_t code;
   size_t out_at, out_len, err_at, err_len;
-  if (read_reply(fd, &reply, &code, &out_at, &out_len, &err_at, &err_len) != 0) goto done;
+  if (read_reply(fd, &reply, &code, &out_at, &out_len, &err_at, &err_len) != 0) {
+    if (reply.len == 0) result = ASK_DROPPED;
+    goto done;
+  }
   /* As `hookwerk hook` prints it: stderr, then stdout. A closed pipe is the agent's business. */
   (void)write_all(2, reply.p + err_at, err_len);
   (void)write_all(1, reply.p + out_at, out_len);
@@ -537,6 +546,16 @@ static int exited(pid_t pid) {
   return paren != NULL && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
 }
 
+/* The pid a lock's text names (digits, then white space), or -1. */
+static pid_t parse_pid(const char *text) {
+  char *end = NULL;
+  errno = 0;
+  long pid = strtol(text, &end, 10);
+  if (errno != 0 || end == text || pid <= 0 || pid > INT_MAX) return -1;
+  while (*end != '\0' && isspace((unsigned char)*end)) end++;
+  return *end == '\0' ? (pid_t)pid : -1;
+}
+
 /* Whether a lock file someone else made can be taken over (src/hook/daemon-lock.ts). */
 static int lock_stale(const char *lock) {
   int fd = open(lock, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -551,13 +570,27 @@ static int lock_stale(const char *lock) {
   if (time(NULL) - st.st_mtime >= LOCK_STALE_S) return 1;
   if (n <= 0) return 0; /* empty: a start is under way */
   text[n] = '\0';
-  char *end = NULL;
-  errno = 0;
-  long pid = strtol(text, &end, 10);
-  if (errno != 0 || end == text || pid <= 0 || pid > INT_MAX) return 0;
-  while (*end != '\0' && isspace((unsigned char)*end)) end++;
-  if (*end != '\0') return 0;
-  return exited((pid_t)pid);
+  pid_t pid = parse_pid(text);
+  return pid > 0 && exited(pid);
+}
+
+/*
+ * Whether the lock beside `sock` names a process that has exited. A call whose connection closed
+ * before any reply met a daemon dying (killed, its other threads still holding the socket while
+ * its main thread is already a zombie) or a live one dropping the call (busy, another version):
+ * only the first may start a new daemon, whatever the lock's age.
+ */
+static int lock_owner_exited(const char *sock) {
+  char lock[PATH_MAX], text[33];
+  if (snprintf(lock, sizeof lock, "%s.lock", sock) >= (int)sizeof lock) return 0;
+  int fd = open(lock, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  text[n] = '\0';
+  pid_t pid = parse_pid(text);
+  return pid > 0 && exited(pid);
 }
 
 /* The lock, newly made (an open descriptor), or -1: a start is under way, or no folder for it. */
@@ -727,8 +760,9 @@ int main(int argc, char **argv) {
   char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
   int asked = ask_daemon(argc, argv, &in, too_large, &code, path, sizeof path);
   if (asked == ASK_ANSWERED) return code & 0xff;
-  /* [G-WARM-1] Nothing listens: a daemon for the next calls; this one is decided cold. */
-  if (asked == ASK_ABSENT) start_daemon(path, argv[0]);
+  /* [G-WARM-1] Nothing listens, or what did was a daemon dying: a daemon for the next calls;
+     this one is decided cold. */
+  if (asked == ASK_ABSENT || (asked == ASK_DROPPED && lock_owner_exited(path))) start_daemon(path, argv[0]);
   fallback(argc, argv, &in, consumed);
   return 1;
 }

@@ -7,6 +7,7 @@
  * lock file and its command line), and every wait is for an event.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import {
   existsSync,
   mkdirSync,
@@ -19,6 +20,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { daemonCommand } from '../src/cli/daemon.ts';
@@ -213,6 +215,42 @@ async function staleSocket(file: string): Promise<void> {
   expect(statSync(file).isSocket()).toBe(true);
 }
 
+/**
+ * Whether `socket` refuses a connection: nothing holds it any more. A SIGKILLed daemon's main
+ * thread turns zombie before its other threads have ended, and until they have, its socket still
+ * accepts (and then drops) connections.
+ */
+function refuses(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(socket);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(false);
+    });
+    probe.once('error', (e) => resolve('code' in e && e.code === 'ECONNREFUSED'));
+  });
+}
+
+/**
+ * Listens on `socket` and drops every connection before a byte of reply. `dying`: it also stops
+ * listening at the first one, as a daemon killed while it accepted (the socket file stays).
+ */
+async function dropper(
+  socket: string,
+  dying: boolean,
+): Promise<{ dropped: () => number; close: () => void }> {
+  mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+  let dropped = 0;
+  const server = createServer((conn) => {
+    dropped++;
+    if (dying) server.close();
+    conn.destroy();
+  });
+  server.listen(socket);
+  await once(server, 'listening');
+  return { dropped: () => dropped, close: () => server.close() };
+}
+
 /** The pid of a process that has exited (and been reaped). */
 async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
@@ -326,6 +364,8 @@ describe('[G-WARM-1] a lock or socket left behind never blocks a start; a start 
       const first = Number((await running(w)).pid);
       process.kill(first, 'SIGKILL');
       await waitFor(() => !processAlive(first), 'the daemon to die');
+      // Dead to the last thread: the socket file stays, nothing listens on it any more.
+      await waitFor(() => refuses(w.socket), 'the killed daemon socket to refuse', START_MS);
       expect(statSync(w.socket).isSocket()).toBe(true);
       expect(lockPid(w.lock)).toBe(first);
       await call(client, w, noHook(w));
@@ -334,6 +374,40 @@ describe('[G-WARM-1] a lock or socket left behind never blocks a start; a start 
       expect(lockPid(w.lock)).toBe(second);
     });
   }
+
+  for (const client of CLIENTS) {
+    it(`${client} client: a connection closed before any reply with the lock naming an exited pid (a daemon dying as it accepted) starts a new one`, async () => {
+      const w = world();
+      // The race of a SIGKILLed daemon, made certain: the lock names a pid that has exited (its
+      // main thread a zombie) while the socket still accepts once, then drops the call.
+      const dying = await dropper(w.socket, true);
+      writeFileSync(w.lock, `${await deadPid()}\n`);
+      const r = await call(client, w, noHook(w));
+      expect(r).toMatchObject({ code: 0, stdout: '' });
+      expect(dying.dropped()).toBe(1);
+      const pid = Number((await running(w)).pid);
+      expect(lockPid(w.lock)).toBe(pid);
+      expect(daemonPids(w)).toEqual([pid]);
+    });
+  }
+
+  it('a live daemon that drops a call (busy, another version) gets no second one, however old its lock', async () => {
+    const w = world();
+    const live = await dropper(w.socket, false);
+    // This test's process stands for the daemon; its lock is past the minute that ends a start.
+    writeFileSync(w.lock, `${process.pid}\n`);
+    const old = (Date.now() - LOCK_STALE_MS - 1000) / 1000;
+    utimesSync(w.lock, old, old);
+    for (const client of CLIENTS) {
+      const r = await call(client, w, noHook(w));
+      expect(r).toMatchObject({ code: 0, stdout: '' });
+    }
+    expect(live.dropped()).toBe(CLIENTS.length);
+    // A start takes the lock within the call that makes it: none did.
+    expect(lockPid(w.lock)).toBe(process.pid);
+    expect(daemonPids(w)).toEqual([]);
+    live.close();
+  });
 
   it('a fresh lock naming a live process holds the start back; the same lock a minute old does not', async () => {
     const w = world();

@@ -58,7 +58,7 @@ async function ask<T>(
   if (state !== 'ours') throw new CliError(`${socket} is not a socket of this account: not asked`);
   const answer = await askControl(socket, command);
   if (answer.kind === 'absent') return { kind: 'none', socket };
-  if (answer.kind === 'failed')
+  if (answer.kind === 'failed' || answer.kind === 'dropped')
     throw new CliError(`something listens on ${socket} but did not answer "${command}" (another version?)`);
   let json: unknown;
   try {

@@ -145,9 +145,12 @@ export async function hookCommand(
       if (asked.kind === 'reply') reply = asked.reply;
       else if (asked.kind === 'refused')
         notes.push({ socket: found.socket, kind: 'refused', why: asked.why });
-      absent = asked.kind === 'absent';
+      absent =
+        asked.kind === 'absent' ||
+        (asked.kind === 'dropped' && (await import('../hook/daemon-lock.ts')).lockOwnerExited(found.socket));
     }
-    // [G-WARM-1] Nothing listens: start a daemon for the next calls, and decide this one here.
+    // [G-WARM-1] Nothing listens, or what did was a daemon dying: start a daemon for the next
+    // calls, and decide this one here.
     if (reply === undefined && found !== undefined && absent && !autostartOff(input.env)) {
       const { autostartDaemon } = await import('../hook/daemon-autostart.ts');
       autostartDaemon(found.socket, input.env);

@@ -4,7 +4,9 @@
  * nothing listening, a malformed or incomplete reply, the daemon dying mid-call — is no reply,
  * and the caller decides in its own process: a lost daemon costs one cold call, never an answer.
  * Whether anything listened at all is told apart: only then may the caller start a daemon
- * [G-WARM-1]. The same connection carries `hookwerk daemon status|stop`.
+ * [G-WARM-1]; and so is a connection closed before any reply byte (a daemon dying as it
+ * accepted, or one dropping the call), which starts one only when the lock names a process
+ * that has exited. The same connection carries `hookwerk daemon status|stop`.
  */
 import { connect, type Socket } from 'node:net';
 import { errorCode } from '../core/errno.ts';
@@ -19,12 +21,14 @@ import {
 } from './daemon-wire.ts';
 
 /**
- * The daemon's reply; `absent`: nothing listens on the socket; `failed`: no (whole) reply;
- * `refused`: whoever listens is not a daemon this client believes [T-SELF-4] (nothing was sent).
+ * The daemon's reply; `absent`: nothing listens on the socket; `dropped`: the connection closed
+ * before any reply byte; `failed`: no (whole) reply otherwise; `refused`: whoever listens is not
+ * a daemon this client believes [T-SELF-4] (nothing was sent).
  */
 export type Exchange =
   | { kind: 'reply'; reply: WireReply }
   | { kind: 'absent' }
+  | { kind: 'dropped' }
   | { kind: 'failed' }
   | { kind: 'refused'; why: string };
 
@@ -40,6 +44,7 @@ export function exchange(socket: string, bytes: Buffer, verify?: PeerVerifier): 
     const reader = replyReader();
     let settled = false;
     let connected = false;
+    let received = 0;
     const settle = (result: Exchange) => {
       if (settled) return;
       settled = true;
@@ -57,10 +62,12 @@ export function exchange(socket: string, bytes: Buffer, verify?: PeerVerifier): 
     });
     conn.on('error', (e) => {
       const code = errorCode(e);
-      settle(!connected && code !== undefined && ABSENT.has(code) ? { kind: 'absent' } : { kind: 'failed' });
+      if (!connected && code !== undefined && ABSENT.has(code)) settle({ kind: 'absent' });
+      else settle(connected && received === 0 ? { kind: 'dropped' } : { kind: 'failed' });
     });
-    conn.on('close', () => settle({ kind: 'failed' }));
+    conn.on('close', () => settle(connected && received === 0 ? { kind: 'dropped' } : { kind: 'failed' }));
     conn.on('data', (chunk: Buffer) => {
+      received += chunk.length;
       const state = reader.push(chunk);
       if (state.kind === 'error') settle({ kind: 'failed' });
       else if (state.kind === 'done') settle({ kind: 'reply', reply: state.value });
@@ -77,6 +84,7 @@ export async function askDaemon(
 ): Promise<
   | { kind: 'reply'; reply: HookReply }
   | { kind: 'absent' }
+  | { kind: 'dropped' }
   | { kind: 'failed' }
   | { kind: 'refused'; why: string }
 > {
@@ -96,7 +104,7 @@ export async function askDaemon(
 export async function askControl(
   socket: string,
   command: ControlCommand,
-): Promise<{ kind: 'reply'; json: string } | { kind: 'absent' } | { kind: 'failed' }> {
+): Promise<{ kind: 'reply'; json: string } | { kind: 'absent' } | { kind: 'dropped' } | { kind: 'failed' }> {
   const result = await exchange(socket, encodeControl(command));
   if (result.kind === 'refused') return { kind: 'failed' };
   if (result.kind !== 'reply') return result;

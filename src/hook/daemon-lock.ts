@@ -37,6 +37,17 @@ export function lockPid(lock: string): number | undefined {
   return pid > 0 ? pid : undefined;
 }
 
+/**
+ * Whether the lock beside `socket` names a process that has exited, whatever the lock's age. A
+ * call whose connection closed before any reply met a daemon dying (killed: its main thread a
+ * zombie while its other threads still hold the socket) or a live one dropping the call (busy,
+ * another version): only the first may start a new daemon [G-WARM-1].
+ */
+export function lockOwnerExited(socket: string): boolean {
+  const pid = lockPid(lockPath(socket));
+  return pid !== undefined && !pidAlive(pid);
+}
+
 /** Whether the lock someone else holds can be taken over (see the file's comment). */
 function stale(lock: string, now: number): boolean {
   let fd: number;

@@ -4,6 +4,7 @@ import {
   connect,
   type NatsConnection,
   PermissionViolationError,
+  TimeoutError,
 } from '@nats-io/transport-node';
 import { errorMessage } from '../core/errno.ts';
 import { HookwerkError } from '../core/errors.ts';
@@ -81,7 +82,11 @@ export class NatsLink {
       } catch (err) {
         // Wrong credentials stay wrong: say so now instead of retrying until the timeout.
         if (isAuthorizationError(err)) throw new NatsAuthError(urls.shown, identity, err);
-        last = err;
+        // So does a certificate this client cannot verify [N-SEC-1]: its cause now, not a timeout.
+        if (isCertificateError(err)) throw new NatsUnreachableError(urls.shown, opts.connectTimeoutMs, err);
+        // The last attempt ends at the deadline: its timeout must not hide what the others said
+        // (a TLS handshake the server broke off, a refusal).
+        if (last === undefined || !isTimeout(err)) last = err;
         await new Promise((resolve) =>
           setTimeout(resolve, Math.min(100, Math.max(0, deadline - Date.now()))),
         );
@@ -188,6 +193,38 @@ export function refusalText(violation: PermissionViolationError): string {
 function isAuthorizationError(err: unknown): boolean {
   for (let e = err, i = 0; e instanceof Error && i < 5; e = e.cause, i++)
     if (e instanceof AuthorizationError) return true;
+  return false;
+}
+
+/** The client's own connect timeout (the attempt ran out of time, no answer said why). */
+function isTimeout(err: unknown): boolean {
+  for (let e = err, i = 0; e instanceof Error && i < 5; e = e.cause, i++)
+    if (e instanceof TimeoutError) return true;
+  return false;
+}
+
+/**
+ * Node's verdict on the server's certificate (OpenSSL's verify codes: no issuer the CA list
+ * holds, self-signed, expired, …, or a name that does not match): another try gets the same.
+ */
+const CERTIFICATE_CODES = new Set([
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_NOT_YET_VALID',
+  'CERT_HAS_EXPIRED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'INVALID_CA',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+function isCertificateError(err: unknown): boolean {
+  for (let e = err, i = 0; e instanceof Error && i < 5; e = e.cause, i++)
+    if ('code' in e && typeof e.code === 'string' && CERTIFICATE_CODES.has(e.code)) return true;
   return false;
 }
 
