@@ -83,6 +83,7 @@ export { PRX_EVENT_NAMES, PRX_EVENTS } from './events/prx-events.ts';
 export type { NatsOptionsInput } from './nats/nats-options.ts';
 export type { JournalEntry, JournalField } from './records/journal-entry.ts';
 export { journalDir } from './records/journal-segments.ts';
+export type { BreakKind, ChainBreak, JournalVerdict } from './records/journal-verify.ts';
 export type { Logger } from './records/logger.ts';
 export type { EngineMetrics, StreamSource } from './records/metrics.ts';
 export type { JournalQuery, JournalRead, RunJournalOptions } from './records/run-journal.ts';

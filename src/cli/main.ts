@@ -292,6 +292,7 @@ function addRunsCommand(program: Command, setExit: SetExit): void {
     .option('--since <time>', 'only runs since an ISO time or a span back from now (10m, 2h, 1d)')
     .option('--limit <n>', 'the newest N at most (default 100)')
     .option('--json', 'one JSON record per line instead of the table')
+    .option('--verify', "check the journal's hash chain: one line per break, exit 1 when broken")
     .action(async (opts) => {
       const { runsCommand } = await import('./runs.ts');
       setExit(runsCommand(opts, out, err));

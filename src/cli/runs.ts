@@ -12,6 +12,7 @@ interface RunsCliOptions {
   since?: string;
   json?: boolean;
   limit?: string;
+  verify?: boolean;
 }
 
 /** The agents that write the journal [R-HOOK-1, AD-MCP-1]; another name is no error, only never seen. */
@@ -33,6 +34,7 @@ export function runsCommand(
   env: NodeJS.ProcessEnv = process.env,
   now: Date = new Date(),
 ): number {
+  if (opts.verify === true) return verifyCommand(opts, out, err, env);
   const limit = wholeNumberOption('--limit', opts.limit) ?? DEFAULT_LIMIT;
   const query: JournalQuery = {};
   if (opts.agent !== undefined) {
@@ -69,6 +71,34 @@ export function runsCommand(
   if (read.skipped > 0)
     err(`hookwerk runs: ${read.skipped} unreadable line${read.skipped === 1 ? '' : 's'} skipped`);
   return 0;
+}
+
+/**
+ * `hookwerk runs --verify` [T-SELF-3]: one stdout line per break of the journal's hash chain
+ * (`broken at <segment>:<line>: edited|removed|inserted|reordered`), exit 1; exit 0 when whole.
+ * Notes (where the chain starts, rotations, files not read) and the summary go to stderr.
+ */
+function verifyCommand(
+  opts: RunsCliOptions,
+  out: (line: string) => void,
+  err: (line: string) => void,
+  env: NodeJS.ProcessEnv,
+): number {
+  const other = [opts.agent, opts.since, opts.limit, opts.json].some((o) => o !== undefined);
+  if (other)
+    throw new CliError('--verify checks the whole journal: it takes no --agent, --since, --limit or --json');
+  const dir = journalDir(homeFolder(undefined, env));
+  const verdict = new RunJournal(dir).verify();
+  for (const b of verdict.breaks) out(`broken at ${b.segment}:${b.line}: ${b.kind}`);
+  for (const note of verdict.notes) err(`hookwerk runs: ${note}`);
+  const n = verdict.breaks.length;
+  const checked = `${verdict.records} chained record${verdict.records === 1 ? '' : 's'} in ${dir}`;
+  if (n > 0) err(`hookwerk runs: the chain is broken in ${n} place${n === 1 ? '' : 's'} (${checked})`);
+  else
+    err(
+      `hookwerk runs: the chain is whole: ${checked}${verdict.last !== undefined ? `, last hash ${verdict.last}` : ''}`,
+    );
+  return n > 0 ? 1 : 0;
 }
 
 /** Why nothing is listed: nothing recorded yet (and where runs come from), or nothing matches. */

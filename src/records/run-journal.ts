@@ -9,19 +9,27 @@ import { appendJournal, type JournalBounds } from './journal-append.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import { journalEntrySchema } from './journal-entry-schema.ts';
 import { lookAtFolder, openSegmentToRead } from './journal-files.ts';
+import type { LockTimes } from './journal-lock.ts';
 import { JOURNAL_MAX_BYTES, JOURNAL_SEGMENT_BYTES, listSegments, segmentFile } from './journal-segments.ts';
+import { type JournalVerdict, verifyJournal } from './journal-verify.ts';
 import { linesBackwards } from './lines-backwards.ts';
 
 /** A line longer than this is not one of ours (entries are ~50 KiB at most): skipped unread. */
 const MAX_LINE_BYTES = 1024 * 1024;
-/** File systems with coarse modification times: a segment counts as older than `since` only by this much. */
-const MTIME_SLACK_MS = 2000;
+/**
+ * [T-SELF-3] With `since`, reading stops at the first entry this much older than it. The journal is
+ * in write order; a run is written at most its call's timeout (1 hour at most, every agent) after
+ * its `at`. The records' own times decide, never a segment's mtime (`touch -d` moves that).
+ */
+const RUN_SLACK_MS = 2 * 3_600_000;
 
 export interface RunJournalOptions {
   /** The total the segments may take before the oldest are deleted; default 64 MiB. */
   maxBytes?: number;
   /** Size after which the next append starts a new segment; default 8 MiB. */
   segmentBytes?: number;
+  /** [T-SELF-3] The append lock's bounds (default: wait 200 ms, stale after 2 s). */
+  lock?: LockTimes;
 }
 
 export interface JournalQuery {
@@ -52,9 +60,11 @@ export class RunJournal {
   readonly dir: string;
   readonly maxBytes: number;
   readonly segmentBytes: number;
+  readonly #lock: LockTimes | undefined;
 
   constructor(dir: string, opts: RunJournalOptions = {}) {
     this.dir = dir;
+    this.#lock = opts.lock;
     this.maxBytes = opts.maxBytes ?? JOURNAL_MAX_BYTES;
     this.segmentBytes = opts.segmentBytes ?? Math.min(JOURNAL_SEGMENT_BYTES, this.maxBytes);
     if (!Number.isSafeInteger(this.segmentBytes) || this.segmentBytes < 1)
@@ -71,16 +81,16 @@ export class RunJournal {
    */
   append(entries: readonly JournalEntry[]): string[] {
     const bounds: JournalBounds = { maxBytes: this.maxBytes, segmentBytes: this.segmentBytes };
+    if (this.#lock !== undefined) bounds.lock = this.#lock;
     return appendJournal(this.dir, entries, bounds);
   }
 
   /**
    * Entries newest first, filtered. Reads segments from the newest backwards and stops at
-   * `limit`; with `since`, segments last written before it are not read at all.
+   * `limit`; with `since`, at the first entry well before it (by the entries' own `at`).
    */
   read(query: JournalQuery = {}): JournalRead {
     const limit = query.limit ?? Number.POSITIVE_INFINITY;
-    const since = query.since?.getTime();
     const out: JournalRead = { entries: [], skipped: 0, droppedSegments: 0, refused: [] };
     const folder = lookAtFolder(this.dir);
     if (folder.kind === 'refused') {
@@ -102,14 +112,12 @@ export class RunJournal {
       // Gone: dropped at the bound since the listing.
       if (segment.kind !== 'open') continue;
       try {
-        // Every entry's `at` is before the write that stored it, so before the segment's mtime.
-        if (since !== undefined && segment.mtimeMs + MTIME_SLACK_MS < since) continue;
         if (segment.size > budget) {
           out.refused.push(`journal segments up to ${file} lie past the journal's bound: not read`);
           break;
         }
         budget -= segment.size;
-        this.#readSegment(segment.fd, segment.size, query, limit, out);
+        if (this.#readSegment(segment.fd, segment.size, query, limit, out) === 'past since') break;
       } finally {
         closeSync(segment.fd);
       }
@@ -117,8 +125,14 @@ export class RunJournal {
     return out;
   }
 
-  /** Entries of one open segment, newest first, into `out` until `limit`. */
-  #readSegment(fd: number, size: number, query: JournalQuery, limit: number, out: JournalRead): void {
+  /** Entries of one open segment, newest first, into `out` until `limit` or well before `since`. */
+  #readSegment(
+    fd: number,
+    size: number,
+    query: JournalQuery,
+    limit: number,
+    out: JournalRead,
+  ): 'past since' | undefined {
     const since = query.since?.getTime();
     for (const line of linesBackwards(fd, size, MAX_LINE_BYTES)) {
       const entry = line === undefined ? undefined : parseLine(line);
@@ -127,11 +141,24 @@ export class RunJournal {
         continue;
       }
       if (entry === null) continue;
+      if (since !== undefined) {
+        const at = Date.parse(entry.at);
+        if (at < since - RUN_SLACK_MS) return 'past since';
+        if (!(at >= since)) continue;
+      }
       if (query.agent !== undefined && entry.agent !== query.agent) continue;
-      if (since !== undefined && !(Date.parse(entry.at) >= since)) continue;
       out.entries.push(entry);
-      if (out.entries.length >= limit) return;
+      if (out.entries.length >= limit) return undefined;
     }
+    return undefined;
+  }
+
+  /**
+   * [T-SELF-3] Checks the journal's hash chain (`hookwerk runs --verify`): the breaks, one per
+   * place, and notes (where the chain starts, rotations, files not read).
+   */
+  verify(): JournalVerdict {
+    return verifyJournal(this.dir, this.maxBytes, this.maxBytes + this.segmentBytes);
   }
 }
 
@@ -145,6 +172,8 @@ function parseLine(line: Buffer): JournalEntry | undefined | null {
   } catch {
     return undefined;
   }
+  // [T-SELF-3] The chain's own markers (`rotated`, `foreign`) are no runs: `--verify` reads them.
+  if (typeof value === 'object' && value !== null && ('rotated' in value || 'foreign' in value)) return null;
   const parsed = journalEntrySchema.safeParse(value);
   return parsed.success ? parsed.data : undefined;
 }
