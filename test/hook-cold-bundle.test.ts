@@ -6,7 +6,7 @@
  * records against both, and show that a cache that does not fit and a bundle that does not load
  * change nothing but speed (the second one said on stderr).
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerHookArgs } from '../src/cli/hook.ts';
@@ -76,18 +76,21 @@ const bash = (s: Setup, command: string) =>
     tool_input: { command },
   });
 
-/** One of each answer: a permission deny and ask, a guard's deny, a rule's deny and ask, no objection. */
+/** One of each layer's answers: a permission's deny, a guard's deny, a rule's ask, no objection. */
 const COMMANDS = [
   'git push --force origin main',
-  'npm publish --tag next',
   'rm -fr ~',
-  'shred -u notes.txt',
   'curl -s https://example.com',
   'cd src && ls -la | grep ts',
 ];
 
-async function hookProcess(s: Setup, input: string, socket = ''): Promise<HookReply> {
-  const env = cleanEnv({ HOME: s.home, HOOKWERK_DAEMON_SOCKET: socket });
+async function hookProcess(
+  s: Setup,
+  input: string,
+  socket = '',
+  extra: Record<string, string> = {},
+): Promise<HookReply> {
+  const env = cleanEnv({ HOME: s.home, HOOKWERK_DAEMON_SOCKET: socket, ...extra });
   const r = await runProgram(process.execPath, [BIN, 'hook', ...ARGS], {
     env,
     cwd: s.project,
@@ -106,6 +109,7 @@ function records(s: Setup, from = 0): unknown[] {
 
 function cacheFiles(s: Setup): string[] {
   const dir = path.join(s.home, '.hookwerk', 'cache');
+  if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((n) => n.startsWith('cold-bundle-'))
     .map((n) => path.join(dir, n));
@@ -167,13 +171,11 @@ describe('[G-PERF-1] the cold bundle', () => {
       expect(await hookProcess(s, bash(s, command), s.socket)).toEqual(bundled[i]);
     expect(records(s, mark)).toEqual(coldRecords);
     const answers = bundled.map((r) => r.stdout);
-    expect(answers[0]).toContain('"permissionDecision":"deny"');
-    expect(answers[1]).toContain('"permissionDecision":"ask"');
-    expect(answers[2]).toContain('"permissionDecision":"deny"');
-    expect(answers[3]).toContain('no shredding');
-    expect(answers[4]).toContain('network?');
-    expect(answers[5]).toBe('');
-  });
+    expect(answers[0]).toContain('permissions.deny: Bash(git push --force *)');
+    expect(answers[1]).toContain('"permissionDecision":"deny"');
+    expect(answers[2]).toContain('network?');
+    expect(answers[3]).toBe('');
+  }, 120_000);
 
   it('a code cache that does not fit (another Node, a damaged file) is ignored and written anew', async () => {
     const s = setup();
@@ -186,6 +188,19 @@ describe('[G-PERF-1] the cold bundle', () => {
     expect(readFileSync(cache ?? '', 'utf8')).not.toBe('not a code cache');
     expect(statSync(cache ?? '').size).toBeGreaterThan(1000);
   });
+
+  it('HOOKWERK_COLD_BUNDLE=off: the modules decide, with the same answers and records, and keep no cache', async () => {
+    const s = setup();
+    const off: HookReply[] = [];
+    for (const command of COMMANDS)
+      off.push(await hookProcess(s, bash(s, command), '', { HOOKWERK_COLD_BUNDLE: 'off' }));
+    expect(cacheFiles(s)).toEqual([]);
+    const offRecords = records(s);
+    for (const [i, command] of COMMANDS.entries())
+      expect(await hookProcess(s, bash(s, command))).toEqual(off[i]);
+    expect(records(s, offRecords.length)).toEqual(offRecords);
+    expect(cacheFiles(s)).toHaveLength(1);
+  }, 120_000);
 
   it('a bundle that does not load: the modules decide the same, and stderr says so [G-FAIL-1]', async () => {
     const s = setup();
@@ -201,7 +216,7 @@ describe('[G-PERF-1] the cold bundle', () => {
     const script = [
       `import { loadColdDecider } from ${JSON.stringify(path.join(REPO, 'dist', 'hook', 'cold-load.js'))};`,
       `const q = ${call};`,
-      `const d = await loadColdDecider(q.home, ${JSON.stringify(broken)});`,
+      `const d = await loadColdDecider(q.home, process.env, ${JSON.stringify(broken)});`,
       'const r = await d.decide({ ...q, env: process.env });',
       'process.stdout.write(JSON.stringify({ blocked: r.blocked, reason: r.reason }));',
     ].join('\n');

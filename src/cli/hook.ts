@@ -19,7 +19,7 @@ import { answerHookCall, type HookCallDeps, type PolicyDecider } from '../hook/h
 const coldDecider: PolicyDecider = {
   async decide(q) {
     const { loadColdDecider } = await import('../hook/cold-load.ts');
-    return (await loadColdDecider(q.home)).decide(q);
+    return (await loadColdDecider(q.home, q.env)).decide(q);
   },
 };
 

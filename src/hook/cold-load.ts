@@ -7,6 +7,7 @@
  * is the same code as dist/hook/cold-decider.js, which the daemon and `hookwerk test` load; where
  * it is missing (run from src/ by the tests, a partial build) the modules are imported instead.
  */
+import { isAscii } from 'node:buffer';
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -18,6 +19,8 @@ import { fnv1a } from './policy-index.ts';
 
 /** Beside this file's build: dist/cli/hook-bundle.js and dist/hook/cold-load.js both reach dist/cli/. */
 const BUNDLE = fileURLToPath(new URL('../cli/cold-bundle.cjs', import.meta.url));
+/** `HOOKWERK_COLD_BUNDLE=off`: decide through the modules, as if the bundle had not been built. */
+export const BUNDLE_OFF_ENV = 'HOOKWERK_COLD_BUNDLE';
 /** The code cache's files start so: another bundle's or Node's cache is removed when one is written. */
 const CACHE_PREFIX = 'cold-bundle-';
 
@@ -65,7 +68,9 @@ function runBundle(
   bundle: string,
   cached: Buffer | undefined,
 ): { decider: PolicyDecider; script: vm.Script } {
-  const source = readFileSync(bundle, 'utf8');
+  // The build writes it in ASCII: read as such it is a one-byte string, fast to make and to keep.
+  const bytes = readFileSync(bundle);
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundle,
     ...(cached !== undefined ? { cachedData: cached } : {}),
@@ -99,7 +104,16 @@ function writeCache(file: string, script: vm.Script): boolean {
  * The cold decider for a call of `home`: the bundle's, with its code cache, where the bundle was
  * built; else the modules'. `decide` writes the cache after the call it was loaded for.
  */
-export async function loadColdDecider(home: string, bundle = BUNDLE): Promise<PolicyDecider> {
+export async function loadColdDecider(
+  home: string,
+  env: NodeJS.ProcessEnv = process.env,
+  bundle = BUNDLE,
+): Promise<PolicyDecider> {
+  // The modules on request: to tell a bundle's fault from the engine's, or to watch what loads.
+  if (env[BUNDLE_OFF_ENV] === 'off') {
+    last = { kind: 'modules', why: `${BUNDLE_OFF_ENV}=off` };
+    return (await import('./cold-decider.ts')).coldDecider;
+  }
   let exists = true;
   try {
     statSync(bundle);
