@@ -25,7 +25,9 @@
 //               bench/guard.js's 120-character line (no objection: every layer reads it):
 //               warm, its daemon + the C client, vs a daemon + the same client for a home with no
 //               policy file answering "no objection" (two daemons, interleaved call by call);
-//               cold, `hookwerk hook` with that policy vs the bare node script, interleaved
+//               cold, `hookwerk hook` with that policy vs the bare node script, interleaved (the
+//               engine comes from the cold bundle, dist/cli/cold-bundle.cjs, and its code cache in
+//               the home's ~/.hookwerk/cache/, which the deny check before the rounds writes)
 //
 // Every other row runs with HOOKWERK_DAEMON=off: a cold row must not start the daemon it measures
 // without.
@@ -384,7 +386,7 @@ export async function run() {
       progress(`hook/G-PERF-1 cold: per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`);
       const paired = median(r.ratios);
       rows.push({
-        benchmark: `hookwerk hook, cold (no daemon), policy of 30 permission rules + all shipped guards + 5 CEL rules, PreToolUse Bash of the 120-character line (no objection): whole process, stdin → exit (11 rounds × 8, interleaved)`,
+        benchmark: `hookwerk hook, cold (no daemon), policy of 30 permission rules + all shipped guards + 5 CEL rules, PreToolUse Bash of the 120-character line (no objection): whole process, stdin → exit; the engine from dist/cli/cold-bundle.cjs with its V8 code cache, written by the first call (11 rounds × 8, interleaved)`,
         hookwerk: fmtUs(r.a),
         baseline: `${fmtUs(r.b)} (bare node script reading stdin; ratio of the medians ${fmtRatio(r.a / r.b)})`,
         ratio: fmtRatio(paired),

@@ -35,7 +35,7 @@ import {
   PrxEventInstance,
   prxTopic,
 } from './events/prx-events.ts';
-import { EngineNats } from './nats/engine-nats.ts';
+import type { EngineNats } from './nats/engine-nats.ts';
 import { stderrLogger } from './records/logger.ts';
 import { activeTracer } from './records/run-trace.ts';
 import { explainEvent } from './registry/explain.ts';
@@ -44,8 +44,11 @@ import { Registry } from './registry/registry.ts';
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 5000;
 
+/** [G-PERF-1] The NATS client (~60 files) is loaded only by an engine that is given `nats`. */
+const natsModule = () => import('./nats/engine-nats.ts');
+
 export async function createHookEngine(options: HookEngineOptions = {}): Promise<HookEngine> {
-  const nats = options.nats === undefined ? undefined : EngineNats.parse(options.nats);
+  const nats = options.nats === undefined ? undefined : (await natsModule()).EngineNats.parse(options.nats);
   const engine = new Engine(options);
   if (nats !== undefined) {
     try {
@@ -271,6 +274,7 @@ class Engine implements HookEngine {
 
   /** Called once by createHookEngine when `nats` is given. */
   async connectNats(options: ReturnType<typeof EngineNats.parse>): Promise<void> {
+    const { EngineNats } = await natsModule();
     const nats = await EngineNats.open(this, options, {
       bus: this.bus,
       logger: this.#opts.logger ?? stderrLogger,

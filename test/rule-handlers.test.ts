@@ -507,17 +507,20 @@ describe('[G-CEL-1] CEL is loaded only when a rule is compiled', () => {
   });
 
   it('a cold hookwerk hook whose policy has no rule never loads it; one with a rule does (the probe works)', async () => {
-    // NODE_DEBUG=module names every CommonJS module loaded, which is how CEL is loaded.
+    // NODE_DEBUG=module names every CommonJS module loaded, which is how the modules load CEL
+    // (HOOKWERK_COLD_BUNDLE=off: the cold bundle holds CEL as one of its lazy parts [G-PERF-1]).
     const loads = (stderr: string) => stderr.split('\n').filter((l) => l.includes('@bufbuild/cel/dist'));
     const noRule = setup(pre('Bash', { type: 'command', command: 'exit 0' }));
     const without = await hookProcess(noRule, bashCall(noRule, 'git push'), 'claude', {
       NODE_DEBUG: 'module',
+      HOOKWERK_COLD_BUNDLE: 'off',
     });
     expect(without.stderr).toContain('MODULE');
     expect(loads(without.stderr)).toEqual([]);
     const withRule = setup(pre('Bash', rule(PUSH, { decision: 'deny', reason: 'no' })));
     const loaded = await hookProcess(withRule, bashCall(withRule, 'git push'), 'claude', {
       NODE_DEBUG: 'module',
+      HOOKWERK_COLD_BUNDLE: 'off',
     });
     expect(specific(loaded.stdout)).toMatchObject({ permissionDecision: 'deny' });
     expect(loads(loaded.stderr).length).toBeGreaterThan(0);

@@ -22,12 +22,13 @@ import { guardProjectEnv } from '../hook/project-env.ts';
 
 /**
  * [R-HOOK-4] The cold decider, loaded only once a policy hook may run: it (and the engine behind
- * it) pulls in node:crypto, some 8 ms of a call that has no hook to run.
+ * it) pulls in node:crypto, some 8 ms of a call that has no hook to run. [G-PERF-1] It comes from
+ * the cold bundle with its code cache (hook/cold-load.ts).
  */
 const coldDecider: PolicyDecider = {
   async decide(q) {
-    const cold = await import('../hook/cold-decider.ts');
-    return cold.coldDecider.decide(q);
+    const { loadColdDecider } = await import('../hook/cold-load.ts');
+    return (await loadColdDecider(q.home, q.env)).decide(q);
   },
 };
 

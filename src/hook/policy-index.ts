@@ -76,7 +76,7 @@ export function realPath(dir: string): string {
 }
 
 /** 32-bit FNV-1a, hex: a file name, not a secret (the key is compared after reading). */
-function fnv1a(text: string): string {
+export function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

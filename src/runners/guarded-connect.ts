@@ -7,7 +7,7 @@
  */
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import { BlockedAddressError, blockedAddressReason } from './blocked-address.ts';
 
 /** `dns.lookup`, or a stand-in with its shape (tests map names to addresses with one). */
@@ -30,13 +30,17 @@ function guardedLookup(lookup: HostLookup): HostLookup {
 }
 
 /**
- * An undici connector. `guarded`: blocked addresses are refused (the default for every hook);
+ * An undici connector, made with undici's `buildConnector` (the caller's: undici is loaded with
+ * the first HTTP call [G-PERF-1]). `guarded`: blocked addresses are refused (the default for every hook);
  * otherwise only `lookup` is applied (a hook with `allowLinkLocal: true`).
  */
-export function hookConnector(opts: { guarded: boolean; lookup?: HostLookup }): buildConnector.connector {
+export function hookConnector(
+  opts: { guarded: boolean; lookup?: HostLookup },
+  build: typeof buildConnector,
+): buildConnector.connector {
   const lookup = opts.lookup ?? dns.lookup;
-  if (!opts.guarded) return buildConnector({ lookup });
-  const connect = buildConnector({ lookup: guardedLookup(lookup) });
+  if (!opts.guarded) return build({ lookup });
+  const connect = build({ lookup: guardedLookup(lookup) });
   return (options, callback) => {
     // An IP literal never reaches `lookup`: check it here, before any socket exists.
     if (isIP(options.hostname) !== 0 && blockedAddressReason(options.hostname) !== undefined) {

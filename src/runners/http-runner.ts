@@ -26,7 +26,7 @@ import type { Readable } from 'node:stream';
  * process against a server that keeps connections open for a minute). Idle sockets are closed
  * after `KEEP_ALIVE_MS` anyway. `close()` closes everything for an orderly shutdown.
  */
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { errorCode, errorMessage } from '../core/errno.ts';
 import { BLOCKED_ADDRESS_CODE } from './blocked-address.ts';
 import { CappedBuffer } from './capped-buffer.ts';
@@ -54,6 +54,17 @@ interface RunHttpOptions {
 }
 
 /**
+ * [G-PERF-1] undici (~100 files, and Node's own copy that it wakes) is loaded with the first
+ * HTTP call, not with the engine: most policies have no HTTP hook, and a lone `hookwerk hook`
+ * process would pay for it on every call.
+ */
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = (): Promise<typeof import('undici')> => {
+  undici ??= import('undici');
+  return undici;
+};
+
+/**
  * One keep-alive pool per runner: an engine opens its own, and closes it with `close()`.
  * A call always resolves with the reason it ended; it never throws.
  */
@@ -72,21 +83,24 @@ export class HttpRunner {
   }
 
   /** The pool, created on first use (and again after `close()`). */
-  #dispatcher(allowLinkLocal: boolean): Agent {
+  #dispatcher(lib: typeof import('undici'), allowLinkLocal: boolean): Agent {
     if (allowLinkLocal) {
-      this.#openPool ??= this.#newPool(false);
+      this.#openPool ??= this.#newPool(lib, false);
       return this.#openPool;
     }
-    this.#pool ??= this.#newPool(true);
+    this.#pool ??= this.#newPool(lib, true);
     return this.#pool;
   }
 
-  #newPool(guarded: boolean): Agent {
-    return new Agent({
+  #newPool(lib: typeof import('undici'), guarded: boolean): Agent {
+    return new lib.Agent({
       connections: CONNECTIONS_PER_ORIGIN,
       keepAliveTimeout: KEEP_ALIVE_MS,
       keepAliveMaxTimeout: KEEP_ALIVE_MS,
-      connect: hookConnector({ guarded, ...(this.#lookup !== undefined ? { lookup: this.#lookup } : {}) }),
+      connect: hookConnector(
+        { guarded, ...(this.#lookup !== undefined ? { lookup: this.#lookup } : {}) },
+        lib.buildConnector,
+      ),
     });
   }
 
@@ -115,6 +129,15 @@ export class HttpRunner {
     const url = this.#checkedUrl(spec.url);
     if (typeof url !== 'string') return notSent(start, 'transport', url.error);
 
+    let lib: typeof import('undici');
+    try {
+      lib = await loadUndici();
+    } catch (err) {
+      return notSent(start, 'transport', describeError(err));
+    }
+    // Loaded before the timer and the abort listener start: none of their events can be missed.
+    if (external?.aborted) return notSent(start, 'aborted');
+
     // undici takes an EventEmitter as its abort signal: far cheaper per call than an AbortSignal.
     const abort = new EventEmitter();
     let stoppedBy: 'timeout' | 'aborted' | undefined;
@@ -135,8 +158,8 @@ export class HttpRunner {
     let reason: HttpEndReason;
     let error: string | undefined;
     try {
-      const res = await request(url, {
-        dispatcher: this.#dispatcher(spec.allowLinkLocal === true),
+      const res = await lib.request(url, {
+        dispatcher: this.#dispatcher(lib, spec.allowLinkLocal === true),
         method: spec.method,
         headers: this.#headers(spec.headers),
         body: spec.body,
