@@ -11,7 +11,18 @@ import { type ConfigIssue, fromZodIssues, jsonPath } from '../../core/issues.ts'
 import { looksLike } from '../../core/looks-like.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 import { GUARD_TABLE, type ShippedGuard } from '../../guards/guard-table.ts';
+import type { HookScope } from '../../registry/hook-definition.ts';
 import { exceptProblem } from './guard-except.ts';
+
+/**
+ * [T-SELF-1, T-MGD-1] Whether a policy file of `scope` may turn off (or loosen: `ask`, `except`)
+ * a guard that is on by default (`self-protect`): only the managed policy
+ * (`/etc/hookwerk/policy.json`, loaded with scope `managed`) may; a user or project file's `false`
+ * is ignored with a warning, and its `ask` or `except` only shapes an extra instance of its own.
+ */
+export function mayTurnOffDefaultGuards(scope: HookScope | undefined): boolean {
+  return scope === 'managed';
+}
 
 export type GuardDecision = 'deny' | 'ask';
 
@@ -53,6 +64,7 @@ export function readGuardSettings(
   file: string,
   value: unknown,
   table: readonly ShippedGuard[] = GUARD_TABLE,
+  scope?: HookScope,
 ): { settings: GuardSetting[]; problems: ConfigIssue[] } {
   const problems: ConfigIssue[] = [];
   if (value === undefined) return { settings: [], problems };
@@ -74,7 +86,7 @@ export function readGuardSettings(
       });
       continue;
     }
-    const setting = readOne(file, guard, given, at, problems);
+    const setting = readOne(file, guard, given, at, problems, mayTurnOffDefaultGuards(scope));
     if (setting !== undefined) byName.set(name, setting);
   }
   const settings = table.flatMap((g) => {
@@ -90,10 +102,11 @@ function readOne(
   given: unknown,
   at: PropertyKey[],
   problems: ConfigIssue[],
+  managed: boolean,
 ): GuardSetting | undefined {
   const base = { guard, decision: guard.defaultDecision, except: [] as string[] };
   if (given === false) {
-    if (guard.onByDefault === true)
+    if (guard.onByDefault === true && !managed)
       problems.push({
         file,
         path: jsonPath(at),
@@ -125,6 +138,14 @@ function readOne(
       problems.push({ file, path: jsonPath([...at, 'except', i]), message: problem });
   });
   if (problems.length > before || !common.success || !options.success) return undefined;
+  const loosens = common.data.decision === 'ask' || (common.data.except ?? []).length > 0;
+  if (guard.onByDefault === true && !managed && loosens)
+    problems.push({
+      file,
+      path: jsonPath(at),
+      message: `"${guard.name}" stays on as shipped (deny, no except): this file's ask or except applies only to its own extra check; only a managed policy changes it`,
+      level: 'warning',
+    });
   return {
     ...base,
     on: true,

@@ -162,7 +162,7 @@ function strictPolicy(
   const errors: ConfigIssue[] = config.issues.filter((i) => policyFiles.has(i.file));
   const warnings: ConfigIssue[] = config.warnings.filter((w) => !policyFiles.has(w.file));
   for (const s of settings) {
-    const problems = policyProblems(s.file, s.value);
+    const problems = policyProblems(s.file, s.value, s.scope);
     const strictErrors = problems.filter((p) => p.level !== 'warning');
     // What the lenient reading skipped (an http hook's blocked address…) is an error here too,
     // unless the strict reading already named the file's errors.
