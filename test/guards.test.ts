@@ -387,7 +387,7 @@ describe('[G-LIB-1] never silently open', () => {
   });
 
   it('no guard on: no layer; the fast path indexes the tools the guards look at', () => {
-    // Without the guards on by default (a managed policy's `self-protect: false`, T-MGD-1).
+    // Without the guards on by default (a managed policy's `self-protect: false`, SPEC §15.2).
     const table = GUARD_TABLE.filter((g) => g.onByDefault !== true);
     expect(
       guardsLayer(

@@ -238,7 +238,7 @@ describe('[T-SELF-1] the attacks of issue 30, each stopped by self-protect with 
   );
 });
 
-describe('[T-SELF-1, T-MGD-1] a user policy cannot turn self-protect off', () => {
+describe('[T-SELF-1] (SPEC §15.2) a user policy cannot turn self-protect off', () => {
   it(
     '"self-protect": false in the user policy is ignored: validate warns, the hook still denies',
     async () => {

@@ -1,5 +1,5 @@
 /**
- * [T-SELF-1, T-MGD-1, G-LIB-1, R-HOOK-4] `self-protect` on by default, on the real guard layer and
+ * [T-SELF-1, G-LIB-1, R-HOOK-4] (SPEC §15.2) `self-protect` on by default, on the real guard layer and
  * fast path: it runs with no policy file; a user or project policy's `false` is ignored (a warning,
  * and its reasons say so), its `ask`/`except` shape an extra copy only (a warning), `true` adds no
  * second copy; only a source of scope `managed` (`mayTurnOffDefaultGuards`) turns it off or shapes
@@ -87,7 +87,7 @@ describe('[T-SELF-1] on by default', () => {
   });
 });
 
-describe('[T-MGD-1] only the managed policy turns it off or shapes it', () => {
+describe('(SPEC §15.2) only the managed policy turns it off or shapes it', () => {
   it('mayTurnOffDefaultGuards is the scope check: managed only', () => {
     expect(mayTurnOffDefaultGuards('managed')).toBe(true);
     for (const scope of ['user', 'project', 'local', undefined] as const)

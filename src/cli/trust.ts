@@ -153,7 +153,7 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
     return 1;
   }
 
-  // [T-SELF-2, T-MGD-1] The user's policy (the managed one joins this list) may require a person.
+  // [T-SELF-2] (SPEC §15.2) The user's policy (the managed one joins this list) may require a person.
   const human = trustNeedsHuman([policyFile(home)]);
   if (human.required) {
     if (!(await humanApproves(home, opts.env ?? process.env, io, human.problem))) return 1;

@@ -23,6 +23,6 @@ export const GUARD_TABLE: readonly ShippedGuard[] = [
   outsideProjectGuard,
   publishGuard,
   pipeToShellGuard,
-  // On by default; off only by a managed policy (T-SELF-1, T-MGD-1: `onByDefault`).
+  // On by default; off only by a managed policy (T-SELF-1, SPEC §15.2: `onByDefault`).
   selfProtectGuard,
 ];

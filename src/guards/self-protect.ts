@@ -244,7 +244,7 @@ export const selfProtectGuard: GuardDefinition<SelfProtectOptions> = {
   name: 'self-protect',
   defaultDecision: 'deny',
   options: optionsSchema,
-  // [T-SELF-1] On for every agent; only a managed policy turns it off (T-MGD-1, `guard-settings.ts`).
+  // [T-SELF-1] On for every agent; only a managed policy turns it off (SPEC §15.2, `guard-settings.ts`).
   onByDefault: true,
   // The tools whose calls the action view reads: a call of any other names no file it could see.
   tools: DEFAULT_GUARD_TOOLS,

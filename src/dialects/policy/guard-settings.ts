@@ -15,7 +15,7 @@ import type { HookScope } from '../../registry/hook-definition.ts';
 import { exceptProblem } from './guard-except.ts';
 
 /**
- * [T-SELF-1, T-MGD-1] Whether a policy file of `scope` may turn off (or loosen: `ask`, `except`)
+ * [T-SELF-1] (SPEC §15.2) Whether a policy file of `scope` may turn off (or loosen: `ask`, `except`)
  * a guard that is on by default (`self-protect`): only the managed policy
  * (`/etc/hookwerk/policy.json`, loaded with scope `managed`) may; a user or project file's `false`
  * is ignored with a warning, and its `ask` or `except` only shapes an extra instance of its own.

@@ -87,7 +87,7 @@ export function guardsLayer(
     const from = read.flatMap(({ s, settings }) =>
       settings.filter((x) => x.guard === guard && x.on).map((x) => ({ s, x })),
     );
-    // [T-SELF-1, T-MGD-1] A guard on by default runs as shipped unless the managed policy names it
+    // [T-SELF-1] (SPEC §15.2) A guard on by default runs as shipped unless the managed policy names it
     // (`false` turns it off, an object is the one instance); a user or project file only adds.
     const asShipped =
       guard.onByDefault === true &&

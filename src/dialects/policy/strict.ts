@@ -86,7 +86,7 @@ const unknownKey = (_at: ReadonlyArray<PropertyKey>, key: string) =>
 
 /**
  * Every problem of one policy file's parsed value: errors make it unusable, warnings do not.
- * `scope` is the file's (`managed` may turn off a guard that is on by default, T-MGD-1).
+ * `scope` is the file's (`managed` may turn off a guard that is on by default, SPEC §15.2).
  */
 export function policyProblems(file: string, value: unknown, scope?: HookScope): ConfigIssue[] {
   if (!isPlainObject(value)) return [{ file, path: '$', message: 'must be a JSON object' }];

@@ -1,7 +1,7 @@
 /**
  * [T-SELF-2] A policy file's `"trust": {"requireHuman": true}`: `hookwerk trust` then approves only
  * on a confirmation typed on a terminal, or with the user's trust token. Read from the user policy
- * (the managed policy may force it too, T-MGD-1: `requireHumanIn` takes any file's value); a
+ * (the managed policy may force it too, SPEC §15.2: `requireHumanIn` takes any file's value); a
  * project policy's `trust` is never read — a project cannot loosen or tighten how it is approved.
  */
 import { z } from 'zod';
@@ -34,7 +34,7 @@ export function requireHumanOf(file: string): { required: boolean; problem?: str
 }
 
 /**
- * What the policy files that may say it (the user's; the managed one too, T-MGD-1: put it first
+ * What the policy files that may say it (the user's; the managed one too, SPEC §15.2: put it first
  * in `files`) say together: a person is needed when any of them asks for one.
  */
 export function trustNeedsHuman(files: readonly string[]): { required: boolean; problem?: string } {
