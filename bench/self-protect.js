@@ -2,8 +2,9 @@
 // baseline of the same run: the guard layer (`guardsLayer`, what the policy gate runs on
 // PreToolUse) with every shipped guard turned on, vs the same layer and policy without
 // self-protect (only a managed policy can turn it off; here the table is given without it).
-// Each timed call makes its own input object and action view (one per call, as the gate does),
-// so both sides pay the view; the difference is self-protect's own check.
+// The call's action view is made once per row and handed to every timed decide (the gate makes
+// it once per call and shares it, G-ACT-1; bench/guard.js times the view itself), so the rows time
+// the guards alone: the difference is self-protect's own check.
 //
 //   Bash    the 120-character line of bench/guard.js (a cd, a pipeline, a redirect, a commit)
 //   Write   a Write of a file in the project (a file tool: no command line to read)
@@ -28,14 +29,9 @@ function world() {
   return { root, home, project, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-/** One call through `layer`: a fresh input, its view made on first ask (once), the layer's verdict. */
-function decideOnce(layer, ctx, make, i) {
-  const input = make(i);
-  let view;
-  return layer.decide('PreToolUse', input, () => {
-    view ??= actionView(input, ctx);
-    return view;
-  });
+/** One call through `layer`: its input and its view, made once. */
+function decideOnce(layer, call) {
+  return layer.decide('PreToolUse', call.input, () => call.view);
 }
 
 export async function run() {
@@ -66,47 +62,43 @@ export async function run() {
     const calls = [
       {
         label: `a Bash call (the 120-character line of the guard rows)`,
-        make: (i) => ({
+        make: () => ({
           session_id: 's',
           cwd: w.project,
           tool_name: 'Bash',
           tool_input: { command: LINE },
-          i,
         }),
       },
       {
         label: 'a Write of a project file',
-        make: (i) => ({
+        make: () => ({
           session_id: 's',
           cwd: w.project,
           tool_name: 'Write',
           tool_input: { file_path: path.join(w.project, 'src', 'index.ts'), content: 'x' },
-          i,
         }),
       },
     ];
     const rows = [];
     for (const { label, make } of calls) {
+      const input = make();
+      const call = { input, view: actionView(input, ctx) };
       for (const layer of [withSelf, without])
-        if (decideOnce(layer, ctx, make, 0) !== undefined)
+        if (decideOnce(layer, call) !== undefined)
           throw new Error(`the bench call was objected to: ${label}`);
       const a = [];
       const b = [];
       // Interleaved rounds, so that a slower moment of the machine falls on both sides.
       for (let round = 0; round < 5; round++) {
         const warmup = round === 0 ? 20_000 : 2000;
-        a.push(
-          ...timeBatches((i) => decideOnce(withSelf, ctx, make, i), { batchSize: 500, batches: 11, warmup }),
-        );
-        b.push(
-          ...timeBatches((i) => decideOnce(without, ctx, make, i), { batchSize: 500, batches: 11, warmup }),
-        );
+        a.push(...timeBatches(() => decideOnce(withSelf, call), { batchSize: 500, batches: 11, warmup }));
+        b.push(...timeBatches(() => decideOnce(without, call), { batchSize: 500, batches: 11, warmup }));
       }
       const p50 = median(a);
       const base = median(b);
       progress(`self-protect/${label}: ${fmtUs(p50)} with, ${fmtUs(base)} without`);
       rows.push({
-        benchmark: `self-protect's cost on ${label}: the guard layer with every shipped guard, view included (median per call)`,
+        benchmark: `self-protect's cost on ${label}: the guard layer with every shipped guard, on the call's view (median per call)`,
         hookwerk: fmtUs(p50),
         baseline: `${fmtUs(base)} (the same layer and policy without self-protect)`,
         ratio: fmtRatio(p50 / base),
