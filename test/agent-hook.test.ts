@@ -252,28 +252,32 @@ describe('[R-HOOK-2] hookwerk hook never blocks by accident', () => {
 });
 
 describe('[R-HOOK-2] an internal failure of hookwerk', () => {
-  const input = JSON.stringify({
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command: 'ls' },
-  });
   const failing = { decide: () => Promise.reject(new Error('engine exploded')) };
 
   it('is no objection with the cause on stderr, unless a closed guard names the event', async () => {
     const home = tempDir('hw-ah-home-');
     const file = path.join(home, '.hookwerk', 'policy.json');
     const guard = (failMode: string) => ({
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true', failMode }] }] },
+      hooks: { PreToolUse: [{ matcher: 'Task', hooks: [{ type: 'command', command: 'true', failMode }] }] },
     });
     writeJson(file, guard('open'));
+    // A tool self-protect (on by default, T-SELF-1) does not look at: only the policy's own guard counts.
     const cursorInput = JSON.stringify({
       hook_event_name: 'preToolUse',
-      tool_name: 'Shell',
-      tool_input: { command: 'ls' },
+      tool_name: 'Task',
+      tool_input: { description: 'x' },
     });
     const req = { agent: 'cursor' as const, stdin: cursorInput, cwd: home, env: { HOME: home }, home };
     const open = await answerHookCall(req, { decider: failing });
     expect(open).toMatchObject({ stdout: '{}\n', exitCode: 0 });
+    // A shell call: self-protect looks at it, so the failure denies whatever the policy says.
+    const shell = JSON.stringify({
+      hook_event_name: 'preToolUse',
+      tool_name: 'Shell',
+      tool_input: { command: 'ls' },
+    });
+    const shellAnswer = await answerHookCall({ ...req, stdin: shell }, { decider: failing });
+    expect(JSON.parse(shellAnswer.stdout)).toMatchObject({ permission: 'deny' });
     expect(open.stderr).toContain('engine exploded');
     writeJson(file, guard('closed'));
     const closed = await answerHookCall(req, { decider: failing });
@@ -286,7 +290,13 @@ describe('[R-HOOK-2] an internal failure of hookwerk', () => {
     writeJson(path.join(home, '.hookwerk', 'policy.json'), {
       hooks: { PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'exit 2' }] }] },
     });
-    const req = { agent: 'claude' as const, stdin: input, cwd: home, env: { HOME: home }, home };
+    // A WebFetch: not in the plain name list, and no tool self-protect (on by default) looks at.
+    const fetch = JSON.stringify({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'WebFetch',
+      tool_input: { url: 'https://example.com/', prompt: 'x' },
+    });
+    const req = { agent: 'claude' as const, stdin: fetch, cwd: home, env: { HOME: home }, home };
     // A call that loads the policy leaves its index for the fast path (not while the policy file
     // is as new as the load itself: the file clock is coarse, so that load may have missed a write).
     await waitFor(async () => {
@@ -294,7 +304,7 @@ describe('[R-HOOK-2] an internal failure of hookwerk', () => {
       expect(loaded).toEqual({ stdout: '', stderr: '', exitCode: 0 });
       return existsSync(path.join(home, '.hookwerk', 'cache', 'policy-index'));
     }, 'the policy index');
-    // Bash is not in the plain name list: answered from the index, without the engine.
+    // WebFetch is not in the plain name list: answered from the index, without the engine.
     expect(await answerHookCall(req, { decider: failing })).toEqual({ stdout: '', stderr: '', exitCode: 0 });
   });
 });

@@ -20,7 +20,7 @@ const DENY = 'echo "guard says no" >&2; exit 2';
 const closed = { type: 'command', command: DENY, failMode: 'closed' };
 const claudeShaped = (event: string, matcher: string) =>
   JSON.stringify({ hooks: { [event]: [{ matcher, hooks: [closed] }] } });
-const bash = { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
+const bash = { tool_name: 'Bash', tool_input: { command: 'rm -rf build' } };
 
 interface Case {
   dialect: GateDialect;

@@ -10,7 +10,7 @@
  * A corpus: `{"guard": NAME, "options"?: {…}, "world"?: {…}, "stop": [case…], "pass": [case…]}`.
  * A case is `{"command": "a shell line", "cwd"?: "relative/to/the/project", "decision"?: "ask"}`
  * or `{"tool": "Read"|"Write"|"Edit"|…, "input": {…Claude-shaped…}}` (also `read_many_files`
- * (Gemini), `view` (Copilot), `apply_patch` (Codex) for one agent's own tool). In tool inputs
+ * (Gemini), `view` (Copilot), `apply_patch` (Codex), `Delete` (Cursor) for one agent's own tool). In tool inputs
  * `$PROJECT`, `$HOME` and `$TMP` stand for the project, the home and the temp folder; in commands
  * `$PROJECT` and `$TMP` do (not followed by a name character), and `$HOME` is the shell's, which
  * the action view expands. The world every corpus runs in: the project holds `src/`, `build/`,
@@ -188,7 +188,7 @@ const SHAPES: readonly Shape[] = [
     asks: true,
     ...claudeLike('PreToolUse'),
     tool: (tool, input, w) =>
-      ['read_many_files', 'view', 'apply_patch'].includes(tool)
+      ['read_many_files', 'view', 'apply_patch', 'Delete'].includes(tool)
         ? undefined
         : {
             hook_event_name: 'PreToolUse',
@@ -313,7 +313,7 @@ const SHAPES: readonly Shape[] = [
       tool_input: { command },
     }),
     tool: (tool, input, w) =>
-      ['Read', 'Write', 'Edit', 'Grep'].includes(tool)
+      ['Read', 'Write', 'Edit', 'Grep', 'Delete'].includes(tool)
         ? {
             hook_event_name: 'preToolUse',
             conversation_id: 's',

@@ -122,7 +122,7 @@ describe('[G-LIB-1, R-HOOK-1] hookwerk hook --agent claude with guards on, as a 
 });
 
 describe('[R-HOOK-4, R-HOOK-2] the fast path knows the guards', () => {
-  it('with the index written a Bash call reaches the guards, a Read call does not; a failing engine denies', async () => {
+  it('with the index written a Bash call reaches the guards, a WebFetch call does not; a failing engine denies', async () => {
     const w = world({ guards: { 'force-push': true } });
     const input = bash('git push -f origin main', w.project);
     await waitFor(async () => {
@@ -141,8 +141,11 @@ describe('[R-HOOK-4, R-HOOK-2] the fast path knows the guards', () => {
     const viaEngine = await answerHookCall(req(input), { decider: failing });
     expect(viaEngine.stdout).toContain('"permissionDecision":"deny"');
     expect(viaEngine.stdout).toContain('engine exploded');
+    // [T-SELF-1] A Read reaches self-protect (on by default: the trust token); a WebFetch no guard looks at.
     const read = { ...input, tool_name: 'Read', tool_input: { file_path: 'README.md' } };
-    expect(await answerHookCall(req(read), { decider: failing })).toEqual({
+    expect((await answerHookCall(req(read), { decider: failing })).stdout).toContain('engine exploded');
+    const fetch = { ...input, tool_name: 'WebFetch', tool_input: { url: 'https://example.com/' } };
+    expect(await answerHookCall(req(fetch), { decider: failing })).toEqual({
       stdout: '',
       stderr: '',
       exitCode: 0,

@@ -153,12 +153,11 @@ describe('[G-LIB-2] order: after the permissions, in the table order; the first 
     const { bash } = await policyEngine({
       user: { guards: { 'destructive-delete': { decision: 'ask' }, 'force-push': true } },
     });
-    const asked = await bash('rm -rf ~');
+    // (Not `rm -rf ~`: it takes ~/.hookwerk along, which self-protect, on by default, denies.)
+    const asked = await bash('rm -rf ~/Documents');
     expect(verdict(asked)).toBe('ask');
-    expect(asked.reason).toBe(
-      '~/.hookwerk/policy.json: guards.destructive-delete: rm -rf ~ deletes the home folder (~)',
-    );
-    const denied = await bash('rm -rf ~; git push -f origin main');
+    expect(asked.reason).toContain('~/.hookwerk/policy.json: guards.destructive-delete: rm -rf ~/Documents ');
+    const denied = await bash('rm -rf ~/Documents; git push -f origin main');
     expect(verdict(denied)).toBe('deny');
     expect(denied.reason).toContain(
       'guards.force-push: git push -f origin main force-pushes main, a protected branch',
@@ -325,10 +324,15 @@ describe('[G-LIB-1, G-LIB-3] each guard’s options', () => {
 
 describe('[G-LIB-1] never silently open', () => {
   it('a command line that cannot be read is objected to by every guard that reads commands', async () => {
-    const { bash } = await policyEngine({ user: { guards: { publish: true } } });
+    const { bash, engine } = await policyEngine({ user: { guards: { publish: true } } });
     const d = await bash('echo "oops');
-    expect(verdict(d)).toBe('ask');
-    expect(d.reason).toContain('guards.publish: cannot read this command safely');
+    // publish asks, then self-protect (on by default, T-SELF-1) denies: the line may hide `hookwerk trust`.
+    expect(verdict(d)).toBe('deny');
+    expect(d.reason).toContain('guards.self-protect: cannot read this command safely');
+    const lines = engine.explain('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'echo "oops' } });
+    expect(lines.find((l) => l.hook === 'guards.publish')?.detail).toContain(
+      'asks: cannot read this command safely',
+    );
   });
 
   const fake = (over: Partial<ShippedGuard>): ShippedGuard => ({
@@ -379,8 +383,8 @@ describe('[G-LIB-1] never silently open', () => {
     );
     expect(off?.decide('PreToolUse', call('ls'), viewOf('ls'))?.decision).toBe('deny');
     expect(policyProblems('/u.json', { guards: { 'destructive-delete': false } })).toEqual([]);
-    // The registry's own guards are none of them on by default on this branch.
-    expect(GUARD_TABLE.filter((g) => g.onByDefault === true)).toEqual([]);
+    // [T-SELF-1] Of the shipped guards, self-protect is on by default.
+    expect(GUARD_TABLE.filter((g) => g.onByDefault === true).map((g) => g.name)).toEqual(['self-protect']);
   });
 
   it('[T-MGD-1] only the managed policy`s false turns a guard on by default off, without a warning', () => {
@@ -407,15 +411,19 @@ describe('[G-LIB-1] never silently open', () => {
   });
 
   it('no guard on: no layer; the fast path indexes the tools the guards look at', () => {
+    // Without the guards on by default (a managed policy's `self-protect: false`, T-MGD-1).
+    const table = GUARD_TABLE.filter((g) => g.onByDefault !== true);
     expect(
       guardsLayer(
         [{ file: '/u.json', scope: 'user', value: { guards: { publish: false } } }],
         ctx(tempDir()),
+        table,
       ),
     ).toBeUndefined();
     const layer = guardsLayer(
       [{ file: '/u.json', scope: 'user', value: { guards: { publish: true, 'force-push': true } } }],
       ctx(tempDir()),
+      table,
     );
     expect(layer?.tools('PreToolUse')).toEqual(['Bash']);
     expect(layer?.tools('PostToolUse')).toBeNull();
@@ -441,6 +449,7 @@ describe('[G-FAIL-5] explain lists the guards in force, after the permission rul
       ['guard', 'guards.destructive-delete', 'runs'],
       ['guard', 'guards.destructive-delete', 'runs'],
       ['guard', 'guards.publish', 'matcher'],
+      ['guard', 'guards.self-protect', 'runs'],
     ]);
     expect(lines[1]!.detail).toBe(
       'guard of ~/.hookwerk/policy.json (deny, except rm -rf ~/tmp): denies: rm -fr / deletes the root folder /',
@@ -451,6 +460,9 @@ describe('[G-FAIL-5] explain lists the guards in force, after the permission rul
     expect(lines[3]!.detail).toContain('does not object to this call');
     const read = engine.explain('PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'x' } });
     expect(read.find((l) => l.kind === 'guard')?.detail).toContain('does not look at Read calls');
+    expect(read.find((l) => l.hook === 'guards.self-protect')?.detail).toBe(
+      'guard of hookwerk (deny): does not object to this call',
+    );
     const none = engine.explain('PreToolUse', {});
     expect(none.filter((l) => l.kind === 'guard').map((l) => l.detail)[0]).toContain(
       'checked before every hook on PreToolUse for Bash',

@@ -28,7 +28,7 @@ interface World {
   pids: string;
 }
 
-/** A policy: Bash has a closed guard that ignores SIGTERM and sleeps; Read an open one that sleeps. */
+/** A policy: Bash has a closed guard that ignores SIGTERM and sleeps; WebFetch an open one that sleeps (a tool self-protect, on by default, does not look at: its failures stay open). */
 function world(): World {
   const dir = tempDir('hw-hook-timeout-');
   const home = path.join(dir, 'home');
@@ -45,19 +45,19 @@ function world(): World {
   writeFileSync(
     path.join(home, '.hookwerk', 'policy.json'),
     JSON.stringify({
-      hooks: { PreToolUse: [group('Bash', closed, { failMode: 'closed' }), group('Read', open)] },
+      hooks: { PreToolUse: [group('Bash', closed, { failMode: 'closed' }), group('WebFetch', open)] },
     }),
   );
   return { dir, home, project, socket: path.join(dir, 'd.sock'), pids };
 }
 
-const call = (w: World, tool: 'Bash' | 'Read') =>
+const call = (w: World, tool: 'Bash' | 'WebFetch') =>
   JSON.stringify({
     hook_event_name: 'PreToolUse',
     session_id: 'sess-timeout',
     cwd: w.project,
     tool_name: tool,
-    tool_input: tool === 'Bash' ? { command: 'rm -rf build' } : { file_path: 'a' },
+    tool_input: tool === 'Bash' ? { command: 'rm -rf build' } : { url: 'https://example.com/', prompt: 'a' },
   });
 
 /** Runs `hookwerk hook` (the Node command, or the C client) with `input` on stdin. */
@@ -107,7 +107,7 @@ describe('[G-FAIL-4] hookwerk hook --timeout S answers before S − 2 s', () => 
     const none = path.join(w.dir, 'no-daemon.sock');
     const [closed, open] = await Promise.all([
       runHook('node', w, call(w, 'Bash'), none),
-      runHook('node', w, call(w, 'Read'), none),
+      runHook('node', w, call(w, 'WebFetch'), none),
     ]);
     expectTimedOutDeny(closed);
     expectNoObjection(open);
@@ -122,7 +122,10 @@ describe('[G-FAIL-4] hookwerk hook --timeout S answers before S − 2 s', () => 
     const daemon = startCli(['daemon', '--socket', w.socket], { home: w.home });
     await daemon.waitForOutput(/^ready$/m);
     const replies = await Promise.all(
-      CLIENTS.flatMap((client) => [runHook(client, w, call(w, 'Bash')), runHook(client, w, call(w, 'Read'))]),
+      CLIENTS.flatMap((client) => [
+        runHook(client, w, call(w, 'Bash')),
+        runHook(client, w, call(w, 'WebFetch')),
+      ]),
     );
     for (let i = 0; i < replies.length; i += 2) {
       const [closed, open] = [replies[i], replies[i + 1]];
@@ -140,7 +143,7 @@ describe('[G-FAIL-4] hookwerk hook --timeout S answers before S − 2 s', () => 
       const w = world();
       const [closed, open] = await Promise.all([
         runHook('c', w, call(w, 'Bash'), path.join(w.dir, 'no-daemon.sock')),
-        runHook('c', w, call(w, 'Read'), path.join(w.dir, 'no-daemon.sock')),
+        runHook('c', w, call(w, 'WebFetch'), path.join(w.dir, 'no-daemon.sock')),
       ]);
       expectTimedOutDeny(closed);
       expectNoObjection(open);

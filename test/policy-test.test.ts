@@ -192,7 +192,7 @@ describe('[G-TEST-1] hookwerk test', () => {
       cases: [
         {
           name: 'rm -rf is denied',
-          input: { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } },
+          input: { tool_name: 'Bash', tool_input: { command: 'rm -rf build' } },
           expect: 'deny',
         },
       ],
@@ -220,7 +220,7 @@ describe('[G-TEST-1] hookwerk test', () => {
       cases: [
         {
           name: 'rm -rf is denied',
-          input: { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } },
+          input: { tool_name: 'Bash', tool_input: { command: 'rm -rf build' } },
           expect: 'deny',
         },
       ],
@@ -253,7 +253,7 @@ describe('[G-TEST-1] hookwerk test', () => {
     writeJson(path.join(project, '.hookwerk', 'policy.json'), {
       hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] },
     });
-    const rm = { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
+    const rm = { tool_name: 'Bash', tool_input: { command: 'rm -rf build' } };
     writeJson(path.join(project, '.hookwerk', 'tests', 'project.json'), {
       cases: [{ name: 'project: rm -rf is denied', input: rm, expect: 'deny' }],
     });
@@ -358,7 +358,7 @@ describe('[G-TEST-1] hookwerk test', () => {
 
   it('[G-TEST-1] by names the hook that made the verdict: its command, its source or its place in the file; --agent overrides every case’s agent', async () => {
     const { dir, guard } = policyFolder();
-    const rm = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
+    const rm = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf build' } };
     const file = path.join(dir, 'by.test.json');
     writeJson(file, {
       policy: 'policy.json',
@@ -467,7 +467,7 @@ describe('[G-TEST-1] hookwerk test', () => {
           hook_event_name: 'PreToolUse',
           cwd: project,
           tool_name: 'Bash',
-          tool_input: { command: 'rm -rf /' },
+          tool_input: { command: 'rm -rf build' },
         },
       },
       {

@@ -253,7 +253,10 @@ describe('[G-CEL-1] a rule decides like a hook, in-process', () => {
   it('explain shows a rule with its `when` [G-FAIL-5]', async () => {
     const s = setup(pre('Bash', rule(PUSH, { decision: 'deny', reason: 'r', failMode: 'closed' })));
     const e = await engine(s);
-    const [line] = e.explain('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'git push' } });
+    // (After the guard on by default, self-protect [T-SELF-1], which explain lists before the hooks.)
+    const line = e
+      .explain('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'git push' } })
+      .find((l) => l.kind !== 'guard');
     expect(line?.handler).toEqual({ type: 'rule', when: PUSH, failMode: 'closed', timeoutMs: 10 });
   });
 
@@ -475,6 +478,12 @@ describe('the fast path and the real processes [R-HOOK-1, R-HOOK-2, R-HOOK-4]', 
           { matcher: 'Bash', closed: false },
           { matcher: 'Bash', closed: false },
           { matcher: 'Bash', closed: false },
+          // [T-SELF-1] self-protect, on by default: the tools it looks at reach the engine, closed.
+          {
+            matcher:
+              'Bash|Delete|Edit|Glob|Grep|LS|MultiEdit|NotebookEdit|NotebookRead|Read|Write|apply_patch',
+            closed: true,
+          },
         ],
       ],
     ]);

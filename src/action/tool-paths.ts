@@ -2,7 +2,7 @@
  * [G-ACT-1] The files a file tool names, from its Claude-shaped input (after R-MAP-1): the
  * `file_path`/`path`/`notebook_path` fields of Claude Code's tools, Gemini CLI's `absolute_path`,
  * `dir_path` and `read_many_files`' `paths`/`include` lists (mapped to `Read`), Copilot's mapped
- * `view`/`create`/`edit`, and every file of a Codex `apply_patch` — read by Codex's own parser
+ * `view`/`create`/`edit`, Cursor's `Delete`, and every file of a Codex `apply_patch` — read by Codex's own parser
  * (`patch-files.ts`), `*** Move to:` targets included.
  */
 import { ownEntry } from '../core/plain-object.ts';
@@ -21,6 +21,8 @@ export const TOOL_ACCESS: Readonly<Record<string, Access>> = {
   Edit: 'write',
   MultiEdit: 'write',
   NotebookEdit: 'write',
+  /** Cursor's file delete (`preToolUse`, its name kept by R-MAP-1) [T-SELF-1]. */
+  Delete: 'delete',
 };
 
 /** Fields that name one file or folder. */

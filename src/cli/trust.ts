@@ -5,17 +5,27 @@ import { actionViewOf } from '../action/action-view.ts';
 import { type FilePin, folderFiles, PIN_DIRECTORY, PIN_SPECIAL, PIN_UNREADABLE } from '../consent/pins.ts';
 import { approveSurface, consentStatus } from '../consent/project-consent.ts';
 import { projectKey, readTrustStore, removeApproval, trustStorePath } from '../consent/trust-store.ts';
+import {
+  ensureTrustToken,
+  TRUST_TOKEN_ENV,
+  trustTokenMatches,
+  trustTokenPath,
+} from '../consent/trust-token.ts';
 import { outsidePathsOf } from '../core/command-words.ts';
 import { errorMessage } from '../core/errno.ts';
 import { homeFolder } from '../core/home.ts';
 import { formatIssue } from '../core/issues.ts';
+import { tildePath } from '../core/tilde-path.ts';
 import type { GateConfig } from '../dialects/gate-dialect.ts';
 import { dialectLabel, GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { readGateProject } from '../dialects/gate-project.ts';
 import type { LurusHook } from '../dialects/lurus/source.ts';
+import { MANAGED_POLICY_FILE, policyFile } from '../dialects/policy/files.ts';
+import { trustNeedsHuman } from '../dialects/policy/trust-setting.ts';
 import type { LayerLine } from '../dispatch/gate-layer.ts';
 import type { AgentHook } from '../registry/hook-definition.ts';
 import { CliError } from './cli-error.ts';
+import { askOnControllingTerminal } from './tty-confirm.ts';
 
 export interface TrustIo {
   out(line: string): void;
@@ -27,6 +37,11 @@ export interface TrustIo {
    * no, and the message says to use `--yes`. Default `true`.
    */
   interactive?: boolean;
+  /**
+   * [T-SELF-2] Asks on the controlling terminal (never stdin); `undefined` when there is none.
+   * Default: `/dev/tty` (`tty-confirm.ts`).
+   */
+  askHuman?: (question: string) => Promise<boolean | undefined>;
 }
 
 interface TrustOptions {
@@ -51,10 +66,13 @@ const QUESTION = 'Approve these project hooks? [y/N] ';
  * records consent for exactly what was shown [L-TRUST-1, L-TRUST-5]: the pins and the text of
  * each source, which is what runs until the next approval [L-TRUST-6]. Exit 0 approved (or
  * nothing to approve, or already approved), 1 not approved. `--list` and `--revoke` [L-TRUST-7].
+ * With `"trust": {"requireHuman": true}` only the trust token or a yes typed on the terminal
+ * approves [T-SELF-2]; every run makes the token first if there is none.
  */
 export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<number> {
   // [L-TRUST-12] The account's home, never `/`; none stops here with a one-line error.
   const home = homeFolder(opts.home);
+  makeTrustToken(home);
   if (opts.list) return listApprovals(home, io);
   const projectDir = path.resolve(opts.project ?? '.');
   if (!isDirectory(projectDir)) throw new CliError(`${projectDir} is not a folder`);
@@ -135,7 +153,11 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
     return 1;
   }
 
-  if (!opts.yes) {
+  // [T-SELF-2, T-MGD-1] The managed policy or the user's may require a person.
+  const human = trustNeedsHuman([MANAGED_POLICY_FILE, policyFile(home)]);
+  if (human.required) {
+    if (!(await humanApproves(home, opts.env ?? process.env, io, human.problem))) return 1;
+  } else if (!opts.yes) {
     if (io.interactive === false) {
       io.err(
         'not approved: no terminal to ask on (stdin is not a TTY); run `hookwerk trust --yes` to approve',
@@ -164,6 +186,47 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
       `(${pinned} ${plural(pinned, 'path')} pinned in ${result.file})`,
   );
   return 0;
+}
+
+/** [T-SELF-2] The first `trust` run of any kind makes the token; a home it cannot write has none. */
+function makeTrustToken(home: string): void {
+  try {
+    ensureTrustToken(home);
+  } catch {
+    // No token: requireHuman then approves on a terminal only.
+  }
+}
+
+/**
+ * [T-SELF-2] `"trust": {"requireHuman": true}`: the user's token in HOOKWERK_TRUST_TOKEN, else a
+ * person's yes on the controlling terminal; `--yes` and stdin count for nothing. One line when not.
+ */
+async function humanApproves(
+  home: string,
+  env: NodeJS.ProcessEnv,
+  io: TrustIo,
+  problem: string | undefined,
+): Promise<boolean> {
+  const why =
+    problem === undefined
+      ? 'the user policy says "trust": {"requireHuman": true}'
+      : `${problem}, so a person approves`;
+  const given = env[TRUST_TOKEN_ENV];
+  if (given !== undefined && given !== '') {
+    const match = trustTokenMatches(home, given);
+    if (match.ok) return true;
+    io.err(
+      `not approved: ${TRUST_TOKEN_ENV} is not the trust token of ${tildePath(trustTokenPath(home), home)}${match.problem === undefined ? '' : ` (${match.problem})`}`,
+    );
+    return false;
+  }
+  const answer = await (io.askHuman ?? askOnControllingTerminal)(QUESTION);
+  if (answer === undefined) {
+    io.err(`not approved: ${why}, and there is no terminal to confirm on (/dev/tty) nor ${TRUST_TOKEN_ENV}`);
+    return false;
+  }
+  if (!answer) io.err('not approved: the project hooks stay skipped');
+  return answer;
 }
 
 /** [L-TRUST-7] Every approval: project, when, how many paths and sources. */

@@ -23,7 +23,6 @@ export const GUARD_TABLE: readonly ShippedGuard[] = [
   outsideProjectGuard,
   publishGuard,
   pipeToShellGuard,
-  // Turned on by a policy file for now; on by default, and off only by a managed policy, is
-  // issue 30 (T-SELF-1, T-MGD-*).
+  // On by default; off only by a managed policy (T-SELF-1, T-MGD-1: `onByDefault`).
   selfProtectGuard,
 ];

@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { compilePathGlob, type PathGlob, pathGlobMatches } from '../core/path-glob.ts';
-import { globCovers, globFolder, within } from './guard-paths.ts';
+import { globCovers, globFolder, lastSegmentCovers, within } from './guard-paths.ts';
 import type { GuardContext } from './guard-types.ts';
 
 /** The agents' hook files, relative to the project or the home. */
@@ -37,6 +37,27 @@ const HOOK_EXAMPLES = [
 /** A hook file's folder, by its name in a program text (`os.path.join(home, '.claude', 'settings.json')`). */
 const HOOK_FOLDER_NAMES = new Set(['.claude', '.gemini', '.codex', '.cursor', '.copilot', '.github']);
 const HOOK_FILE_NAME = /^(settings(\.local)?\.json|hooks\.json|config\.toml|hookwerk\.json)$/;
+
+/**
+ * The names kept files go by (`<home>/.hookwerk`'s policy, trust store and token, socket, log, pid,
+ * journal segments, install records; the hook files), for a `find … -name PATTERN -delete` that
+ * deletes only what its names match.
+ */
+const KEPT_NAMES = [
+  'policy.json',
+  'trust.json',
+  'trust-token',
+  'daemon.sock',
+  'daemon.log',
+  'daemon.pid',
+  'runs-0001.jsonl',
+  '0123abcd.json',
+  'settings.json',
+  'settings.local.json',
+  'hooks.json',
+  'config.toml',
+  'hookwerk.json',
+];
 
 /** The tails of a path that name a hook file wherever the home or project is (`…/.claude/settings.json`). */
 const HOOK_TAILS = HOOK_FILES.map((rel) => compilePathGlob(`/${rel}`));
@@ -112,6 +133,12 @@ export class ProtectedFiles {
     for (let k = Math.max(0, parts.length - 3); k < parts.length - 1; k++)
       if (HOOK_TAILS.some((g) => pathGlobMatches(g, `/${parts.slice(k).join('/')}`))) return true;
     return this.keeps(path.posix.resolve(cwd, expanded));
+  }
+
+  /** A `find -name`/`-iname` pattern (`nocase`) that can match a kept file's name. */
+  static nameMayBeKept(pattern: string, nocase: boolean): boolean {
+    const p = nocase ? pattern.toLowerCase() : pattern;
+    return KEPT_NAMES.some((n) => lastSegmentCovers(p, n, false));
   }
 
   /** A program text's words name a hook file in pieces (`'.claude'`, `'settings.json'`). */

@@ -7,8 +7,9 @@
  * interpreters' program texts only (`python3 -c "…/.hookwerk/…"`) — a word naming one; a read of
  * the trust token (T-SELF-2); running `hookwerk trust|install|uninstall|daemon stop`; and killing
  * hookwerk (`kill`/`pkill`/`killall` naming it, or fed by a command naming it; `systemctl stop`,
- * `launchctl unload` of it). Reading or listing the other files passes. Where best effort ends:
- * docs/guards.md.
+ * `launchctl unload` of it). Reading or listing the other files passes. On by default for every
+ * agent (only a managed policy turns it off: `dialects/policy/guard-settings.ts`). Where best
+ * effort ends: docs/guards.md.
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -16,6 +17,7 @@ import { type ArgsAccess, fileAccessOf } from '../action/file-access-table.ts';
 import type { ActionView, SimpleCommand, ViewPath } from '../action/view-types.ts';
 import { codeGiven, pathTokens } from './code-strings.ts';
 import { CompiledCache, cacheKey } from './compiled-cache.ts';
+import { DEFAULT_GUARD_TOOLS } from './default-guards.ts';
 import { globCovers, landsOn, readForms, readsFolders, shown, shownCommand } from './guard-paths.ts';
 import type { GuardContext, GuardDefinition, GuardHit } from './guard-types.ts';
 import { forbiddenHookwerk, hookwerkArgs } from './hookwerk-command.ts';
@@ -108,9 +110,15 @@ function checkPath(check: Check, tool: string, p: ViewPath, c: SimpleCommand | u
   if (p.access === 'write' || p.access === 'delete') {
     const deletes = p.access === 'delete';
     const forms = landsOn(p);
+    // `find DIR -name '*.tmp' -delete` deletes what its names match under DIR, not DIR whole.
+    const names = deletes ? findNames(c) : undefined;
+    const takesAlong = (f: string) =>
+      names === undefined
+        ? kept.holds(f)
+        : kept.holds(f) && names.some((n) => ProtectedFiles.nameMayBeKept(n.pattern, n.nocase));
     const hit = p.glob
       ? forms.some((f) => kept.coveredBy(f, shell, deletes))
-      : forms.some((f) => (deletes ? kept.holds(f) : kept.keeps(f)));
+      : forms.some((f) => (deletes ? kept.keeps(f) || takesAlong(f) : kept.keeps(f)));
     if (hit) add(check, `${who} ${deletes ? 'deletes or moves' : 'writes'} ${shown(p.path, ctx)}`, extra);
     return;
   }
@@ -121,6 +129,22 @@ function checkPath(check: Check, tool: string, p: ViewPath, c: SimpleCommand | u
     p.glob ? globCovers(f, kept.token, shell) : f === kept.token || (f === folder && readsFolders(c, tool)),
   );
   if (token) add(check, `${who} reads the trust token (${shown(kept.token, ctx)})`, extra);
+}
+
+/**
+ * The `-name`/`-iname` patterns of a `find` that has them and no other test choosing by place
+ * (`-path`, `-regex`…); undefined for any other command (its delete takes its target whole).
+ */
+function findNames(c: SimpleCommand | undefined): { pattern: string; nocase: boolean }[] | undefined {
+  if (c?.name !== 'find') return undefined;
+  const out: { pattern: string; nocase: boolean }[] = [];
+  for (const [i, w] of c.argv.entries()) {
+    if (/^-i?(path|wholename|regex)$/.test(w)) return undefined;
+    const next = c.argv[i + 1];
+    if ((w === '-name' || w === '-iname') && next !== undefined)
+      out.push({ pattern: next, nocase: w === '-iname' });
+  }
+  return out.length > 0 ? out : undefined;
 }
 
 /**
@@ -220,6 +244,10 @@ export const selfProtectGuard: GuardDefinition<SelfProtectOptions> = {
   name: 'self-protect',
   defaultDecision: 'deny',
   options: optionsSchema,
+  // [T-SELF-1] On for every agent; only a managed policy turns it off (T-MGD-1, `guard-settings.ts`).
+  onByDefault: true,
+  // The tools whose calls the action view reads: a call of any other names no file it could see.
+  tools: DEFAULT_GUARD_TOOLS,
   check(call, _options, ctx) {
     const { view } = call;
     const check: Check = {

@@ -2,7 +2,7 @@
  * [R-HOOK-2] When the engine itself failed: does a closed guard (`failMode: "closed"`, or Claude
  * Code's `onFailure: "block"`) whose matcher may select the call name the event in any policy file,
  * or in the Claude Code files a policy includes — or do a policy's permission rules deny or ask on
- * it, or its guards [G-LIB-1]? Read from the files as they are now, bounded and regular files only; used only
+ * it, or its guards [G-LIB-1], or a guard on by default [T-SELF-1]? Read from the files as they are now, bounded and regular files only; used only
  * to turn "hookwerk could not decide" into a deny, never to allow anything.
  */
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { parseJsoncText } from '../core/json-text.ts';
 import { isPlainObject } from '../core/plain-object.ts';
 import { readSourceFile } from '../core/read-source.ts';
 import { MANAGED_POLICY_FILE, policyFile } from '../dialects/policy/files.ts';
+import { defaultGuardsLookAt } from '../guards/default-guards.ts';
 import { nameListExcludes } from './name-list-matcher.ts';
 
 export function closedGuardInFiles(q: {
@@ -35,6 +36,8 @@ export function closedGuardInFiles(q: {
       ].map(settingsValue)
     : [];
   return (
+    // [T-SELF-1] A guard on by default runs whatever the files say (only a managed policy turns it off).
+    defaultGuardsLookAt(q.event, q.tool) ||
     policies.some((v) => deniesOrAsks(v, q.event) || guardsOn(v, q.event)) ||
     [...policies, ...claude].some((v) => namesClosedGuard(v, q.event, q.tool))
   );

@@ -3,11 +3,13 @@
  * the policy index the real loader wrote (`policy-index.ts`), never from a file read here: with no
  * fresh index, or one that names a hook this call may select, or a policy that cannot be used,
  * the engine decides. So skipping the engine is the only thing this may do, and only when the
- * approved text in force is known to have no hook for the event and tool.
+ * approved text in force is known to have no hook for the event and tool — and no guard on by
+ * default (`self-protect`, T-SELF-1) looks at them.
  */
 import { trustStorePath } from '../consent/trust-store-path.ts';
 import { policyFile } from '../dialects/policy/files.ts';
 import { managedPolicyState } from '../dialects/policy/managed-policy.ts';
+import { defaultGuardsLookAt } from '../guards/default-guards.ts';
 import { nameListExcludes } from './name-list-matcher.ts';
 import { stampOf } from './path-stamps.ts';
 import { freshIndex, indexKey } from './policy-index.ts';
@@ -56,10 +58,13 @@ export function scanPolicy(opts: {
 }): PolicyScan {
   if (managedMode()) return { mayRun: true, closedGuard: undefined, stale: false };
   const index = freshIndex(opts.home, indexKey(opts), opts.projectDir);
-  if (index === undefined)
-    return nothingToRead(opts)
-      ? { mayRun: false, closedGuard: false, stale: false }
-      : { mayRun: true, closedGuard: undefined, stale: true };
+  if (index === undefined) {
+    if (!nothingToRead(opts)) return { mayRun: true, closedGuard: undefined, stale: true };
+    // [T-SELF-1] No policy at all still runs the guards on by default, on the calls they look at.
+    return defaultGuardsLookAt(opts.event, opts.tool)
+      ? { mayRun: true, closedGuard: true, stale: true }
+      : { mayRun: false, closedGuard: false, stale: false };
+  }
   const hooks = index.events.get(opts.event) ?? [];
   return {
     mayRun: index.unusable || hooks.some((h) => !nameListExcludes(h.matcher, opts.event, opts.tool)),

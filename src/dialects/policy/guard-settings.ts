@@ -14,6 +14,16 @@ import { GUARD_TABLE, type ShippedGuard } from '../../guards/guard-table.ts';
 import type { HookScope } from '../../registry/hook-definition.ts';
 import { exceptProblem } from './guard-except.ts';
 
+/**
+ * [T-SELF-1] Whether a policy file of `scope` may turn off (or loosen: `ask`, `except`)
+ * a guard that is on by default (`self-protect`): only the managed policy
+ * (`/etc/hookwerk/policy.json`, loaded with scope `managed`) may; a user or project file's `false`
+ * is ignored with a warning, and its `ask` or `except` only shapes an extra instance of its own.
+ */
+export function mayTurnOffDefaultGuards(scope: HookScope | undefined): boolean {
+  return scope === 'managed';
+}
+
 export type GuardDecision = 'deny' | 'ask';
 
 /** What one file says about one guard. */
@@ -77,7 +87,7 @@ export function readGuardSettings(
       });
       continue;
     }
-    const setting = readOne(file, guard, given, at, problems, scope === 'managed');
+    const setting = readOne(file, guard, given, at, problems, mayTurnOffDefaultGuards(scope));
     if (setting !== undefined) byName.set(name, setting);
   }
   const settings = table.flatMap((g) => {
@@ -129,6 +139,14 @@ function readOne(
       problems.push({ file, path: jsonPath([...at, 'except', i]), message: problem });
   });
   if (problems.length > before || !common.success || !options.success) return undefined;
+  const loosens = common.data.decision === 'ask' || (common.data.except ?? []).length > 0;
+  if (guard.onByDefault === true && !managed && loosens)
+    problems.push({
+      file,
+      path: jsonPath(at),
+      message: `"${guard.name}" stays on as shipped (deny, no except): this file's ask or except applies only to its own extra check; only a managed policy changes it`,
+      level: 'warning',
+    });
   return {
     ...base,
     on: true,

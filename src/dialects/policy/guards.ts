@@ -27,7 +27,7 @@ import type { GuardContext, GuardHit } from '../../guards/guard-types.ts';
 import { installedHookFiles } from '../../guards/installed-hook-files.ts';
 import type { HookScope } from '../../registry/hook-definition.ts';
 import { compileExcept, type ExceptEntry, excepted } from './guard-except.ts';
-import { type GuardDecision, readGuardSettings } from './guard-settings.ts';
+import { type GuardDecision, mayTurnOffDefaultGuards, readGuardSettings } from './guard-settings.ts';
 
 const EVENT = 'PreToolUse';
 
@@ -48,6 +48,11 @@ interface Instance {
   readonly shown: string;
   /** `file#/guards/NAME`. */
   readonly source: string;
+  /**
+   * [T-SELF-1] Said after each of its reasons: the files whose `false` for this guard on by default
+   * was ignored, so that the journal and the agent's answer say why it still runs.
+   */
+  readonly note?: string;
 }
 
 export interface GuardBases {
@@ -84,7 +89,40 @@ export function guardsLayer(
     const from = read.flatMap(({ s, settings }) =>
       settings.filter((x) => x.guard === guard && x.on).map((x) => ({ s, x })),
     );
-    for (const { s, x } of from)
+    // [T-SELF-1] A guard on by default runs as shipped unless the managed policy names it
+    // (`false` turns it off, an object is the one instance); a user or project file only adds.
+    const asShipped =
+      guard.onByDefault === true &&
+      !read.some(
+        ({ s, settings }) => mayTurnOffDefaultGuards(s.scope) && settings.some((x) => x.guard === guard),
+      );
+    if (asShipped) {
+      const ignored = read
+        .filter(({ settings }) => settings.some((x) => x.guard === guard && !x.on))
+        .map(({ s }) => tildePath(s.file, bases.home));
+      instances.push({
+        guard,
+        decision: guard.defaultDecision,
+        options: guard.options.parse({}),
+        except: [],
+        shown: 'hookwerk',
+        source: `hookwerk#/guards/${guard.name}`,
+        ...(ignored.length === 0
+          ? {}
+          : {
+              note: ` ("${guard.name}": false in ${ignored.join(', ')} is ignored: only a managed policy turns it off)`,
+            }),
+      });
+    }
+    for (const { s, x } of from) {
+      // The same check as the shipped one adds nothing but its cost.
+      if (
+        asShipped &&
+        x.decision === guard.defaultDecision &&
+        x.except.length === 0 &&
+        sameOptions(guard, x.options)
+      )
+        continue;
       instances.push({
         guard,
         decision: x.decision,
@@ -93,21 +131,14 @@ export function guardsLayer(
         shown: tildePath(s.file, bases.home),
         source: `${s.file}#/guards/${guard.name}`,
       });
-    // [T-MGD-1] A guard on by default is off only where the managed policy says `false`.
-    const managedOff = read.some(
-      ({ s, settings }) => s.scope === 'managed' && settings.some((x) => x.guard === guard && !x.on),
-    );
-    if (from.length === 0 && guard.onByDefault === true && !managedOff)
-      instances.push({
-        guard,
-        decision: guard.defaultDecision,
-        options: guard.options.parse({}),
-        except: [],
-        shown: 'hookwerk',
-        source: `hookwerk#/guards/${guard.name}`,
-      });
+    }
   }
   return instances.length === 0 ? undefined : new Guards(instances, ctx);
+}
+
+/** A file's options of `guard` are its defaults. */
+function sameOptions(guard: ShippedGuard, options: unknown): boolean {
+  return JSON.stringify(options) === JSON.stringify(guard.options.parse({}));
 }
 
 /**
@@ -120,7 +151,7 @@ export function guardMergeWarnings(sources: readonly GuardSource[]): ConfigIssue
   const out: ConfigIssue[] = [];
   for (const s of sources) {
     const value: unknown = Reflect.get(s.value, 'guards');
-    const { settings } = readGuardSettings(s.file, value, undefined, s.scope);
+    const { settings } = readGuardSettings(s.file, value, GUARD_TABLE, s.scope);
     for (const x of settings) {
       const by = onBefore.get(x.guard.name);
       if (s.scope !== 'managed' && !x.on && by !== undefined)
@@ -197,7 +228,7 @@ class Guards implements GateLayer {
     const name = `guards.${inst.guard.name}`;
     return {
       decision: hit.decision ?? inst.decision,
-      reason: `${inst.shown}: ${name}: ${hit.saw}`,
+      reason: `${inst.shown}: ${name}: ${hit.saw}${inst.note ?? ''}`,
       who: name,
       source: inst.source,
     };

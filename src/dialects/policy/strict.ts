@@ -19,6 +19,7 @@ import { ifRuleProblem } from '../claude/if-rule.ts';
 import { readGuardSettings } from './guard-settings.ts';
 import { PERMISSION_LISTS, parsePermissionRule } from './permission-rule.ts';
 import { RULE_HANDLER, ruleProblems } from './rule-handler.ts';
+import { TRUST_SETTING } from './trust-setting.ts';
 
 const seconds = z.number().positive('timeout must be a positive number of seconds');
 const noNul = (what: string) => z.string().refine((s) => !s.includes('\0'), `${what} contains a NUL byte`);
@@ -78,12 +79,17 @@ const TOP = z.strictObject({
     .optional(),
   /** [G-LIB-1] The shipped guards it turns on, each read by `guard-settings.ts`. */
   guards: z.record(z.string(), z.unknown()).optional(),
+  /** [T-SELF-2] How `hookwerk trust` approves (read from the user's file: `trust-setting.ts`). */
+  trust: TRUST_SETTING.optional(),
 });
 
 const unknownKey = (_at: ReadonlyArray<PropertyKey>, key: string) =>
   `unknown key "${key}" (a policy file is strict: check its spelling)`;
 
-/** Every problem of one policy file's parsed value: errors make it unusable, warnings do not. */
+/**
+ * Every problem of one policy file's parsed value: errors make it unusable, warnings do not.
+ * `scope` is the file's (`managed` may turn off a guard that is on by default, T-MGD-1).
+ */
 export function policyProblems(file: string, value: unknown, scope?: HookScope): ConfigIssue[] {
   if (!isPlainObject(value)) return [{ file, path: '$', message: 'must be a JSON object' }];
   const top = TOP.safeParse(value);
