@@ -84,6 +84,17 @@ describe('[G-CEL-1, G-PERF-1] variables wrapped once per call', () => {
     expect(holds('input.command.contains("push")', first)).toEqual({ kind: 'value', value: true });
     expect(holds('input.command.contains("push")', second)).toEqual({ kind: 'value', value: false });
     expect(holds('input.command.contains("push")', first)).toEqual({ kind: 'value', value: true });
+    // Two calls' rules interleaved (a hook between them runs another decide): each reads its own.
+    expect(holds('input.command.contains("push")', second)).toEqual({ kind: 'value', value: false });
+  });
+
+  it('variables that lack one (not made by ruleActivation) are handed over as they are', () => {
+    const { cel } = celLibrary();
+    const partial: RuleVariables = { tool: 'Bash', input: { command: 'ls' } };
+    expect(celBindings(partial, cel)).toBe(partial);
+    expect(evaluateWith('commands.size() == 0', celBindings(partial, cel))).toEqual(
+      evaluateWith('commands.size() == 0', partial),
+    );
   });
 });
 
