@@ -1,8 +1,8 @@
 /**
- * [G-CEL-1, G-PERF-1] One call's variables as the CEL implementation reads them, each wrapped at
- * most once per call for all its rules. Handed plain data, the implementation wraps a variable
- * that is an object or a list (`input`, `commands`, `paths`…) anew on every read, in every rule;
- * wrapped here on its first read, each later read passes the wrapper through. Only the top level
+ * [G-CEL-1, G-PERF-1] One call's variables as the CEL implementation reads them, wrapped once
+ * per call for all its rules. Handed plain data, the implementation wraps a variable that is an
+ * object or a list (`input`, `commands`, `paths`…) anew on every read, in every rule; wrapped
+ * here once, each read passes the wrapper through. Only the top level
  * is wrapped, as the implementation does it (a map of the object's own entries, a list over the
  * array itself): what lies below is still wrapped where a rule reads it, so a rule that reads one
  * field of one command pays for no other. An object the implementation does not take for a map
@@ -37,44 +37,25 @@ function constructorName(value: object): unknown {
 
 /**
  * The bindings of `vars`: the names a condition may read (RULE_VARIABLES; any other is refused
- * when it is compiled, G-CEL-3), the scalars as they are, the others wrapped on first read.
+ * when it is compiled, G-CEL-3), each with its top level wrapped.
  */
 function bindingsOf(vars: RuleVariables, cel: CelLib): CelBindings {
   // Every name is there (checked by the caller): `null` is never read.
   const at = (name: RuleVariable) => celTopLevel(vars[name] ?? null, cel);
-  let input: Cel.CelInput | undefined;
-  let commands: Cel.CelInput | undefined;
-  let paths: Cel.CelInput | undefined;
-  let hosts: Cel.CelInput | undefined;
-  let mcp: Cel.CelInput | undefined;
+  // Wrapping a top level costs one small object (a list keeps its array), less than a getter.
   return {
     event: at('event'),
     agent: at('agent'),
     tool: at('tool'),
+    input: at('input'),
     project: at('project'),
     cwd: at('cwd'),
     session: at('session'),
+    commands: at('commands'),
     unreadable: at('unreadable'),
-    get input() {
-      input ??= at('input');
-      return input;
-    },
-    get commands() {
-      commands ??= at('commands');
-      return commands;
-    },
-    get paths() {
-      paths ??= at('paths');
-      return paths;
-    },
-    get hosts() {
-      hosts ??= at('hosts');
-      return hosts;
-    },
-    get mcp() {
-      mcp ??= at('mcp');
-      return mcp;
-    },
+    paths: at('paths'),
+    hosts: at('hosts'),
+    mcp: at('mcp'),
   };
 }
 
