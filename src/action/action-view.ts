@@ -6,6 +6,7 @@
  * `tool-paths.ts` (file tools' fields), `view-paths.ts` (absolute, real, inside the project).
  */
 import path from 'node:path';
+import { resolvedPath } from '../core/resolved-path.ts';
 import { hostOfUrl } from './hosts.ts';
 import { parseMcpToolName } from './mcp-tool-name.ts';
 import { walkCommandLine } from './simple-commands.ts';
@@ -44,8 +45,8 @@ export function actionView(input: Readonly<Record<string, unknown>>, ctx: ViewCo
   const toolInput = objectOf(input.tool_input);
   const given = input.cwd;
   const cwd =
-    typeof given === 'string' && path.isAbsolute(given) ? path.resolve(given) : path.resolve(ctx.projectDir);
-  const home = path.resolve(ctx.home);
+    typeof given === 'string' && path.isAbsolute(given) ? resolvedPath(given) : resolvedPath(ctx.projectDir);
+  const home = resolvedPath(ctx.home);
   let problem: string | undefined;
   let commands: ActionView['commands'] = [];
   const refs = toolPaths(tool, toolInput, cwd, home);
@@ -55,7 +56,7 @@ export function actionView(input: Readonly<Record<string, unknown>>, ctx: ViewCo
     if (command !== undefined) {
       const walk = walkCommandLine(
         command,
-        { home, projectDir: path.resolve(ctx.projectDir), cwd },
+        { home, projectDir: resolvedPath(ctx.projectDir), cwd },
         MAX_COMMAND_BYTES,
       );
       commands = walk.commands;

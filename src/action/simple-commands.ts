@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import { ownEntry } from '../core/plain-object.ts';
+import { resolvedPath } from '../core/resolved-path.ts';
 import { type HereDocument, lexShell, type Redirection, type Token, type Word } from '../core/shell-lexer.ts';
 import { braceVariants } from './brace-words.ts';
 import { type CommandFlag, flagValue, hasOption, optionNames, readArgs, specOf } from './command-options.ts';
@@ -367,15 +368,15 @@ function placeAfter(words: readonly ViewWord[], start: number, place: Place, hom
   const dir = words[i];
   if (dir === undefined) return { cwd: home, known: true };
   if (dir.dynamic || dir.text === '-' || dir.text === '') return { cwd: place.cwd, known: false };
-  if (path.isAbsolute(dir.text)) return { cwd: path.resolve(dir.text), known: true };
-  return { cwd: path.resolve(place.cwd, dir.text), known: place.known };
+  if (path.isAbsolute(dir.text)) return { cwd: resolvedPath(dir.text), known: true };
+  return { cwd: resolvedPath(dir.text, place.cwd), known: place.known };
 }
 
 /** A folder a launcher option names (`sudo -D`, `env -C`, `git -C`), against `place`. */
 function movedTo(place: Place, dir: string | undefined): Place {
   if (dir === undefined || dir === '' || dir.includes('$')) return place;
-  if (path.isAbsolute(dir)) return { cwd: path.resolve(dir), known: true };
-  return { cwd: path.resolve(place.cwd, dir), known: place.known };
+  if (path.isAbsolute(dir)) return { cwd: resolvedPath(dir), known: true };
+  return { cwd: resolvedPath(dir, place.cwd), known: place.known };
 }
 
 /** Lists one simple command (`words`: its program first), then what it launches. Its index, if listed. */

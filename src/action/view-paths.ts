@@ -6,8 +6,8 @@
  * access)` once, in the order first named. The file system is only asked for real paths, once per
  * path per call.
  */
-import path from 'node:path';
 import { RealPaths } from '../core/real-path.ts';
+import { resolvedPath } from '../core/resolved-path.ts';
 import type { PathRef } from './command-paths.ts';
 import type { ViewPath } from './view-types.ts';
 
@@ -27,13 +27,14 @@ export function resolvePaths(refs: readonly PathRef[], projectDir: string): View
   const out: ViewPath[] = [];
   for (const ref of refs) {
     if (ref.written.includes('\0')) continue;
-    const absolute = path.resolve(ref.cwd, ref.written);
+    const absolute = resolvedPath(ref.written, ref.cwd);
     const key = `${ref.access}\0${absolute}`;
     if (seen.has(key)) continue;
     seen.add(key);
     // The kernel's reading of what was written (`link/../x` next to the link's target), not of `absolute`.
     const real = reals.of(ref.written, ref.cwd);
     const entry = entryOf(reals, ref.written, ref.cwd, real);
+    const glob = GLOB.test(ref.written);
     out.push(
       ref.command === undefined
         ? {
@@ -44,7 +45,7 @@ export function resolvePaths(refs: readonly PathRef[], projectDir: string): View
             access: ref.access,
             written: ref.written,
             from: ref.from,
-            glob: GLOB.test(ref.written),
+            glob,
           }
         : {
             path: absolute,
@@ -55,7 +56,7 @@ export function resolvePaths(refs: readonly PathRef[], projectDir: string): View
             written: ref.written,
             from: ref.from,
             command: ref.command,
-            glob: GLOB.test(ref.written),
+            glob,
           },
     );
   }

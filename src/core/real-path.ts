@@ -1,6 +1,7 @@
 /** Real paths and containment: one answer to "where is this really, and is it inside that?". */
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { resolvedPath } from './resolved-path.ts';
 
 /** The real path (symlinks resolved), or the resolved path when it does not exist. */
 export function realPathOr(p: string): string {
@@ -79,7 +80,7 @@ export class RealPaths {
   folder(dir: string): string {
     let real = this.#folders.get(dir);
     if (real === undefined) {
-      const resolved = path.resolve(dir);
+      const resolved = resolvedPath(dir);
       const parent = path.dirname(resolved);
       real =
         (parent === '/' || this.#known.has(parent) ? undefined : this.#system(resolved)) ??
@@ -130,7 +131,9 @@ export class RealPaths {
       const stat = lstatOrUndefined(candidate);
       if (stat === undefined) {
         // Missing (or not searchable): the rest is appended as written, `..` folded.
-        return path.resolve(candidate, ...segments.slice(i + 1).filter((s) => s !== ''));
+        return i + 1 === segments.length
+          ? resolvedPath(candidate)
+          : path.resolve(candidate, ...segments.slice(i + 1).filter((s) => s !== ''));
       }
       let next = candidate;
       if (stat.isSymbolicLink()) {

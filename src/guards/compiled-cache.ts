@@ -23,6 +23,30 @@ export class CompiledCache<T> {
   }
 }
 
+/**
+ * [G-PERF-1] A cache in front of a `CompiledCache` by the identity of the two objects a value is
+ * made from (a guard's parsed options and its context, both made once per load and never changed),
+ * so that a call whose objects were seen before builds no key text. A new load brings new objects,
+ * which go to the keyed cache again.
+ */
+export class CompiledByObjects<T> {
+  readonly #keyed = new CompiledCache<T>();
+  readonly #seen = new WeakMap<object, WeakMap<object, T>>();
+
+  getFor(a: object, b: object, key: () => string, make: () => T): T {
+    let byB = this.#seen.get(a);
+    const kept = byB?.get(b);
+    if (kept !== undefined) return kept;
+    const made = this.#keyed.get(key(), make);
+    if (byB === undefined) {
+      byB = new WeakMap();
+      this.#seen.set(a, byB);
+    }
+    byB.set(b, made);
+    return made;
+  }
+}
+
 /** The key of a context and a list of option strings. */
 export function cacheKey(parts: readonly (string | readonly string[] | undefined)[]): string {
   return parts

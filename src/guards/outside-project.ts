@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import type { ViewPath } from '../action/view-types.ts';
 import type { PathGlob } from '../core/path-glob.ts';
-import { CompiledCache, cacheKey } from './compiled-cache.ts';
+import { CompiledByObjects, cacheKey } from './compiled-cache.ts';
 import {
   globFolder,
   landsOn,
@@ -50,11 +50,15 @@ function place(form: string, p: ViewPath): string {
   return p.glob ? globFolder(form) : form;
 }
 
-const compiled = new CompiledCache<readonly PathGlob[]>();
+const compiled = new CompiledByObjects<readonly PathGlob[]>();
 
 function allowGlobs(options: OutsideProjectOptions, ctx: GuardContext): readonly PathGlob[] {
-  const key = cacheKey([ctx.home, ctx.projectDir, options.allow]);
-  return compiled.get(key, () => (options.allow ?? []).map((g) => optionGlob(g, ctx)));
+  return compiled.getFor(
+    options,
+    ctx,
+    () => cacheKey([ctx.home, ctx.projectDir, options.allow]),
+    () => (options.allow ?? []).map((g) => optionGlob(g, ctx)),
+  );
 }
 
 export const outsideProjectGuard: GuardDefinition<OutsideProjectOptions> = {

@@ -15,7 +15,7 @@ import { braceVariants } from '../action/brace-words.ts';
 import { fileAccessOf } from '../action/file-access-table.ts';
 import type { ActionView, SimpleCommand, ViewPath } from '../action/view-types.ts';
 import { codeGiven, pathTokens } from './code-strings.ts';
-import { CompiledCache, cacheKey } from './compiled-cache.ts';
+import { CompiledByObjects, cacheKey } from './compiled-cache.ts';
 import { readForms, readsFolders, shown, shownCommand } from './guard-paths.ts';
 import type { GuardContext, GuardDefinition, GuardHit } from './guard-types.ts';
 import { SecretFiles, secretName } from './secret-files.ts';
@@ -135,11 +135,12 @@ function checkPath(check: Check, tool: string, p: ViewPath, named: SimpleCommand
   if (p.glob)
     kind = secrets.globKind(p.path, p.from !== 'tool') ?? secrets.globKind(p.real, p.from !== 'tool');
   else for (const form of readForms(p)) kind ??= secrets.kind(form);
-  const who =
+  // Only a hit is told (G-PERF-1: most paths are no secret).
+  const who = () =>
     c !== undefined ? `${shownCommand(c.raw)} reads` : p.from === 'tool' ? `${tool} of` : 'a redirect reads';
   if (kind !== undefined) {
     add(check, {
-      saw: `${who} the secret file ${shown(p.path, ctx)}${p.real !== p.path && !p.glob ? ` (${shown(p.real, ctx)})` : ''}`,
+      saw: `${who()} the secret file ${shown(p.path, ctx)}${p.real !== p.path && !p.glob ? ` (${shown(p.real, ctx)})` : ''}`,
       path: p,
       ...(c === undefined ? {} : { command: c }),
     });
@@ -150,7 +151,7 @@ function checkPath(check: Check, tool: string, p: ViewPath, named: SimpleCommand
     const place = secrets.holdsPlace(form);
     if (place === undefined) continue;
     add(check, {
-      saw: `${who} ${shown(p.path, ctx)}, which holds the secret files of ${place}`,
+      saw: `${who()} ${shown(p.path, ctx)}, which holds the secret files of ${place}`,
       path: p,
       ...(c === undefined ? {} : { command: c }),
     });
@@ -255,11 +256,15 @@ function checkGrepGlob(check: Check, call: { tool: string; input: Readonly<Recor
   }
 }
 
-const compiled = new CompiledCache<SecretFiles>();
+const compiled = new CompiledByObjects<SecretFiles>();
 
 function secretFiles(options: SecretsOptions, ctx: GuardContext): SecretFiles {
-  const key = cacheKey([ctx.home, ctx.projectDir, options.paths]);
-  return compiled.get(key, () => new SecretFiles(ctx, options.paths));
+  return compiled.getFor(
+    options,
+    ctx,
+    () => cacheKey([ctx.home, ctx.projectDir, options.paths]),
+    () => new SecretFiles(ctx, options.paths),
+  );
 }
 
 export const secretsGuard: GuardDefinition<SecretsOptions> = {

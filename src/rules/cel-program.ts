@@ -17,6 +17,7 @@
 import type * as Cel from '@bufbuild/cel';
 import { errorMessage } from '../core/errno.ts';
 import { type CelLibrary, celLibrary } from './cel-library.ts';
+import { celBindings } from './cel-values.ts';
 import { globMatches, insideFolder } from './path-functions.ts';
 import { RULE_VARIABLES } from './rule-activation.ts';
 import { MAX_WHEN_BYTES, MAX_WHEN_DEPTH } from './rule-bounds.ts';
@@ -297,7 +298,8 @@ class CelCondition implements RuleCondition {
     let result: Cel.CelResult | undefined;
     let thrown: string | undefined;
     try {
-      result = this.#program(vars);
+      // Converted once per call, on first read, for all its rules [G-PERF-1].
+      result = this.#program(celBindings(vars, this.#lib.cel));
     } catch (err) {
       // The implementation returns errors as values; a stack overflow still throws.
       thrown = oneLine(errorMessage(err));

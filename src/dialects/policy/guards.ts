@@ -23,7 +23,7 @@ import { realPathOr } from '../../core/real-path.ts';
 import { tildePath } from '../../core/tilde-path.ts';
 import type { GateLayer, LayerLine, LayerVerdict } from '../../dispatch/gate-layer.ts';
 import { GUARD_TABLE, type ShippedGuard } from '../../guards/guard-table.ts';
-import type { GuardContext, GuardHit } from '../../guards/guard-types.ts';
+import type { GuardCall, GuardContext, GuardHit } from '../../guards/guard-types.ts';
 import { installedHookFiles } from '../../guards/installed-hook-files.ts';
 import type { HookScope } from '../../registry/hook-definition.ts';
 import { compileExcept, type ExceptEntry, excepted } from './guard-except.ts';
@@ -168,6 +168,16 @@ export function guardMergeWarnings(sources: readonly GuardSource[]): ConfigIssue
   return out;
 }
 
+/** The call as the guards read it: its `tool_input` copied as a plain object (none: `{}`). */
+function guardCall(tool: string, input: Readonly<Record<string, unknown>>, view: ActionView): GuardCall {
+  const given = input.tool_input;
+  const toolInput =
+    typeof given === 'object' && given !== null && !Array.isArray(given)
+      ? Object.fromEntries(Object.entries(given))
+      : {};
+  return { tool, input: toolInput, view };
+}
+
 /** The guard may object to a call of `tool`. */
 function looksAt(guard: ShippedGuard, tool: string): boolean {
   return guard.tools === undefined || guard.tools.includes(tool);
@@ -196,26 +206,16 @@ class Guards implements GateLayer {
   }
 
   /** What one instance objects to in the call, `except` applied. */
-  #hits(
-    inst: Instance,
-    tool: string,
-    input: Readonly<Record<string, unknown>>,
-    view: ActionView,
-  ): GuardHit[] {
+  #hits(inst: Instance, call: GuardCall): GuardHit[] {
     const out: GuardHit[] = [];
     // A line the view could not read whole may hide what the guard looks for [G-PERM-3's reasoning].
-    if (tool === 'Bash' && view.unreadable)
+    if (call.tool === 'Bash' && call.view.unreadable)
       out.push({
-        saw: `cannot read this command safely: ${view.unreadableReason ?? 'it cannot be read whole'}`,
+        saw: `cannot read this command safely: ${call.view.unreadableReason ?? 'it cannot be read whole'}`,
       });
-    const given = input.tool_input;
-    const toolInput =
-      typeof given === 'object' && given !== null && !Array.isArray(given)
-        ? Object.fromEntries(Object.entries(given))
-        : {};
     try {
-      for (const hit of inst.guard.check({ tool, input: toolInput, view }, inst.options, this.#ctx))
-        if (!excepted(inst.except, hit)) out.push(hit);
+      for (const hit of inst.guard.check(call, inst.options, this.#ctx))
+        if (inst.except.length === 0 || !excepted(inst.except, hit)) out.push(hit);
     } catch (e) {
       out.push({
         saw: `the guard failed, so it objects: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`,
@@ -242,9 +242,12 @@ class Guards implements GateLayer {
     if (event !== EVENT) return undefined;
     const tool = typeof input.tool_name === 'string' ? input.tool_name : '';
     let ask: LayerVerdict | undefined;
+    // One reading of the call for every guard (G-PERF-1): made when the first guard looks at it.
+    let call: GuardCall | undefined;
     for (const inst of this.#instances) {
       if (!looksAt(inst.guard, tool)) continue;
-      for (const hit of this.#hits(inst, tool, input, view())) {
+      call ??= guardCall(tool, input, view());
+      for (const hit of this.#hits(inst, call)) {
         const verdict = this.#verdict(inst, hit);
         // [G-LIB-2] The first deny stops the rest; an ask waits for a later guard's deny.
         if (verdict.decision === 'deny') return verdict;
@@ -281,7 +284,7 @@ class Guards implements GateLayer {
           applies: false,
           detail: `${head}: does not look at ${tool} calls`,
         };
-      const hit = input === undefined ? undefined : this.#hits(inst, tool, input, view())[0];
+      const hit = input === undefined ? undefined : this.#hits(inst, guardCall(tool, input, view()))[0];
       return {
         kind: 'guard',
         who,

@@ -139,8 +139,16 @@ function toolPaths(view: ActionView, access: ReadonlySet<Access>) {
   return view.paths.filter((p) => p.from === 'tool' && access.has(p.access));
 }
 
-/** A deny or ask rule against the call: undefined (no match), or the reason's tail ('' for a plain match). */
-function objects(rule: Rule, tool: string, view: () => ActionView): string | undefined {
+/**
+ * A deny or ask rule against the call: undefined (no match), or the reason's tail ('' for a plain
+ * match). `why`: the call's `unsafe` reason, asked by the first Bash rule and kept for the others.
+ */
+function objects(
+  rule: Rule,
+  tool: string,
+  view: () => ActionView,
+  why: () => string | undefined = () => unsafe(view()),
+): string | undefined {
   switch (rule.kind) {
     case 'tool':
       return rule.tools.has(tool) ? '' : undefined;
@@ -154,10 +162,10 @@ function objects(rule: Rule, tool: string, view: () => ActionView): string | und
       return tool === 'WebFetch' && view().hosts.some((h) => hostMatches(rule.host, h)) ? '' : undefined;
     case 'bash': {
       if (tool !== 'Bash') return undefined;
-      const v = view();
-      const why = unsafe(v);
-      if (why !== undefined) return ` (cannot read this command safely: ${why})`;
-      return v.commands.some((c) => bashPatternMatches(rule.pattern, c, false)) ? '' : undefined;
+      const unsafeBecause = why();
+      if (unsafeBecause !== undefined) return ` (cannot read this command safely: ${unsafeBecause})`;
+      for (const c of view().commands) if (bashPatternMatches(rule.pattern, c, false)) return '';
+      return undefined;
     }
     case 'path': {
       if (!rule.tools.has(tool)) return undefined;
@@ -173,14 +181,21 @@ function allowsCommand(rule: Rule, command: SimpleCommand): boolean {
   return rule.kind === 'bash' && bashPatternMatches(rule.pattern, command, true);
 }
 
+/** The lists that object, in the order they are checked: deny over ask. */
+const DECIDING_LISTS = ['deny', 'ask'] as const;
+
 class Permissions implements GateLayer {
   readonly kind = 'permission' as const;
   readonly events = [EVENT];
   readonly #entries: readonly Entry[];
   readonly #tools: readonly string[] | undefined;
 
+  /** The allow rules, in order (kept: a call asks for them every time). */
+  readonly #allows: readonly Entry[];
+
   constructor(entries: readonly Entry[]) {
     this.#entries = entries;
+    this.#allows = entries.filter((e) => e.list === 'allow');
     const tools = new Set<string>();
     let any = false;
     for (const e of entries) {
@@ -208,10 +223,20 @@ class Permissions implements GateLayer {
   ): LayerVerdict | undefined {
     if (event !== EVENT) return undefined;
     const tool = typeof input.tool_name === 'string' ? input.tool_name : '';
-    for (const list of ['deny', 'ask'] as const) {
+    // One reading of whether the command can be read safely, for every Bash rule [G-PERM-3].
+    let asked = false;
+    let unsafeBecause: string | undefined;
+    const why = () => {
+      if (!asked) {
+        asked = true;
+        unsafeBecause = unsafe(view());
+      }
+      return unsafeBecause;
+    };
+    for (const list of DECIDING_LISTS) {
       for (const e of this.#entries) {
         if (e.list !== list) continue;
-        const tail = objects(e.rule, tool, view);
+        const tail = objects(e.rule, tool, view, why);
         if (tail !== undefined) return this.#verdict(list, [e], tail);
       }
     }
@@ -232,7 +257,7 @@ class Permissions implements GateLayer {
 
   /** The allow rules that together cover every part of the call; undefined when they do not. */
   #allowedBy(tool: string, view: () => ActionView): Entry[] | undefined {
-    const allows = this.#entries.filter((e) => e.list === 'allow');
+    const allows = this.#allows;
     if (allows.length === 0) return undefined;
     const whole = allows.find(
       (e) =>
