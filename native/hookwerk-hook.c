@@ -473,7 +473,13 @@ static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large
     refused(path, "this installation's bin/hookwerk.js is not found");
     goto done;
   }
-  if (verify_daemon_peer(fd, geteuid(), script, any_pid, &why) == PEER_REFUSED) {
+  int peer = verify_daemon_peer(fd, geteuid(), script, any_pid, &why);
+  if (peer == PEER_GONE) {
+    /* A daemon dying as it accepted: as a connection closed before any reply [G-WARM-1]. */
+    result = ASK_DROPPED;
+    goto done;
+  }
+  if (peer == PEER_REFUSED) {
     refused(path, why);
     goto done;
   }

@@ -32,5 +32,5 @@ int main(int argc, char **argv) {
   const char *why = "";
   int result = verify_daemon_peer(3, (uid_t)uid, argv[1], any_pid, &why);
   if (result != PEER_OK) printf("%s\n", why);
-  return result == PEER_OK ? 0 : result == PEER_UNCHECKED ? 2 : 1;
+  return result == PEER_OK ? 0 : result == PEER_UNCHECKED ? 2 : result == PEER_GONE ? 3 : 1;
 }

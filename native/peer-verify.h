@@ -35,6 +35,8 @@
 #define PEER_OK 0
 #define PEER_REFUSED 1
 #define PEER_UNCHECKED 2
+/* The process that listened has exited (a daemon dying as it accepted): no one to believe or refuse. */
+#define PEER_GONE 3
 
 /* The most of /proc/PID/cmdline and /proc/PID/environ read: a daemon's are small. */
 #define PEER_PROC_MAX (64 * 1024)
@@ -82,7 +84,8 @@ static int peer_env_injects(const char *env, size_t len) {
 
 /*
  * Checks the process at the other end of the connected Unix socket `fd`: PEER_OK, PEER_REFUSED
- * with `why` (one short phrase), or PEER_UNCHECKED (no peer credentials on this platform).
+ * with `why` (one short phrase), PEER_GONE when that process has exited (its /proc entry gone, or
+ * a zombie whose program is released), or PEER_UNCHECKED (no peer credentials on this platform).
  * `script` is this installation's bin/hookwerk.js; `any_pid` (> 0) is a test seam: that one
  * process passes the exe and script checks (never the uid check) — see docs/threat-model.md.
  */
@@ -113,8 +116,8 @@ static int verify_daemon_peer(int fd, uid_t expected_uid, const char *script, lo
   snprintf(link, sizeof link, "/proc/%ld/exe", pid);
   ssize_t n = readlink(link, exe, sizeof exe - 1);
   if (n <= 0) {
-    *why = "the daemon's program cannot be read";
-    return PEER_REFUSED;
+    *why = errno == ENOENT ? "the daemon has exited" : "the daemon's program cannot be read";
+    return errno == ENOENT ? PEER_GONE : PEER_REFUSED;
   }
   exe[n] = '\0';
   if (!peer_is_node_name(exe)) {

@@ -90,7 +90,14 @@ async function hookProcess(
   socket = '',
   extra: Record<string, string> = {},
 ): Promise<HookReply> {
-  const env = cleanEnv({ HOME: s.home, HOOKWERK_DAEMON_SOCKET: socket, ...extra });
+  // The daemon of these tests runs in this process: the clients' test seam lets it pass as a
+  // `hookwerk daemon` (the uid is still checked) [T-SELF-4].
+  const env = cleanEnv({
+    HOME: s.home,
+    HOOKWERK_DAEMON_SOCKET: socket,
+    HOOKWERK_TEST_DAEMON_PID: String(process.pid),
+    ...extra,
+  });
   const r = await runProgram(process.execPath, [BIN, 'hook', ...ARGS], {
     env,
     cwd: s.project,

@@ -199,7 +199,6 @@ describe('[G-FAIL-1] a policy file that cannot be used denies on the gate events
 
   it('on an event that does not gate a tool: no objection, the same line and record; the good file still runs', async () => {
     const s = setup();
-    write(s.userPolicy, '{"hooks": ');
     const marker = path.join(path.dirname(s.project), 'started');
     write(
       s.projectPolicy,
@@ -207,7 +206,9 @@ describe('[G-FAIL-1] a policy file that cannot be used denies on the gate events
         hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch '${marker}'` }] }] },
       }),
     );
+    // Approved first: a user policy that does not parse makes `trust` ask for a person [T-SELF-2].
     expect((await runCli(['trust', '--project', s.project, '--yes'], { home: s.home })).code).toBe(0);
+    write(s.userPolicy, '{"hooks": ');
     const reply = await hook(s, sessionStart(s));
     expect(reply.stdout).toBe('');
     expect(reply.stderr).toMatch(/^hookwerk: ~\/\.hookwerk\/policy\.json: \$: invalid JSON/);

@@ -138,6 +138,7 @@ export async function hookCommand(
           if (folder !== undefined) return folder;
           const peer = await checkPeer(conn, found.socket, input.env);
           if (peer.kind === 'refused') return peer.why;
+          if (peer.kind === 'gone') return { gone: true };
           if (peer.kind === 'unchecked')
             notes.push({ socket: found.socket, kind: 'unchecked', why: peer.why });
           return undefined;

@@ -32,8 +32,11 @@ export type Exchange =
   | { kind: 'failed' }
   | { kind: 'refused'; why: string };
 
-/** Checks the peer once connected, before anything is sent: why it is refused, else undefined. */
-export type PeerVerifier = (conn: Socket) => Promise<string | undefined>;
+/**
+ * Checks the peer once connected, before anything is sent: why it is refused, `{ gone: true }`
+ * when the process that listened has exited (a daemon dying: as `dropped`), else undefined.
+ */
+export type PeerVerifier = (conn: Socket) => Promise<string | { gone: true } | undefined>;
 
 /** Nothing listens there: no socket file, or one a killed daemon left. */
 const ABSENT = new Set(['ENOENT', 'ECONNREFUSED']);
@@ -56,7 +59,10 @@ export function exchange(socket: string, bytes: Buffer, verify?: PeerVerifier): 
       connected = true;
       if (verify === undefined) return;
       verify(conn).then(
-        (why) => (why === undefined ? conn.end(bytes) : settle({ kind: 'refused', why })),
+        (why) =>
+          why === undefined
+            ? conn.end(bytes)
+            : settle(typeof why === 'string' ? { kind: 'refused', why } : { kind: 'dropped' }),
         () => settle({ kind: 'failed' }),
       );
     });

@@ -27,6 +27,7 @@ export const TEST_DAEMON_PID_ENV = 'HOOKWERK_TEST_DAEMON_PID';
 export type PeerCheck =
   | { kind: 'ok' }
   | { kind: 'refused'; why: string }
+  | { kind: 'gone' }
   | { kind: 'unchecked'; why: string };
 
 const verified = new Set<string>();
@@ -78,7 +79,10 @@ export function checkPeer(conn: Socket, socket: string, env: NodeJS.ProcessEnv):
       if (code === 0) {
         if (key !== undefined) verified.add(key);
         resolve({ kind: 'ok' });
-      } else if (code === 2)
+      } else if (code === 3)
+        // The process that listened has exited: a daemon dying as it accepted [G-WARM-1].
+        resolve({ kind: 'gone' });
+      else if (code === 2)
         resolve({ kind: 'unchecked', why: why || 'the platform gives no peer credentials' });
       else resolve({ kind: 'refused', why: why || `the peer-credentials helper failed (exit ${code})` });
     });
