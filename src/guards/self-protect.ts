@@ -104,7 +104,8 @@ function add(check: Check, saw: string, extra: { command?: SimpleCommand; path?:
 
 function checkPath(check: Check, tool: string, p: ViewPath, c: SimpleCommand | undefined): void {
   const { kept, ctx } = check;
-  const who = c !== undefined ? shownCommand(c.raw) : p.from === 'tool' ? tool : 'a redirect';
+  // Who did it, as text: made only for a hit (most paths are not kept files).
+  const who = () => (c !== undefined ? shownCommand(c.raw) : p.from === 'tool' ? tool : 'a redirect');
   const shell = p.from !== 'tool';
   const extra = c === undefined ? { path: p } : { path: p, command: c };
   if (p.access === 'write' || p.access === 'delete') {
@@ -119,7 +120,7 @@ function checkPath(check: Check, tool: string, p: ViewPath, c: SimpleCommand | u
     const hit = p.glob
       ? forms.some((f) => kept.coveredBy(f, shell, deletes))
       : forms.some((f) => (deletes ? kept.keeps(f) || takesAlong(f) : kept.keeps(f)));
-    if (hit) add(check, `${who} ${deletes ? 'deletes or moves' : 'writes'} ${shown(p.path, ctx)}`, extra);
+    if (hit) add(check, `${who()} ${deletes ? 'deletes or moves' : 'writes'} ${shown(p.path, ctx)}`, extra);
     return;
   }
   // [T-SELF-2] The trust token is kept from reads too (and from a copy or archive of its folder);
@@ -128,7 +129,7 @@ function checkPath(check: Check, tool: string, p: ViewPath, c: SimpleCommand | u
   const token = readForms(p).some((f) =>
     p.glob ? globCovers(f, kept.token, shell) : f === kept.token || (f === folder && readsFolders(c, tool)),
   );
-  if (token) add(check, `${who} reads the trust token (${shown(kept.token, ctx)})`, extra);
+  if (token) add(check, `${who()} reads the trust token (${shown(kept.token, ctx)})`, extra);
 }
 
 /**
@@ -169,11 +170,12 @@ function targetWords(view: ActionView, c: SimpleCommand, index: number): string[
 
 function checkCommand(check: Check, c: SimpleCommand, index: number): void {
   const { view, kept, ctx } = check;
-  const raw = shownCommand(c.raw);
+  // The command as text: made only for a hit.
+  const raw = () => shownCommand(c.raw);
   const args = hookwerkArgs(c);
   const forbidden = args === undefined ? undefined : forbiddenHookwerk(args);
   if (forbidden !== undefined) {
-    add(check, `${raw} runs ${forbidden}, which only a person may run`, { command: c });
+    add(check, `${raw()} runs ${forbidden}, which only a person may run`, { command: c });
     return;
   }
   if (KILLERS.has(c.name)) {
@@ -184,7 +186,7 @@ function checkCommand(check: Check, c: SimpleCommand, index: number): void {
         u.pipes.some((p) => c.pipes.some((q) => q.id === p.id && p.stage < q.stage)),
     );
     if (named || feeder !== undefined) {
-      add(check, `${raw} stops hookwerk${feeder === undefined ? '' : ` (${shownCommand(feeder.raw)})`}`, {
+      add(check, `${raw()} stops hookwerk${feeder === undefined ? '' : ` (${shownCommand(feeder.raw)})`}`, {
         command: c,
       });
       return;
@@ -196,7 +198,7 @@ function checkCommand(check: Check, c: SimpleCommand, index: number): void {
     c.positionals.some((w) => stops.has(w)) &&
     c.argv.some((w) => /hookwerk/i.test(w))
   ) {
-    add(check, `${raw} stops hookwerk`, { command: c });
+    add(check, `${raw()} stops hookwerk`, { command: c });
     return;
   }
   // Interpreters' program texts: any word naming a kept file, however put together (best effort).
@@ -206,7 +208,7 @@ function checkCommand(check: Check, c: SimpleCommand, index: number): void {
       const words = pathTokens(code);
       const named = words.find((w) => kept.named(w, c.cwd, ctx.home));
       if (named !== undefined || ProtectedFiles.namedInPieces(words)) {
-        add(check, `${raw} names ${named ?? 'an agent hook file'} in its program`, { command: c });
+        add(check, `${raw()} names ${named ?? 'an agent hook file'} in its program`, { command: c });
         return;
       }
     }
@@ -228,7 +230,7 @@ function checkCommand(check: Check, c: SimpleCommand, index: number): void {
     const resolved = path.posix.resolve(c.cwd, word);
     const hit = dynamic ? pathTokens(word).some((w) => kept.named(w, c.cwd, ctx.home)) : kept.keeps(resolved);
     if (hit) {
-      add(check, `${raw} writes ${dynamic ? word : shown(resolved, ctx)}`, { command: c });
+      add(check, `${raw()} writes ${dynamic ? word : shown(resolved, ctx)}`, { command: c });
       return;
     }
   }
