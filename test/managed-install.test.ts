@@ -154,14 +154,6 @@ describe('[T-MGD-2] hookwerk install --system', SLOW, () => {
     expect(systemClientProblem(rootCopy)).toMatch(/\(\/tmp is owned by uid 0, mode 01777\)/);
   });
 
-  it('an agent without an administrator file hookwerk writes (Codex): exit 1, one line', async () => {
-    const s = setup();
-    const r = await asRoot(s, ['install', '--agent', 'codex', '--system']);
-    expect(r.code).toBe(1);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain('Codex CLI has no administrator-owned hook file hookwerk can write');
-  });
-
   it('not as root: exit 1 with one line and nothing written; --dry-run shows the change to anyone', async () => {
     const s = setup();
     const agent = agentAccount();

@@ -93,6 +93,11 @@ export interface AgentInstall {
    * beside their own files, which cannot remove it; absent when the agent has none hookwerk writes.
    */
   readonly systemFile?: string;
+  /**
+   * `systemFile` is TOML (Codex's `requirements.toml`): install writes its entries there as one
+   * block of text of `[[hooks.<event>]]` tables (install/codex-requirements.ts), not as JSON edits.
+   */
+  readonly systemToml?: boolean;
   /** The agent's events that map to a Claude Code event (R-MAP-1), one entry each, in file order. */
   readonly events: readonly string[];
   /** The agent's input names no event: the entry's command carries `--event NAME`. */

@@ -45,17 +45,20 @@ const NOTES: Record<HookAgentName, (ctx: NoteContext) => AgentNotes> = {
     ],
     warnings: geminiSwitches(ctx),
   }),
-  codex: (ctx) => ({
-    notes: [
-      ...(ctx.scope === 'project'
-        ? [
-            `Codex reads ${path.join(ctx.projectDir ?? '.', '.codex')} only in a trusted project: run codex there and choose "Trust and continue" (or run codex exec --trust there once).`,
-          ]
-        : []),
-      'Codex runs a hook only after you trusted it: start codex and, at "Hooks need review", choose "Trust all and continue" (or review them in /hooks); codex exec skips untrusted hooks silently. A changed command (install run again after the native client was built) needs that review again.',
-    ],
-    warnings: codexSwitches(ctx),
-  }),
+  codex: (ctx) =>
+    ctx.scope === 'system'
+      ? codexRequirementsNotes(ctx)
+      : {
+          notes: [
+            ...(ctx.scope === 'project'
+              ? [
+                  `Codex reads ${path.join(ctx.projectDir ?? '.', '.codex')} only in a trusted project: run codex there and choose "Trust and continue" (or run codex exec --trust there once).`,
+                ]
+              : []),
+            'Codex runs a hook only after you trusted it: start codex and, at "Hooks need review", choose "Trust all and continue" (or review them in /hooks); codex exec skips untrusted hooks silently. A changed command (install run again after the native client was built) needs that review again.',
+          ],
+          warnings: codexSwitches(ctx),
+        },
   copilot: (ctx) => ({
     notes:
       ctx.scope === 'project'
@@ -92,6 +95,33 @@ function geminiSwitches(ctx: NoteContext): string[] {
       );
   }
   return out;
+}
+
+/**
+ * [T-MGD-2] Codex's requirements file: its hooks need no trust review, but a user's
+ * `[features] hooks = false` or `codex --disable hooks` turns them off unless the file pins the
+ * feature on, and user hooks run beside them without `allow_managed_hooks_only` (both seen with
+ * codex-cli 0.171: docs/managed.md).
+ */
+function codexRequirementsNotes(ctx: NoteContext): AgentNotes {
+  const notes = [
+    'Codex runs the hooks of its requirements file for every user without its hook trust review (managed hooks).',
+  ];
+  if (ctx.value.allow_managed_hooks_only !== true)
+    notes.push(
+      `user, project and plugin hooks run beside these: allow_managed_hooks_only = true in ${ctx.file} runs managed hooks only`,
+    );
+  const features = ctx.value.features;
+  const pinned = isPlainObject(features) ? features.hooks : undefined;
+  const warnings =
+    pinned === false
+      ? [`${ctx.file} sets hooks = false under [features]: Codex runs none of these hooks until it is true`]
+      : pinned === true
+        ? []
+        : [
+            `a user turns these hooks off with hooks = false under [features] in their config.toml, or codex --disable hooks: add hooks = true under [features] in ${ctx.file} to keep them on for everyone`,
+          ];
+  return { notes, warnings };
 }
 
 /** `[features] hooks = false` (or the old `codex_hooks`) in a config.toml Codex loads for these hooks. */

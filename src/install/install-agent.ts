@@ -7,14 +7,14 @@
  * keeps the file's mode. A file that cannot be changed safely is refused (HookFileError) before
  * anything is written.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { findNodeAtLocation, getNodeValue, type JSONPath, type Node } from 'jsonc-parser';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { jsonPath } from '../core/issues.ts';
 import { isPlainObject } from '../core/plain-object.ts';
-import { MANAGED_POLICY_DIR } from '../dialects/policy/files.ts';
 import { agentNotes } from './agent-notes.ts';
+import { installRequirementsToml } from './codex-requirements.ts';
 import { type PlannedTimeouts, plannedTimeouts } from './entry-timeouts.ts';
 import { type HookCommandFlags, hookCommandLine } from './hook-command.ts';
 import { type HookFileText, parseHooks, readHookFile } from './hook-file.ts';
@@ -33,6 +33,7 @@ import {
 } from './our-entries.ts';
 import { policiesIncluding, policyFiles } from './policy-include.ts';
 import { unchangedSince } from './unchanged-since.ts';
+import { managedFolder, missingDirs } from './written-folders.ts';
 
 export interface InstallOptions extends InstallTargetOptions {
   /** Print the change, write nothing. */
@@ -80,6 +81,19 @@ export function installAgent(opts: InstallOptions): InstallResult {
   const target = installTarget(opts);
   const { install, name, file } = target;
   refuseDanglingLink(file);
+  if (target.scope === 'system' && install.systemToml === true) {
+    // [T-MGD-2] Codex's administrator file is TOML: the same entries, written as a block of text.
+    const planned = plannedTimeouts(target);
+    const plan = entryPlan(target, planned, opts.command ?? hookCommandLine);
+    return installRequirementsToml({
+      target,
+      entries: install.events.map((event) => [event, plan.entryOf(event)] as const),
+      command: (opts.command ?? hookCommandLine)(name, {}),
+      timeouts: Object.fromEntries(planned.seconds),
+      warnings: planned.warnings,
+      dryRun: opts.dryRun === true,
+    });
+  }
   const read = readHookFile(file, install.events);
   const planned = plannedTimeouts(target);
   const plan = entryPlan(target, planned, opts.command ?? hookCommandLine);
@@ -303,31 +317,6 @@ function write(target: InstallTarget, read: HookFileText, after: string, plan: E
   const written = writeFileAtomic(file, after, { beforeRename: () => unchangedSince(file, read.original) });
   if (!written)
     throw new HookFileError(file, '$', 'the file changed while install was writing it; run install again');
-}
-
-/**
- * [T-MGD-2] The managed policy's folder, made before the first system record goes in it: root's,
- * 0755 whatever the umask (a 0700 folder would hide the managed policy from every user, who then
- * could not read it and would be denied).
- */
-function managedFolder(): void {
-  if (existsSync(MANAGED_POLICY_DIR)) return;
-  mkdirSync(MANAGED_POLICY_DIR, { recursive: true });
-  chmodSync(MANAGED_POLICY_DIR, 0o755);
-}
-
-/** `dir` and each missing folder above it, deepest first: what install creates (and uninstall may remove). */
-function missingDirs(dir: string): string[] {
-  const out: string[] = [];
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    try {
-      statSync(d);
-      return out;
-    } catch {
-      out.push(d);
-    }
-    if (path.dirname(d) === d) return out;
-  }
 }
 
 /** Hooks that would run twice [A-ALL-1], and a JSONC file for an agent that reads JSON. */

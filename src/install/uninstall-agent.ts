@@ -7,9 +7,10 @@
  * any more is removed, with the folders install created for it, when they are empty — unless it
  * is a symbolic link now (a dotfiles setup): a link is never deleted, our entries leave its target.
  */
-import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
+import { lstatSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
+import { uninstallRequirementsToml } from './codex-requirements.ts';
 import { parseHooks, readHookFile } from './hook-file.ts';
 import { HookFileError } from './hook-file-error.ts';
 import { type InstallRecord, readInstallRecord, removeInstallRecord } from './install-record.ts';
@@ -24,6 +25,7 @@ import {
   removeOurEntries,
 } from './our-entries.ts';
 import { unchangedSince } from './unchanged-since.ts';
+import { removeEmptyDirs } from './written-folders.ts';
 
 export interface UninstallOptions extends InstallTargetOptions {
   /** Print the change, write nothing. */
@@ -51,6 +53,9 @@ export interface UninstallResult {
 export function uninstallAgent(opts: UninstallOptions): UninstallResult {
   const target = installTarget(opts);
   const { file, recordsDir, name } = target;
+  // [T-MGD-2] Codex's administrator file is TOML: our block of text comes out.
+  if (target.scope === 'system' && target.install.systemToml === true)
+    return uninstallRequirementsToml(target, opts.dryRun === true);
   const read = readHookFile(file, target.install.events);
   const record = readInstallRecord(recordsDir, file);
   const base = {
@@ -146,17 +151,5 @@ function isSymlink(file: string): boolean {
     return lstatSync(file).isSymbolicLink();
   } catch {
     return false;
-  }
-}
-
-/** Folders install created, deepest first, each only while empty. */
-function removeEmptyDirs(dirs: readonly string[]): void {
-  for (const dir of dirs) {
-    try {
-      rmdirSync(dir);
-    } catch {
-      // not empty, or gone: it stays as it is
-      return;
-    }
   }
 }

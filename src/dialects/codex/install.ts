@@ -30,6 +30,10 @@ export function codexHomeDir(home: string, env: NodeJS.ProcessEnv): string {
 export const codexInstall: AgentInstall = {
   projectFile: (projectDir) => path.join(projectDir, '.codex', 'hooks.json'),
   userFile: (home, env) => path.join(codexHomeDir(home, env), 'hooks.json'),
+  // [T-MGD-2] Codex's managed hooks: `[[hooks.<Event>]]` tables of its requirements file, run for
+  // every user without the trust review (codex-rs config/loader, hooks discovery; seen with 0.171).
+  systemFile: '/etc/codex/requirements.toml',
+  systemToml: true,
   events: [
     'SessionStart',
     'UserPromptSubmit',
