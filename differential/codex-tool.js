@@ -30,12 +30,22 @@ export async function runCodex(tool, kase, world, baseEnv, timeoutMs) {
       '--dangerously-bypass-approvals-and-sandbox',
       // The install suite runs without it too: hooks trusted the way a user's review records them.
       ...(kase.bypassHookTrust === false ? [] : ['--dangerously-bypass-hook-trust']),
+      // The case's own flags (the install suite's managed runs: `--disable hooks`).
+      ...(kase.codexArgs ?? []),
       '--skip-git-repo-check',
       '-C',
       world.proj,
       kase.prompt ?? 'Run the step.',
     ];
-    const run = await runProcess(tool.bin, args, { cwd: world.proj, env, timeoutMs });
+    // `wrap`: bwrap's arguments when the case runs Codex in a mount namespace (install-managed.js).
+    const run =
+      kase.wrap === undefined
+        ? await runProcess(tool.bin, args, { cwd: world.proj, env, timeoutMs })
+        : await runProcess('bwrap', [...kase.wrap, '--', tool.bin, ...args], {
+            cwd: world.proj,
+            env,
+            timeoutMs,
+          });
     writeFileSync(path.join(world.base, 'tool-stdout.txt'), run.stdout);
     writeFileSync(path.join(world.base, 'tool-stderr.txt'), run.stderr);
     writeFileSync(path.join(world.base, 'mock-requests.json'), JSON.stringify(mock.requests, null, 1));

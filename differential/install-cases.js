@@ -17,6 +17,39 @@ export const STARTER_RUNS = ['rm -rf node_modules', 'git push origin feature', '
 /** In `.env` of the starter's world: the model must never see it. */
 export const SECRET_MARKER = 'HWE2E_SECRET_5f1c';
 
+/** The managed steps, in the order they are printed (install-managed.js runs them). */
+export const MANAGED_STEPS = [
+  {
+    name: 'managed-installed',
+    about:
+      "Codex CLI only, as root in a mount namespace: `hookwerk install --agent codex --system` adds its block to `/etc/codex/requirements.toml`, the administrator's text before it unchanged [T-MGD-2]",
+  },
+  {
+    name: 'managed-blocks',
+    about:
+      'the managed policy (`/etc/hookwerk/policy.json`) denies `touch`: Codex, with no hook trust given or bypassed, does not run the call and the model is told the rule [T-MGD-1]',
+  },
+  {
+    name: 'managed-allow-runs',
+    about: 'under the same managed hooks `echo ok > done.txt` runs (PreToolUse `Completed`) [R-HOOK-2]',
+  },
+  {
+    name: 'managed-pin-holds',
+    about:
+      'with `[features] hooks = true` in the requirements: the user\'s `[features] hooks = false`, `--disable hooks` and `[hooks.state."…"] enabled = false`, one run each, do not stop the deny [T-MGD-2]',
+  },
+  {
+    name: 'managed-unpinned',
+    about:
+      "without the pin: `[features] hooks = false` and `--disable hooks` turn hookwerk's managed hooks off (the touch runs), `enabled = false` does not; as docs/managed.md says (a deliberate limit: the pin is the administrator's)",
+  },
+  {
+    name: 'managed-uninstall',
+    about:
+      '`hookwerk uninstall --agent codex --system` gives the file back byte for byte, and Codex then runs with no hook (the touch runs) [R-INST-1]',
+  },
+];
+
 /** The steps, in the order they are printed for each agent. */
 export const INSTALL_STEPS = [
   { name: 'installed', about: "the agent's own hook file names `hookwerk hook --agent A` [R-INST-1]" },
@@ -55,6 +88,7 @@ export const INSTALL_STEPS = [
     about:
       '`hookwerk uninstall --agent A` restores the file byte for byte, or removes the one it made [R-INST-1]',
   },
+  ...MANAGED_STEPS,
 ];
 
 const text = (v) => (typeof v === 'string' ? v : JSON.stringify(v ?? ''));

@@ -42,6 +42,7 @@ import {
   stopHookwerkDaemon,
   uninstallHookwerk,
 } from './install-hooks.js';
+import { managedSteps } from './install-managed.js';
 import { GEMINI_USER_SETTINGS } from './world.js';
 
 const GUARD = fileURLToPath(new URL('./install-guard.mjs', import.meta.url));
@@ -86,11 +87,12 @@ export async function runInstallSuite({ outDir, baseEnv, agents, toolTimeoutMs, 
     const agree = r.steps.filter((s) => s.status === 'agree').length;
     const total = r.steps.filter((s) => s.status === 'agree' || s.status === 'DIFFER').length;
     const pending = r.steps.filter((s) => s.status === 'pending').length;
+    const notRun = r.steps.filter((s) => s.status === 'not run').length;
     const seconds = Math.round((Date.now() - started) / 1000);
     log(
-      `${label} install: ${agree}/${total} agree${pending > 0 ? `, ${pending} pending` : ''} (${seconds} s)`,
+      `${label} install: ${agree}/${total} agree${pending > 0 ? `, ${pending} pending` : ''}${notRun > 0 ? `, ${notRun} not run` : ''} (${seconds} s)`,
     );
-    out.agents[agent] = { tool: label, agree, total, pending, seconds, ...r };
+    out.agents[agent] = { tool: label, agree, total, pending, notRun, seconds, ...r };
     out.agree += agree;
     out.total += total;
   }
@@ -251,6 +253,10 @@ async function agentSuite(agent, tool, root, baseEnv, timeoutMs) {
           : 'differs from before install',
     );
   }
+
+  // [T-MGD-2] Codex's administrator file is the one `install --system` target run here against
+  // the real agent (as root in a mount namespace; `not run` with the reason elsewhere).
+  if (agent === 'codex') await managedSteps({ tool, spec, root, baseEnv, timeoutMs, step, skip });
 
   const notes = warningsOf(agent, main.run);
   if (main.internet.length > 0)

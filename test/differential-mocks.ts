@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { REPO } from './cli-runner.ts';
 
-async function exported(file: string, name: string): Promise<(...args: unknown[]) => unknown> {
+export async function exported(file: string, name: string): Promise<(...args: unknown[]) => unknown> {
   const mod: unknown = await import(pathToFileURL(path.join(REPO, 'differential', file)).href);
   const fn: unknown = typeof mod === 'object' && mod !== null ? Reflect.get(mod, name) : undefined;
   if (typeof fn !== 'function') throw new Error(`differential/${file} exports no function ${name}`);

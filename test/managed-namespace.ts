@@ -5,19 +5,18 @@
  * administrator folders. No variable moves a managed path (an agent could set it): the test
  * moves the file system instead. A process may then drop to an unprivileged account standing in
  * for the agent (`setpriv`), so "owned by root, not writable by the user" is the kernel's answer.
+ * bwrap's arguments are differential/namespace.js's: the differential's install suite runs the
+ * real Codex CLI in the same namespace.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import path from 'node:path';
+import { chmodSync, chownSync, mkdirSync, readFileSync } from 'node:fs';
+import { INSTALLED, INSTALLED_BIN, namespaceArgs } from '../differential/namespace.js';
 import { type CliResult, cleanEnv, REPO, runProgram } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
 
 export const AGENT_ACCOUNT = 'hookwerk-agent';
 
-/** Where the namespace shows this checkout: a tmpfs root owns, so it is root's alone [T-MGD-2]. */
-export const INSTALLED = '/mnt/hookwerk';
-/** bin/hookwerk.js of that view. */
-export const INSTALLED_BIN = path.join(INSTALLED, 'bin', 'hookwerk.js');
+export { INSTALLED, INSTALLED_BIN };
 
 export interface Account {
   readonly name: string;
@@ -73,29 +72,6 @@ export function ownedDir(dir: string, account: Account, mode = 0o755): string {
   return dir;
 }
 
-/**
- * bwrap's arguments: `/` as it is, `/etc` a tmpfs with every real entry bound (or linked) back,
- * then each `binds` target (under /etc) bound to its temp folder. Nothing is created on the host.
- */
-function namespaceArgs(binds: Readonly<Record<string, string>>): string[] {
-  const args = ['--dev-bind', '/', '/', '--tmpfs', '/etc'];
-  const taken = new Set(Object.keys(binds).map((t) => path.relative('/etc', t).split(path.sep)[0]));
-  for (const name of readdirSync('/etc')) {
-    if (taken.has(name)) continue;
-    const real = path.join('/etc', name);
-    if (lstatSync(real).isSymbolicLink()) args.push('--symlink', readlinkSync(real), real);
-    else args.push('--bind', real, real);
-  }
-  for (const [target, source] of Object.entries(binds)) args.push('--bind', source, target);
-  // The checkout, seen at a root-owned path whatever folder CI cloned it into (install --system
-  // refuses a hookwerk under a folder others can write, /tmp included).
-  args.push('--tmpfs', path.dirname(INSTALLED), '--bind', REPO, INSTALLED);
-  // Root inside keeps its capabilities, so that `setpriv` can drop to the agent's account; what
-  // runs inside dies with bwrap (no daemon outlives its test).
-  args.push('--cap-add', 'ALL', '--die-with-parent');
-  return args;
-}
-
 export interface NamespaceRun {
   /** Target under /etc → the temp folder bound there. */
   binds: Readonly<Record<string, string>>;
@@ -121,7 +97,7 @@ export function namespaceArgv(command: readonly string[], run: Pick<NamespaceRun
           'keep',
           '--',
         ];
-  return [...namespaceArgs(run.binds), ...drop, ...command];
+  return [...namespaceArgs(run.binds, REPO), ...drop, ...command];
 }
 
 /** `node bin/hookwerk.js …args` in the namespace, to completion. */

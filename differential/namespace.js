@@ -1,0 +1,66 @@
+// [T-MGD-1, T-MGD-2] Managed mode run without touching the machine's /etc, shared by the tests
+// (test/managed-namespace.ts) and the differential's install suite (install-managed.js): a private
+// mount namespace (bubblewrap, as root) where /etc is a tmpfs holding the real /etc's entries
+// again, plus temp folders standing in for /etc/hookwerk and the agents' administrator folders.
+// No variable moves a managed path (an agent could set it): the file system is moved instead.
+// Plain JS so that `node differential/run.js` loads it as it is; its types are namespace.d.ts.
+import { spawnSync } from 'node:child_process';
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+
+/** Where the namespace shows the hookwerk checkout: a tmpfs root owns, so it is root's alone [T-MGD-2]. */
+export const INSTALLED = '/mnt/hookwerk';
+/** bin/hookwerk.js of that view. */
+export const INSTALLED_BIN = path.join(INSTALLED, 'bin', 'hookwerk.js');
+
+/**
+ * bwrap's arguments (before the command): `/` as it is, `/etc` a tmpfs with every real entry
+ * bound (or linked) back, then each `binds` target (under /etc) bound to its temp folder, and
+ * `repo` seen at INSTALLED. Nothing is created on the host.
+ * @param {Readonly<Record<string, string>>} binds target under /etc → the temp folder bound there
+ * @param {string} repo the hookwerk checkout
+ * @returns {string[]}
+ */
+export function namespaceArgs(binds, repo) {
+  const args = ['--dev-bind', '/', '/', '--tmpfs', '/etc'];
+  const taken = new Set(Object.keys(binds).map((t) => path.relative('/etc', t).split(path.sep)[0]));
+  for (const name of readdirSync('/etc')) {
+    if (taken.has(name)) continue;
+    const real = path.join('/etc', name);
+    if (lstatSync(real).isSymbolicLink()) args.push('--symlink', readlinkSync(real), real);
+    else args.push('--bind', real, real);
+  }
+  for (const [target, source] of Object.entries(binds)) args.push('--bind', source, target);
+  // The checkout, seen at a root-owned path whatever folder it was cloned into (install --system
+  // refuses a hookwerk under a folder others can write, /tmp included).
+  args.push('--tmpfs', path.dirname(INSTALLED), '--bind', repo, INSTALLED);
+  // Root inside keeps its capabilities, so that `setpriv` can drop to another account; what runs
+  // inside dies with bwrap (no process outlives its run).
+  args.push('--cap-add', 'ALL', '--die-with-parent');
+  return args;
+}
+
+/**
+ * Why namespaces cannot be used here, or `undefined` when they can: not root, no bwrap, or a
+ * sandbox that refuses mount namespaces (bwrap's own message). Asked once per process.
+ * @returns {string | undefined}
+ */
+export function namespaceProblem() {
+  problem ??= { why: findProblem() };
+  return problem.why;
+}
+
+/** @type {{why: string | undefined} | undefined} */
+let problem;
+
+function findProblem() {
+  if (process.getuid?.() !== 0) return 'needs root (bwrap binds temp folders over /etc)';
+  const r = spawnSync('bwrap', [...namespaceArgs({}, process.cwd()), '--', 'true'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (r.error !== undefined) return `bwrap cannot run: ${r.error.message}`;
+  if (r.status !== 0)
+    return `bwrap cannot make a mount namespace here: ${r.stderr.trim().split('\n')[0] ?? ''}`;
+  return undefined;
+}
