@@ -5,7 +5,8 @@
  * install writes go in as one block of `[[hooks.<Event>]]` tables, every byte of the
  * administrator's text stays, and uninstall takes out exactly that block. A file install cannot
  * change safely is refused with one line, nothing written. That Codex runs these hooks is
- * checked against codex-cli 0.171 by hand (docs/managed.md says how), not here.
+ * checked against codex-cli 0.171 by `npm run differential -- install`
+ * (differential/install-managed.js), not here.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
