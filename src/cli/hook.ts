@@ -106,7 +106,7 @@ export interface HookInput {
 export async function hookCommand(
   args: readonly string[],
   deps: Partial<HookCallDeps> = {},
-  opts: { daemon?: boolean; startedAt?: number; refused?: string } = {},
+  opts: { daemon?: boolean; startedAt?: number; refused?: string; snapshot?: boolean } = {},
 ): Promise<HookReply> {
   const checked = checkArgs(args);
   if ('reply' in checked) return checked.reply;
@@ -159,6 +159,10 @@ export async function hookCommand(
     }
   }
   reply ??= await answerHookArgs(args, input, deps);
+  // [G-PERF-1] The C client's fallback through bin/hookwerk.js: the next one may start from a
+  // startup snapshot, built in the background once this call has ended (hook/snapshot-blob.ts),
+  // in the home of the guarded environment [T-SELF-4].
+  if (opts.snapshot === true) await startSnapshotBuildFor(input.env);
   const lines = [
     ...(guarded.line !== undefined ? [guarded.line] : []),
     ...(await sayNotes(notes, input.env, checked.call.agent, peek.event)),
@@ -295,12 +299,10 @@ export async function hookMain(args: readonly string[], deps: Partial<HookCallDe
     daemon: !cold,
     startedAt,
     ...(refused !== undefined ? { refused } : {}),
+    snapshot: cold && deps.decider === undefined,
   });
   if (reply.stderr !== '') process.stderr.write(reply.stderr);
   if (reply.stdout !== '')
     await new Promise<void>((resolve) => process.stdout.write(reply.stdout, () => resolve()));
-  // [G-PERF-1] The C client's fallback through bin/hookwerk.js: the next one may start from a
-  // startup snapshot, built in the background once this call has ended (hook/snapshot-blob.ts).
-  if (cold && deps.decider === undefined) await startSnapshotBuildFor(process.env);
   return reply.exitCode;
 }
