@@ -19,7 +19,8 @@
  * files: an exit of its own (the hook's code) is the answer, copied out; exit 14, exec failure
  * (127) or death by a signal is no answer — the stamp is removed (the next fallback through
  * bin/hookwerk.js builds a new blob in the background) and the call goes on as the usual
- * fallback, with the same stdin. `HOOKWERK_SNAPSHOT=off` turns the whole path off.
+ * fallback, with the same stdin. A blob also holds V8's flags: node refuses it under others, so
+ * a call whose NODE_OPTIONS is set does not try it. `HOOKWERK_SNAPSHOT=off` turns the whole path off.
  */
 #ifndef HOOKWERK_HOOK_SNAPSHOT_H
 #define HOOKWERK_HOOK_SNAPSHOT_H
@@ -239,6 +240,9 @@ static int snapshot_fallback(const char *home, const char *node, const char *cli
                              int *code) {
   const char *off = getenv("HOOKWERK_SNAPSHOT");
   if (home == NULL || cli == NULL || (off != NULL && strcasecmp(off, "off") == 0)) return 0;
+  /* V8 flags other than the build's make node refuse the blob (exit 14): NODE_OPTIONS may hold some. */
+  const char *node_options = getenv("NODE_OPTIONS");
+  if (node_options != NULL && node_options[0] != '\0') return 0;
   char blob[PATH_MAX], stamp[PATH_MAX];
   if (snapshot_find(home, node, cli, blob, sizeof blob, stamp, sizeof stamp) != 0) return 0;
   if (snapshot_run(node, blob, argc, argv, code)) return 1;

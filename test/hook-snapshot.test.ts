@@ -86,8 +86,12 @@ interface Reply {
 }
 
 /** One call of the C client, no daemon; `snapshot`: `note` (use it, and say so) or `off`. */
-async function call(input: string, snapshot: 'note' | 'off'): Promise<Reply> {
-  const env = cleanEnv({ HOME: home, HOOKWERK_DAEMON_SOCKET: '', HOOKWERK_SNAPSHOT: snapshot });
+async function call(
+  input: string,
+  snapshot: 'note' | 'off',
+  extra: Record<string, string> = {},
+): Promise<Reply> {
+  const env = cleanEnv({ HOME: home, HOOKWERK_DAEMON_SOCKET: '', HOOKWERK_SNAPSHOT: snapshot, ...extra });
   const r = await runProgram(CLIENT, ['--agent', 'claude'], { env, cwd: project, stdin: { text: input } });
   return { stdout: r.stdout, stderr: r.stderr, code: r.code };
 }
@@ -210,6 +214,15 @@ describe('[G-PERF-1] the cold path from a startup snapshot (C client)', () => {
       chmodSync(cache, 0o700);
     }
     // Ours again: used again.
+    expect((await call(input, 'note')).stderr.endsWith(NOTE)).toBe(true);
+  }, 60_000);
+
+  it('a call with NODE_OPTIONS (V8 flags a blob does not hold) is not started from it; the blob stays', async () => {
+    const input = bash('curl -s https://example.com');
+    const options = { NODE_OPTIONS: '--max-old-space-size=512' };
+    const expected = await call(input, 'off', options);
+    expect(await call(input, 'note', options)).toEqual(expected);
+    expect(readFileSync(stamp, 'utf8').startsWith('hookwerk-snapshot 1 ok')).toBe(true);
     expect((await call(input, 'note')).stderr.endsWith(NOTE)).toBe(true);
   }, 60_000);
 
