@@ -28,6 +28,10 @@
 //               cold, `hookwerk hook` with that policy vs the bare node script, interleaved (the
 //               engine comes from the cold bundle, dist/cli/cold-bundle.cjs, and its code cache in
 //               the home's ~/.hookwerk/cache/, which the deny check before the rounds writes)
+//   cold (snapshot) [G-PERF-1] the same cold call through the C client with no daemon, whose
+//               fallback starts node from the startup snapshot built for that home before the
+//               rounds (src/hook/snapshot-blob.ts, not timed), vs the same bare node script,
+//               interleaved; where the C client was built
 //
 // Every other row runs with HOOKWERK_DAEMON=off: a cold row must not start the daemon it measures
 // without.
@@ -44,6 +48,7 @@ import { fmtRatio, fmtUs, median, nowUs, progress, verdict } from './lib.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'hookwerk.js');
 const CLIENT = path.join(ROOT, 'dist', 'native', 'hookwerk-hook');
+const SNAPSHOT_BUILD = path.join(ROOT, 'dist', 'hook', 'snapshot-build-main.js');
 
 /** The guard of Claude Code's hooks guide ("block-rm.sh"): jq reads the command, grep judges it. */
 const JQ_GUARD = `#!/bin/bash
@@ -328,6 +333,9 @@ export async function run() {
     HOME: home,
     HOOKWERK_DAEMON_SOCKET: '',
     HOOKWERK_DAEMON: 'off',
+    // No C-client fallback builds a startup snapshot in the background while rows are timed; the
+    // snapshot row builds its own before its rounds.
+    HOOKWERK_SNAPSHOT: 'off',
   });
   const quiet = (r) => r.code === 0 && r.out === '';
   const denies = (r) => r.code === 0 && r.out.includes('"permissionDecision":"deny"');
@@ -387,6 +395,40 @@ export async function run() {
       const paired = median(r.ratios);
       rows.push({
         benchmark: `hookwerk hook, cold (no daemon), policy of 30 permission rules + all shipped guards + 5 CEL rules, PreToolUse Bash of the 120-character line (no objection): whole process, stdin → exit; the engine from dist/cli/cold-bundle.cjs with its V8 code cache, written by the first call (11 rounds × 8, interleaved)`,
+        hookwerk: fmtUs(r.a),
+        baseline: `${fmtUs(r.b)} (bare node script reading stdin; ratio of the medians ${fmtRatio(r.a / r.b)})`,
+        ratio: fmtRatio(paired),
+        target: '≤ 1.3× (paired per round) [G-PERF-1]',
+        verdict: verdict(paired <= 1.3),
+      });
+    }
+
+    // 1c. [G-PERF-1] The same cold call from the startup snapshot, through the C client.
+    if (existsSync(CLIENT)) {
+      const env = { ...envOf(s.perfHome) };
+      delete env.HOOKWERK_SNAPSHOT;
+      const built = spawnSync(process.execPath, [SNAPSHOT_BUILD, s.perfHome], { env, encoding: 'utf8' });
+      if (built.status !== 0 || !built.stdout.includes('"built"'))
+        throw new Error(`the startup snapshot was not built: ${built.stdout}${built.stderr}`);
+      const noted = { ...env, HOOKWERK_SNAPSHOT: 'note' };
+      expectReply(
+        'cold (snapshot) G-PERF-1, deny',
+        await runOnce(CLIENT, ['--agent', 'claude'], perfDeny, noted, s.project),
+        (r) => denies(r) && r.err.endsWith('answered from the startup snapshot\n'),
+      );
+      const hookwerk = () =>
+        runOnce(CLIENT, ['--agent', 'claude'], perfInput, env, s.project).then((r) =>
+          expectReply('cold (snapshot) G-PERF-1', r, quiet),
+        );
+      const bare = () => runOnce(process.execPath, [s.bare], perfInput, env, s.project);
+      const r = await interleaved(hookwerk, bare, { n: 8, rounds: 11, warmup: 3 });
+      progress(
+        `hook/G-PERF-1 cold (snapshot): per-round ratios ${r.ratios.map((x) => x.toFixed(2)).join(' ')}`,
+      );
+      const paired = median(r.ratios);
+      rows.push({
+        benchmark:
+          'the same cold call (no daemon) through the C client, whose fallback starts node from the startup snapshot of the hook command (~/.hookwerk/cache/hook-snapshot-*.blob, built before the rounds) (11 rounds × 8, interleaved)',
         hookwerk: fmtUs(r.a),
         baseline: `${fmtUs(r.b)} (bare node script reading stdin; ratio of the medians ${fmtRatio(r.a / r.b)})`,
         ratio: fmtRatio(paired),

@@ -10,7 +10,10 @@
  * the answer is the cold path's, never a guess; HOOKWERK_HOOK_STARTED_MS tells it when the call
  * started, so its answer is still due before the agent's timeout (`--timeout`) [G-FAIL-4]. The node binary and the package path are baked in
  * at build time (scripts/build-launcher.js), with `node` from PATH and a path relative to this
- * binary as fallbacks.
+ * binary as fallbacks. [G-PERF-1] Where a startup snapshot of the hook command was built for this
+ * node and this package (`<home>/.hookwerk/cache/`, src/hook/snapshot-blob.ts), the fallback first
+ * runs `node --snapshot-blob <blob> hook <args>` instead, and goes on as above only when that node
+ * did not start (hook-snapshot.h says when a blob is trusted).
  *
  * When nothing listens on the socket (no socket file, or one a killed daemon left), it also starts
  * a daemon in the background for the next calls [G-WARM-1], unless HOOKWERK_DAEMON=off: it takes
@@ -58,6 +61,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hook-snapshot.h"
 #include "peer-verify.h"
 
 #ifndef HOOKWERK_NODE
@@ -423,6 +427,9 @@ static void refused(const char *path, const char *why) {
 
 static const char *cli_path(const char *argv0, char *out, size_t size);
 
+/* [T-SELF-4] Whether this call's environment may choose the home (no project file may have set it). */
+static int call_trusted = 1;
+
 /*
  * One call through the daemon: ASK_ANSWERED with the reply printed; ASK_ABSENT when nothing
  * listens (no socket file, or connect refused: a killed daemon's); ASK_DROPPED when the
@@ -433,6 +440,7 @@ static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large
                       char *path, size_t path_size) {
   /* [T-SELF-4] A project file may have set HOME or HOOKWERK_DAEMON_SOCKET: then neither is used. */
   int trusted = !project_may_set_home(agent_arg(argc, argv));
+  call_trusted = trusted;
   if (socket_path(path, path_size, trusted) == NULL) {
     path[0] = '\0';
     return ASK_FAILED;
@@ -739,6 +747,17 @@ static void fallback(int argc, char **argv, const struct buf *in, int consumed) 
   char started[32];
   if (started_ms > 0 && snprintf(started, sizeof started, "%lld", started_ms) > 0)
     setenv("HOOKWERK_HOOK_STARTED_MS", started, 1);
+  /* [G-PERF-1] From the startup snapshot, where a trusted one fits this node and this package. */
+  int code;
+  const char *home = NULL;
+  if (call_trusted) {
+    home = home_dir();
+  } else {
+    struct passwd *pw = getpwuid(geteuid());
+    home = pw != NULL && pw->pw_dir[0] == '/' && pw->pw_dir[1] != '\0' ? pw->pw_dir : NULL;
+  }
+  if (strchr(HOOKWERK_NODE, '/') != NULL && snapshot_fallback(home, HOOKWERK_NODE, cli, argc, argv, &code))
+    exit(code);
   char **args = calloc((size_t)argc + 3, sizeof *args);
   if (args == NULL) exit(1);
   args[0] = (char *)HOOKWERK_NODE;

@@ -6,6 +6,11 @@
 // - dist/cli/cold-bundle.cjs: the cold decider with the engine and every package it reaches (zod,
 //   @bufbuild/cel, undici…; ~700 module files) in one minified CommonJS script, which
 //   src/hook/cold-load.ts runs with V8's code cache. Its own dynamic imports stay lazy inside it.
+// - dist/cli/hook-snapshot.cjs: [G-PERF-1] the whole `hookwerk hook` with the cold decider, the
+//   program of the startup snapshot (src/hook/snapshot-entry.ts, built into a blob by
+//   src/hook/snapshot-blob.ts). A snapshot holds no native handle: prom-client's Pushgateway, which
+//   loads node:http (its parser binding cannot be serialized) and which hookwerk never uses, is
+//   left out of it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,6 +103,47 @@ await build({
     },
   },
 });
+
+/** prom-client's Pushgateway, in the snapshot's bundle: a class that says why it is not there. */
+const NO_PUSHGATEWAY = '\0hookwerk-no-pushgateway';
+function withoutPushgateway() {
+  return {
+    name: 'hookwerk-without-pushgateway',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const from = (importer ?? '').replaceAll('\\', '/');
+      return source === './lib/pushgateway' && from.includes('/prom-client/') ? NO_PUSHGATEWAY : null;
+    },
+    load(id) {
+      if (id !== NO_PUSHGATEWAY) return null;
+      return "module.exports = class Pushgateway { constructor() { throw new Error('not in the hook snapshot'); } };";
+    },
+  };
+}
+
+await build({
+  configFile: false,
+  root,
+  logLevel: 'warn',
+  plugins: [keepOwnPlaces(), withoutPushgateway()],
+  ssr: { noExternal: true, target: 'node' },
+  resolve: { conditions: ['node', 'require', 'default'] },
+  build: {
+    ssr: path.join(root, 'dist', 'hook', 'snapshot-entry.js'),
+    outDir,
+    emptyOutDir: false,
+    minify: true,
+    sourcemap: false,
+    target: 'node20',
+    rollupOptions: {
+      output: { format: 'cjs', codeSplitting: false, entryFileNames: 'hook-snapshot.cjs', keepNames: true },
+    },
+  },
+});
+const snapshotFile = path.join(outDir, 'hook-snapshot.cjs');
+const snapshotText = readFileSync(snapshotFile, 'utf8');
+if (!snapshotText.includes('setDeserializeMainFunction'))
+  throw new Error('bundle-hook: hook-snapshot.cjs does not set the snapshot main function');
 
 // The bundle must be what cold-load.ts expects: one file exporting the decider.
 const coldFile = path.join(outDir, 'cold-bundle.cjs');

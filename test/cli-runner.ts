@@ -37,6 +37,9 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   delete env.LURUS_HOOK_PASS_ENV;
   delete env.HOOKWERK_DAEMON_IDLE;
   env.HOOKWERK_DAEMON = 'off';
+  // [G-PERF-1] A C-client fallback would build a startup snapshot in the background for every temp
+  // home: only the tests of that path (hook-snapshot.test.ts) turn it on.
+  env.HOOKWERK_SNAPSHOT = 'off';
   return Object.assign(env, extra);
 }
 

@@ -274,6 +274,8 @@ describe('[T-SELF-4] a project file’s env cannot move the home or the socket',
       HOME: evil,
       HOOKWERK_DAEMON_SOCKET: evilSocket,
       HOOKWERK_DAEMON: 'off',
+      // No startup snapshot built in the background as that account (userdel waits for none).
+      HOOKWERK_SNAPSHOT: 'off',
     };
     for (const client of CLIENTS) {
       const r = await runClient(client, rmCall(s), env, s.project, { uid, gid });

@@ -106,7 +106,7 @@ export interface HookInput {
 export async function hookCommand(
   args: readonly string[],
   deps: Partial<HookCallDeps> = {},
-  opts: { daemon?: boolean; startedAt?: number; refused?: string } = {},
+  opts: { daemon?: boolean; startedAt?: number; refused?: string; snapshot?: boolean } = {},
 ): Promise<HookReply> {
   const checked = checkArgs(args);
   if ('reply' in checked) return checked.reply;
@@ -159,6 +159,10 @@ export async function hookCommand(
     }
   }
   reply ??= await answerHookArgs(args, input, deps);
+  // [G-PERF-1] The C client's fallback through bin/hookwerk.js: the next one may start from a
+  // startup snapshot, built in the background once this call has ended (hook/snapshot-blob.ts),
+  // in the home of the guarded environment [T-SELF-4].
+  if (opts.snapshot === true) await startSnapshotBuildFor(input.env);
   const lines = [
     ...(guarded.line !== undefined ? [guarded.line] : []),
     ...(await sayNotes(notes, input.env, checked.call.agent, peek.event)),
@@ -267,8 +271,21 @@ function envRecord(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
-/** The process entry: prints the reply, exits with its code. */
-export async function hookMain(args: readonly string[]): Promise<number> {
+async function startSnapshotBuildFor(env: NodeJS.ProcessEnv): Promise<void> {
+  if (env.HOOKWERK_SNAPSHOT?.toLowerCase() === 'off') return;
+  try {
+    const { startSnapshotBuild } = await import('../hook/snapshot-blob.ts');
+    startSnapshotBuild(homeFolder(undefined, env), env);
+  } catch {
+    // No home, no folder: the fallback stays the way it is.
+  }
+}
+
+/**
+ * The process entry: prints the reply, exits with its code. `deps`: the startup snapshot's
+ * program passes the decider it holds already loaded ([G-PERF-1], hook/snapshot-entry.ts).
+ */
+export async function hookMain(args: readonly string[], deps: Partial<HookCallDeps> = {}): Promise<number> {
   // The C client's fallback: decide here, and leave the environment as the agent gave it.
   const cold = process.env[COLD_ENV] !== undefined;
   // [T-SELF-4] Why the C client did not use the daemon (it tells only in its fallback).
@@ -278,11 +295,12 @@ export async function hookMain(args: readonly string[]): Promise<number> {
   const startedAt = cold ? callStart(process.env) : performance.timeOrigin;
   delete process.env[COLD_ENV];
   delete process.env[STARTED_ENV];
-  const reply = await hookCommand(
-    args,
-    {},
-    { daemon: !cold, startedAt, ...(refused !== undefined ? { refused } : {}) },
-  );
+  const reply = await hookCommand(args, deps, {
+    daemon: !cold,
+    startedAt,
+    ...(refused !== undefined ? { refused } : {}),
+    snapshot: cold && deps.decider === undefined,
+  });
   if (reply.stderr !== '') process.stderr.write(reply.stderr);
   if (reply.stdout !== '')
     await new Promise<void>((resolve) => process.stdout.write(reply.stdout, () => resolve()));

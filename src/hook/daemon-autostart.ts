@@ -28,7 +28,7 @@ const BIN = fileURLToPath(new URL('../../bin/hookwerk.js', import.meta.url));
  * A daemon's start loads its whole engine; started while the call still decides, it took the CPU
  * from it on a busy machine (bench/hook.js, the first-call rows). The C client waits the same way.
  */
-const WAIT_FOR_CALLER =
+export const WAIT_FOR_CALLER =
   'i=0; while [ "$i" -lt 200 ] && kill -0 "$1" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done; shift; exec "$@"';
 
 /** The variables a daemon keeps from the call that started it. */

@@ -39,9 +39,14 @@ const CREATE =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-/** A synchronous sleep: the writer is synchronous (a CLI about to exit calls it last). */
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
+/**
+ * A synchronous sleep: the writer is synchronous (a CLI about to exit calls it last). Its buffer
+ * is made on first use: a V8 startup snapshot is built where SharedArrayBuffer does not exist
+ * ([G-PERF-1], hook/snapshot-entry.ts).
+ */
+let sleeper: Int32Array | undefined;
 function sleep(ms: number): void {
+  sleeper ??= new Int32Array(new SharedArrayBuffer(4));
   Atomics.wait(sleeper, 0, 0, ms);
 }
 

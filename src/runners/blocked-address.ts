@@ -9,12 +9,23 @@
 import { BlockList, isIP } from 'node:net';
 import { HookwerkError, type HookwerkErrorCode } from '../core/errors.ts';
 
-const BLOCKED = new BlockList();
-BLOCKED.addSubnet('169.254.0.0', 16, 'ipv4'); // IPv4 link-local: AWS, GCP, Azure, OCI metadata 169.254.169.254, ECS 169.254.170.2
-BLOCKED.addSubnet('fe80::', 10, 'ipv6'); // IPv6 link-local
-BLOCKED.addAddress('fd00:ec2::254', 'ipv6'); // AWS instance metadata over IPv6
-BLOCKED.addAddress('fd20:ce::254', 'ipv6'); // GCP metadata over IPv6
-BLOCKED.addAddress('100.100.100.200', 'ipv4'); // Alibaba Cloud metadata (outside 169.254/16)
+/**
+ * Made on first use, not at import: a BlockList is a native handle, which a V8 startup snapshot of
+ * the engine cannot hold ([G-PERF-1], src/hook/snapshot-build.ts).
+ */
+let blocked: BlockList | undefined;
+
+function blockList(): BlockList {
+  if (blocked !== undefined) return blocked;
+  const list = new BlockList();
+  list.addSubnet('169.254.0.0', 16, 'ipv4'); // IPv4 link-local: AWS, GCP, Azure, OCI metadata 169.254.169.254, ECS 169.254.170.2
+  list.addSubnet('fe80::', 10, 'ipv6'); // IPv6 link-local
+  list.addAddress('fd00:ec2::254', 'ipv6'); // AWS instance metadata over IPv6
+  list.addAddress('fd20:ce::254', 'ipv6'); // GCP metadata over IPv6
+  list.addAddress('100.100.100.200', 'ipv4'); // Alibaba Cloud metadata (outside 169.254/16)
+  blocked = list;
+  return list;
+}
 
 /** The code on the error a guarded connection fails with; the runner turns it into `blocked_address`. */
 export const BLOCKED_ADDRESS_CODE = 'BLOCKED_ADDRESS' satisfies HookwerkErrorCode;
@@ -23,7 +34,7 @@ export const BLOCKED_ADDRESS_CODE = 'BLOCKED_ADDRESS' satisfies HookwerkErrorCod
 export function blockedAddressReason(address: string): string | undefined {
   const family = isIP(address);
   if (family === 0) return undefined;
-  if (!BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6')) return undefined;
+  if (!blockList().check(address, family === 4 ? 'ipv4' : 'ipv6')) return undefined;
   return `${address} is a link-local or cloud metadata address (set "allowLinkLocal": true on the hook to allow it)`;
 }
 

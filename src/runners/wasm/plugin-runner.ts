@@ -50,7 +50,6 @@ const HOOKS_EXPORT = /^prx:plugin\/hooks@0\.1\.\d+$/;
 type WasmModule = object;
 // This project's TS libs have no WebAssembly types (they live in lib.dom); declare the one call used.
 declare const WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> };
-const wasm = WebAssembly;
 
 interface Prepared {
   glue: string;
@@ -411,7 +410,8 @@ export class PluginRunner {
     // [P-WASM-3] The memory cap lives in the modules themselves: see wasm-memory.ts.
     const capped = capComponentMemory(t.cores, spec.maxMemoryMb * 16);
     const modules: Record<string, WasmModule> = {};
-    for (const [name, bytes] of Object.entries(capped.cores)) modules[name] = await wasm.compile(bytes);
+    for (const [name, bytes] of Object.entries(capped.cores))
+      modules[name] = await WebAssembly.compile(bytes);
     return { glue: t.glue, modules, imports: t.imports, exportKey };
   }
 }
