@@ -10,11 +10,12 @@
 import { closeSync, mkdirSync, unlinkSync, writeSync } from 'node:fs';
 import { isErrno } from '../core/errno.ts';
 import { HookwerkError } from '../core/errors.ts';
-import { chainedLine, readChainLine } from './journal-chain.ts';
+import { chainedJson, readChainLine } from './journal-chain.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import { lookAtFolder, lookAtSegment, openSegmentToAppend, type SegmentOpen } from './journal-files.ts';
 import { openHead } from './journal-head.ts';
 import { DEFAULT_LOCK_TIMES, type LockTimes, lockJournal } from './journal-lock.ts';
+import { countLockWait } from './journal-lock-counts.ts';
 import {
   JOURNAL_MAX_BYTES,
   JOURNAL_SEGMENT_BYTES,
@@ -67,11 +68,16 @@ export function appendJournal(
   makeFolder(dir);
   const notes: string[] = [];
   const lock = lockJournal(dir, bounds.lock ?? DEFAULT_LOCK_TIMES);
-  if (lock.kind === 'busy')
+  if (lock.kind === 'busy') {
+    // Past the bound the runs are still written, marked `unlocked`, never dropped.
     notes.push(`${lock.why}: runs appended without it (runs --verify may show a fork)`);
+    countLockWait(dir, 'gave_up');
+  } else if (lock.waited) countLockWait(dir, 'waited');
   try {
+    // Serialized once: the estimate and the chained lines use the same text.
+    const jsons = values.map((v) => JSON.stringify(v));
     let estimate = 0;
-    for (const v of values) estimate += JSON.stringify(v).length + CHAIN_BYTES;
+    for (const json of jsons) estimate += json.length + CHAIN_BYTES;
     const seqs = listSegments(dir);
     const target = openTarget(dir, seqs, estimate, bounds, notes);
     try {
@@ -81,7 +87,7 @@ export function appendJournal(
       const tip = findTip(dir, seqs, headFile?.head, newestSize, bounds.maxBytes);
       const drop = target.made ? dropPlan(dir, [...seqs, target.seq], bounds) : [];
       const unlocked = lock.kind === 'busy';
-      const { text, last } = chain(values, tip, drop, dir, target, bounds.maxBytes, unlocked);
+      const { text, last } = chain(jsons, tip, drop, dir, target, bounds.maxBytes, unlocked);
       const data = Buffer.from(text, 'utf8');
       writeAll(target.fd, data);
       for (const seq of drop) unlinkQuietly(segmentFile(dir, seq));
@@ -103,7 +109,7 @@ export function appendJournal(
 
 /** The chained lines: a `foreign` marker first when the tip found one, the runs, then `rotated`. */
 function chain(
-  values: readonly object[],
+  jsons: readonly string[],
   tip: ChainTip,
   drop: readonly number[],
   dir: string,
@@ -113,20 +119,20 @@ function chain(
 ): { text: string; last: string } {
   const lines: string[] = [];
   let prev = tip.prev;
-  const add = (value: object): void => {
-    const made = chainedLine(value, prev, unlocked);
+  const add = (json: string): void => {
+    const made = chainedJson(json, prev, unlocked);
     lines.push(made.line);
     prev = made.hash;
   };
-  const at = new Date().toISOString();
-  if (tip.foreign !== undefined) add({ foreign: tip.foreign, at });
-  for (const value of values) add(value);
+  const marker = (value: object) => add(JSON.stringify({ ...value, at: new Date().toISOString() }));
+  if (tip.foreign !== undefined) marker({ foreign: tip.foreign });
+  for (const json of jsons) add(json);
   const from = drop[0];
   const to = drop.at(-1);
   if (from !== undefined && to !== undefined) {
     // The dropped range's last hash: what the oldest segment kept chains its first record to.
     const keptFirst = to + 1 === target.seq ? tip.prev : firstPrev(dir, to + 1, maxBytes);
-    add({ rotated: { from, to, last: keptFirst ?? null }, at });
+    marker({ rotated: { from, to, last: keptFirst ?? null } });
   }
   // A torn last line (a writer killed mid-write, or someone's bytes) must not swallow ours.
   const lead = tip.torn && !target.made && target.size > 0 ? '\n' : '';
