@@ -155,6 +155,33 @@ describe('[T-SELF-3] the append lock between processes', () => {
     }
   });
 
+  it('[T-SELF-3] without listing the folder: a segment planted two numbers up keeps no run from the head’s segment, and --verify names its lines', async () => {
+    const { home, dir } = journalOf(2);
+    const planted = segmentFile(dir, 3);
+    writeFileSync(
+      planted,
+      `${JSON.stringify({ hook: 'forged', at: new Date().toISOString(), agent: 'claude' })}\n`,
+    );
+    const journal = new RunJournal(dir);
+    journal.append([
+      {
+        hook: 'h3',
+        source: 's',
+        event: 'PreToolUse',
+        outcome: 'ok',
+        durationMs: 1,
+        at: new Date().toISOString(),
+        agent: 'claude',
+      },
+    ]);
+    // The run went on in the head's segment, chained; the planted file is as it was.
+    expect(readFileSync(segmentFile(dir, 1), 'utf8')).toContain('"hook":"h3"');
+    expect(readFileSync(planted, 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+    const r = await runCli(['runs', '--verify'], { home });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('broken at runs-000000000003.jsonl:1: inserted\n');
+  });
+
   it('[T-SELF-3] a lock link left by a holder that died is broken at once, and the append chains on', async () => {
     const { home, dir } = journalOf(2);
     const dead = spawn(process.execPath, ['-e', '']);

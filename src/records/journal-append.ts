@@ -13,7 +13,7 @@ import { HookwerkError } from '../core/errors.ts';
 import { chainedJson, readChainLine } from './journal-chain.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import { lookAtFolder, lookAtSegment, openSegmentToAppend, type SegmentOpen } from './journal-files.ts';
-import { openHead } from './journal-head.ts';
+import { type ChainHead, openHead } from './journal-head.ts';
 import { DEFAULT_LOCK_TIMES, type LockTimes, lockJournal } from './journal-lock.ts';
 import { countLockWait } from './journal-lock-counts.ts';
 import {
@@ -78,28 +78,39 @@ export function appendJournal(
     const jsons = values.map((v) => JSON.stringify(v));
     let estimate = 0;
     for (const json of jsons) estimate += json.length + CHAIN_BYTES;
-    const seqs = listSegments(dir);
-    const target = openTarget(dir, seqs, estimate, bounds, notes);
+    const headFile = openHead(dir, true);
     try {
-      const newest = seqs.at(-1);
-      const newestSize = target.seq === newest ? target.size : sizeIfRegular(dir, newest);
-      const headFile = openHead(dir, true);
-      const tip = findTip(dir, seqs, headFile?.head, newestSize, bounds.maxBytes);
-      const drop = target.made ? dropPlan(dir, [...seqs, target.seq], bounds) : [];
-      const unlocked = lock.kind === 'busy';
-      const { text, last } = chain(jsons, tip, drop, dir, target, bounds.maxBytes, unlocked);
-      const data = Buffer.from(text, 'utf8');
-      writeAll(target.fd, data);
-      for (const seq of drop) unlinkQuietly(segmentFile(dir, seq));
+      const head = headFile?.head;
+      const atHead = head === undefined ? undefined : openAtHead(dir, head, estimate, bounds);
+      const seqs = atHead === undefined ? listSegments(dir) : [];
+      const target = atHead ?? openTarget(dir, seqs, estimate, bounds, notes);
       try {
-        headFile?.write({ seq: target.seq, size: target.size + data.length, hash: last });
-      } catch {
-        // The head is a cache: the next writer reads the segment's tail instead.
+        let tip: ChainTip;
+        let drop: number[] = [];
+        if (atHead !== undefined && head !== undefined) {
+          // The usual append: the segment is as hookwerk left it, and has room.
+          tip = { prev: head.hash, torn: false };
+        } else {
+          const newest = seqs.at(-1);
+          const newestSize = target.seq === newest ? target.size : sizeIfRegular(dir, newest);
+          tip = findTip(dir, seqs, head, newestSize, bounds.maxBytes);
+          if (target.made) drop = dropPlan(dir, [...seqs, target.seq], bounds);
+        }
+        const unlocked = lock.kind === 'busy';
+        const { text, last } = chain(jsons, tip, drop, dir, target, bounds.maxBytes, unlocked);
+        const data = Buffer.from(text, 'utf8');
+        writeAll(target.fd, data);
+        for (const seq of drop) unlinkQuietly(segmentFile(dir, seq));
+        try {
+          headFile?.write({ seq: target.seq, size: target.size + data.length, hash: last });
+        } catch {
+          // The head is a cache: the next writer reads the segment's tail instead.
+        }
       } finally {
-        headFile?.close();
+        closeSync(target.fd);
       }
     } finally {
-      closeSync(target.fd);
+      headFile?.close();
     }
   } finally {
     if (lock.kind === 'held') lock.release();
@@ -147,6 +158,31 @@ function firstPrev(dir: string, seq: number, maxBytes: number): string | undefin
     const seen = readChainLine(line);
     if (seen.kind === 'record') return seen.prev;
   }
+  return undefined;
+}
+
+/**
+ * The head's segment opened to append, when the head tells the whole story: that segment is
+ * exactly as hookwerk's last append left it (regular, the head's size), the batch fits, and the
+ * next number is free. Then the folder is not listed (a listing costs as much as the rest of an
+ * append): segments are made only by writers going to the next number, O_EXCL. Anything else
+ * (bytes someone added, a rotation due, a next segment there, a head that is missing or
+ * hostile) takes the full way, which lists the folder; so does a segment planted further up,
+ * found at the next rotation or head mismatch, and by readers and `--verify`, which list.
+ */
+function openAtHead(
+  dir: string,
+  head: ChainHead,
+  estimate: number,
+  bounds: JournalBounds,
+): Target | undefined {
+  if (head.seq >= MAX_SEGMENT_SEQ) return undefined;
+  const open = openSegmentToAppend(segmentFile(dir, head.seq), 'no');
+  if (open.kind !== 'open') return undefined;
+  const fits = open.size === 0 || open.size + estimate <= bounds.segmentBytes;
+  if (open.size === head.size && fits && lookAtSegment(segmentFile(dir, head.seq + 1)).kind === 'missing')
+    return { fd: open.fd, seq: head.seq, size: open.size, made: false };
+  closeSync(open.fd);
   return undefined;
 }
 
