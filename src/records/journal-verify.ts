@@ -108,7 +108,7 @@ export function verifyJournal(
     }
   }
   // Mid-journal: what the tail's first record chains to was not read.
-  const anchored = cut !== undefined && (cut.offset > 0 || cut.seq !== seqs[0]);
+  const anchored = cut !== undefined && !cut.all;
   const verdict = judge(lines, present, head?.hash, notes, anchored);
   const first = lines[0];
   const end = lines.at(-1);
@@ -118,17 +118,24 @@ export function verifyJournal(
   return verdict;
 }
 
-/** Where the newest `tailBytes` of the regular segments start: a segment and a byte in it. */
-function tailStart(dir: string, seqs: readonly number[], tailBytes: number): { seq: number; offset: number } {
+/**
+ * Where the newest `tailBytes` of the regular segments start: a segment and a byte in it; `all`
+ * when that is the start of the journal (the tail is all of it).
+ */
+function tailStart(
+  dir: string,
+  seqs: readonly number[],
+  tailBytes: number,
+): { seq: number; offset: number; all: boolean } {
   let left = tailBytes;
   for (let i = seqs.length - 1; i >= 0; i--) {
     const seq = seqs[i] ?? 0;
     const seen = lookAtSegment(segmentFile(dir, seq));
     if (seen.kind !== 'ok') continue;
-    if (seen.stats.size >= left) return { seq, offset: seen.stats.size - left };
+    if (seen.stats.size > left) return { seq, offset: seen.stats.size - left, all: false };
     left -= seen.stats.size;
   }
-  return { seq: seqs[0] ?? 0, offset: 0 };
+  return { seq: seqs[0] ?? 0, offset: 0, all: true };
 }
 
 function readAll(fd: number, size: number): Buffer {
