@@ -1,8 +1,9 @@
 /**
  * [R-HOOK-3] [T-SELF-3] Appending to the journal, from many short-lived processes at once: under
- * the journal's lock (`journal-lock.ts`, a bounded wait) a writer finds the chain's tip, chains
- * its records to it and appends them in one `write()` on an O_APPEND descriptor (the kernel never
- * interleaves two), then moves the head. A full segment is followed by exactly one next (O_EXCL);
+ * the journal's lock (`journal-lock.ts`, a bounded wait) a writer finds the chain's tip (usually
+ * the head says it, and which segment: the folder is not listed, `openAtHead`), chains its records
+ * to it and appends them in one `write()` on an O_APPEND descriptor (the kernel never interleaves
+ * two), then moves the head. A full segment is followed by exactly one next (O_EXCL);
  * the writer that starts it drops the oldest past the bound and leaves a `rotated` marker in the
  * chain. A newest segment that is not a regular file is never opened: the runs go to the next
  * number. No zod here: `hookwerk hook` may append without loading the reader's schema.

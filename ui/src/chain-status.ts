@@ -1,3 +1,5 @@
+// [T-SELF-3] The agent-runs panel's line on the journal's hash chain, kept apart from the view so
+// that a unit test reads it without a browser.
 import type { JournalChainState } from './schemas.ts';
 
 /**
