@@ -1,5 +1,5 @@
 // Runs the benchmarks in sequence and prints one markdown table (also written to
-// bench/results/latest.md). `node bench/run.js [emit] [hook-run] [launcher] [bus] [storm] [decide] [wasm] [nats] [mcp] [hook] [guard] [self-protect]` runs a subset.
+// bench/results/latest.md). `node bench/run.js [emit] [hook-run] [launcher] [bus] [storm] [decide] [wasm] [nats] [mcp] [hook] [guard] [self-protect] [journal]` runs a subset.
 // Run through `npm run bench`, which builds dist/ first.
 //
 // Each benchmark runs in a fresh Node process (`run.js --run-one NAME`): what one leaves behind (a
@@ -25,6 +25,7 @@ const BENCHMARKS = {
   hook: () => import('./hook.js'),
   guard: () => import('./guard.js'),
   'self-protect': () => import('./self-protect.js'),
+  journal: () => import('./journal.js'),
 };
 
 if (process.argv[2] === '--run-one') {

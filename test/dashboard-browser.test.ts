@@ -370,6 +370,37 @@ describe('[UI-1] [UI-3] the dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(await d.page.locator('#runs tr.run').count()).toBe(0);
   });
 
+  it('[T-SELF-3] shows the journal’s chain: whole up to its last record, then broken at the record edited on disk', async () => {
+    const d = await openDashboard();
+    const dir = journalDir(d.home);
+    const journal = new RunJournal(dir);
+    for (let i = 1; i <= 3; i++)
+      journal.append([
+        {
+          hook: `h${i}`,
+          source: 's',
+          event: 'PreToolUse',
+          outcome: 'ok',
+          durationMs: 1,
+          at: new Date().toISOString(),
+          agent: 'claude',
+        },
+      ]);
+    await signIn(d);
+    const panel = d.page.locator('#agents');
+    const chain = panel.locator('.journal-chain');
+    await chain
+      .filter({ hasText: 'Journal chain: whole up to runs-000000000001.jsonl:3, 3 records checked.' })
+      .waitFor(SEEN);
+    const file = path.join(dir, 'runs-000000000001.jsonl');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"hook":"h2"', '"hook":"h9"'));
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    await chain
+      .filter({ hasText: 'Journal chain: broken at runs-000000000001.jsonl:2: edited.' })
+      .waitFor(SEEN);
+    expect(await chain.getAttribute('data-kind')).toBe('error');
+  });
+
   it('(issue 23) the Gate page: each hook’s consent state (approved, pending approval, changed since approval), its recent decisions, a decide in any dialect', async () => {
     const d = await openDashboard(undefined, async ({ workspace, home }) => {
       const deny = JSON.stringify({

@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { pidAlive } from '../core/pid-alive.ts';
 import { askControl } from '../hook/daemon-client.ts';
-import { socketAt } from '../hook/daemon-socket.ts';
+import { checkPeer } from '../hook/daemon-peer.ts';
+import { privateFolder, socketAt } from '../hook/daemon-socket.ts';
 import { CliError } from './cli-error.ts';
 import { socketOf } from './daemon-socket-option.ts';
 
@@ -43,9 +44,16 @@ interface ControlOptions {
   json?: boolean;
 }
 
-type Asked<T> = { kind: 'none'; socket: string } | { kind: 'reply'; socket: string; value: T };
+type Asked<T> =
+  | { kind: 'none'; socket: string }
+  | { kind: 'refused'; socket: string; why: string }
+  | { kind: 'reply'; socket: string; value: T; unchecked?: string };
 
-/** Asks the daemon of `opts`/`env`; none running is `none`, anything unexpected a CliError. */
+/**
+ * Asks the daemon of `opts`/`env`; none running is `none`, a listener that is not this
+ * installation's daemon `refused` (nothing sent to it: the peer check of hook calls, T-SELF-4),
+ * anything unexpected a CliError.
+ */
 async function ask<T>(
   command: 'status' | 'stop',
   schema: z.ZodType<T>,
@@ -56,8 +64,18 @@ async function ask<T>(
   const state = socketAt(socket);
   if (state === 'none') return { kind: 'none', socket };
   if (state !== 'ours') throw new CliError(`${socket} is not a socket of this account: not asked`);
-  const answer = await askControl(socket, command);
+  let unchecked: string | undefined;
+  const answer = await askControl(socket, command, async (conn) => {
+    const folder = privateFolder(socket);
+    if (folder !== undefined) return folder;
+    const peer = await checkPeer(conn, socket, env);
+    if (peer.kind === 'refused') return peer.why;
+    if (peer.kind === 'gone') return { gone: true };
+    if (peer.kind === 'unchecked') unchecked = peer.why;
+    return undefined;
+  });
   if (answer.kind === 'absent') return { kind: 'none', socket };
+  if (answer.kind === 'refused') return { kind: 'refused', socket, why: answer.why };
   if (answer.kind === 'failed' || answer.kind === 'dropped')
     throw new CliError(`something listens on ${socket} but did not answer "${command}" (another version?)`);
   let json: unknown;
@@ -69,7 +87,7 @@ async function ask<T>(
   const parsed = schema.safeParse(json);
   if (!parsed.success)
     throw new CliError(`the daemon on ${socket} answered "${command}" in an unknown shape`);
-  return { kind: 'reply', socket, value: parsed.data };
+  return { kind: 'reply', socket, value: parsed.data, ...(unchecked !== undefined ? { unchecked } : {}) };
 }
 
 export async function daemonStatusCommand(
@@ -85,6 +103,21 @@ export async function daemonStatusCommand(
     else out(`hookwerk daemon: not running (socket ${asked.socket})`);
     return 1;
   }
+  if (asked.kind === 'refused') {
+    if (opts.json === true)
+      out(
+        JSON.stringify({
+          running: false,
+          pid: null,
+          socket: asked.socket,
+          since: null,
+          engines: [],
+          refused: asked.why,
+        }),
+      );
+    else out(`hookwerk daemon: ${refusal(asked.socket, asked.why)}; not asked`);
+    return 1;
+  }
   const s = asked.value;
   if (opts.json === true) {
     out(JSON.stringify(s));
@@ -95,6 +128,7 @@ export async function daemonStatusCommand(
     `hookwerk daemon: running, pid ${s.pid}, since ${s.since} (${duration(up)}), ${s.calls} call${s.calls === 1 ? '' : 's'} answered`,
   );
   out(`socket: ${s.socket}`);
+  if (asked.unchecked !== undefined) out(`peer: not checked (${asked.unchecked})`);
   out(
     s.idleExitMinutes === null
       ? 'idle exit: never'
@@ -120,6 +154,7 @@ export async function daemonStopCommand(
     out(`hookwerk daemon: not running (socket ${asked.socket})`);
     return 0;
   }
+  if (asked.kind === 'refused') throw new CliError(`${refusal(asked.socket, asked.why)}; "stop" not sent`);
   const { pid } = asked.value;
   const deadline = Date.now() + STOP_WAIT_MS;
   while (pidAlive(pid)) {
@@ -128,6 +163,11 @@ export async function daemonStopCommand(
   }
   out(`hookwerk daemon: stopped (pid ${pid})`);
   return 0;
+}
+
+/** [T-SELF-4] What listens on the socket is not believed. */
+function refusal(socket: string, why: string): string {
+  return `whatever listens on ${socket} is not this installation's daemon of this account (${why})`;
 }
 
 function duration(seconds: number): string {

@@ -106,13 +106,22 @@ export async function askDaemon(
   };
 }
 
-/** A control message [G-WARM-1]: the daemon's JSON text, or why there is none. */
+/**
+ * A control message [G-WARM-1]: the daemon's JSON text, or why there is none; sent only to a peer
+ * `verify` accepts (`refused`: nothing was sent) [T-SELF-4].
+ */
 export async function askControl(
   socket: string,
   command: ControlCommand,
-): Promise<{ kind: 'reply'; json: string } | { kind: 'absent' } | { kind: 'dropped' } | { kind: 'failed' }> {
-  const result = await exchange(socket, encodeControl(command));
-  if (result.kind === 'refused') return { kind: 'failed' };
+  verify?: PeerVerifier,
+): Promise<
+  | { kind: 'reply'; json: string }
+  | { kind: 'absent' }
+  | { kind: 'dropped' }
+  | { kind: 'failed' }
+  | { kind: 'refused'; why: string }
+> {
+  const result = await exchange(socket, encodeControl(command), verify);
   if (result.kind !== 'reply') return result;
   return { kind: 'reply', json: result.reply.stdout.toString('utf8') };
 }

@@ -1,8 +1,9 @@
 /**
  * [R-HOOK-3] [T-SELF-3] Appending to the journal, from many short-lived processes at once: under
- * the journal's lock (`journal-lock.ts`, a bounded wait) a writer finds the chain's tip, chains
- * its records to it and appends them in one `write()` on an O_APPEND descriptor (the kernel never
- * interleaves two), then moves the head. A full segment is followed by exactly one next (O_EXCL);
+ * the journal's lock (`journal-lock.ts`, a bounded wait) a writer finds the chain's tip (usually
+ * the head says it, and which segment: the folder is not listed, `openAtHead`), chains its records
+ * to it and appends them in one `write()` on an O_APPEND descriptor (the kernel never interleaves
+ * two), then moves the head. A full segment is followed by exactly one next (O_EXCL);
  * the writer that starts it drops the oldest past the bound and leaves a `rotated` marker in the
  * chain. A newest segment that is not a regular file is never opened: the runs go to the next
  * number. No zod here: `hookwerk hook` may append without loading the reader's schema.
@@ -10,11 +11,12 @@
 import { closeSync, mkdirSync, unlinkSync, writeSync } from 'node:fs';
 import { isErrno } from '../core/errno.ts';
 import { HookwerkError } from '../core/errors.ts';
-import { chainedLine, readChainLine } from './journal-chain.ts';
+import { chainedJson, readChainLine } from './journal-chain.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import { lookAtFolder, lookAtSegment, openSegmentToAppend, type SegmentOpen } from './journal-files.ts';
-import { openHead } from './journal-head.ts';
+import { type ChainHead, openHead } from './journal-head.ts';
 import { DEFAULT_LOCK_TIMES, type LockTimes, lockJournal } from './journal-lock.ts';
+import { countLockWait } from './journal-lock-counts.ts';
 import {
   JOURNAL_MAX_BYTES,
   JOURNAL_SEGMENT_BYTES,
@@ -67,33 +69,49 @@ export function appendJournal(
   makeFolder(dir);
   const notes: string[] = [];
   const lock = lockJournal(dir, bounds.lock ?? DEFAULT_LOCK_TIMES);
-  if (lock.kind === 'busy')
+  if (lock.kind === 'busy') {
+    // Past the bound the runs are still written, marked `unlocked`, never dropped.
     notes.push(`${lock.why}: runs appended without it (runs --verify may show a fork)`);
+    countLockWait(dir, 'gave_up');
+  } else if (lock.waited) countLockWait(dir, 'waited');
   try {
+    // Serialized once: the estimate and the chained lines use the same text.
+    const jsons = values.map((v) => JSON.stringify(v));
     let estimate = 0;
-    for (const v of values) estimate += JSON.stringify(v).length + CHAIN_BYTES;
-    const seqs = listSegments(dir);
-    const target = openTarget(dir, seqs, estimate, bounds, notes);
+    for (const json of jsons) estimate += json.length + CHAIN_BYTES;
+    const headFile = openHead(dir, true);
     try {
-      const newest = seqs.at(-1);
-      const newestSize = target.seq === newest ? target.size : sizeIfRegular(dir, newest);
-      const headFile = openHead(dir, true);
-      const tip = findTip(dir, seqs, headFile?.head, newestSize, bounds.maxBytes);
-      const drop = target.made ? dropPlan(dir, [...seqs, target.seq], bounds) : [];
-      const unlocked = lock.kind === 'busy';
-      const { text, last } = chain(values, tip, drop, dir, target, bounds.maxBytes, unlocked);
-      const data = Buffer.from(text, 'utf8');
-      writeAll(target.fd, data);
-      for (const seq of drop) unlinkQuietly(segmentFile(dir, seq));
+      const head = headFile?.head;
+      const atHead = head === undefined ? undefined : openAtHead(dir, head, estimate, bounds);
+      const seqs = atHead === undefined ? listSegments(dir) : [];
+      const target = atHead ?? openTarget(dir, seqs, estimate, bounds, notes);
       try {
-        headFile?.write({ seq: target.seq, size: target.size + data.length, hash: last });
-      } catch {
-        // The head is a cache: the next writer reads the segment's tail instead.
+        let tip: ChainTip;
+        let drop: number[] = [];
+        if (atHead !== undefined && head !== undefined) {
+          // The usual append: the segment is as hookwerk left it, and has room.
+          tip = { prev: head.hash, torn: false };
+        } else {
+          const newest = seqs.at(-1);
+          const newestSize = target.seq === newest ? target.size : sizeIfRegular(dir, newest);
+          tip = findTip(dir, seqs, head, newestSize, bounds.maxBytes);
+          if (target.made) drop = dropPlan(dir, [...seqs, target.seq], bounds);
+        }
+        const unlocked = lock.kind === 'busy';
+        const { text, last } = chain(jsons, tip, drop, dir, target, bounds.maxBytes, unlocked);
+        const data = Buffer.from(text, 'utf8');
+        writeAll(target.fd, data);
+        for (const seq of drop) unlinkQuietly(segmentFile(dir, seq));
+        try {
+          headFile?.write({ seq: target.seq, size: target.size + data.length, hash: last });
+        } catch {
+          // The head is a cache: the next writer reads the segment's tail instead.
+        }
       } finally {
-        headFile?.close();
+        closeSync(target.fd);
       }
     } finally {
-      closeSync(target.fd);
+      headFile?.close();
     }
   } finally {
     if (lock.kind === 'held') lock.release();
@@ -103,7 +121,7 @@ export function appendJournal(
 
 /** The chained lines: a `foreign` marker first when the tip found one, the runs, then `rotated`. */
 function chain(
-  values: readonly object[],
+  jsons: readonly string[],
   tip: ChainTip,
   drop: readonly number[],
   dir: string,
@@ -113,20 +131,20 @@ function chain(
 ): { text: string; last: string } {
   const lines: string[] = [];
   let prev = tip.prev;
-  const add = (value: object): void => {
-    const made = chainedLine(value, prev, unlocked);
+  const add = (json: string): void => {
+    const made = chainedJson(json, prev, unlocked);
     lines.push(made.line);
     prev = made.hash;
   };
-  const at = new Date().toISOString();
-  if (tip.foreign !== undefined) add({ foreign: tip.foreign, at });
-  for (const value of values) add(value);
+  const marker = (value: object) => add(JSON.stringify({ ...value, at: new Date().toISOString() }));
+  if (tip.foreign !== undefined) marker({ foreign: tip.foreign });
+  for (const json of jsons) add(json);
   const from = drop[0];
   const to = drop.at(-1);
   if (from !== undefined && to !== undefined) {
     // The dropped range's last hash: what the oldest segment kept chains its first record to.
     const keptFirst = to + 1 === target.seq ? tip.prev : firstPrev(dir, to + 1, maxBytes);
-    add({ rotated: { from, to, last: keptFirst ?? null }, at });
+    marker({ rotated: { from, to, last: keptFirst ?? null } });
   }
   // A torn last line (a writer killed mid-write, or someone's bytes) must not swallow ours.
   const lead = tip.torn && !target.made && target.size > 0 ? '\n' : '';
@@ -141,6 +159,31 @@ function firstPrev(dir: string, seq: number, maxBytes: number): string | undefin
     const seen = readChainLine(line);
     if (seen.kind === 'record') return seen.prev;
   }
+  return undefined;
+}
+
+/**
+ * The head's segment opened to append, when the head tells the whole story: that segment is
+ * exactly as hookwerk's last append left it (regular, the head's size), the batch fits, and the
+ * next number is free. Then the folder is not listed (a listing costs as much as the rest of an
+ * append): segments are made only by writers going to the next number, O_EXCL. Anything else
+ * (bytes someone added, a rotation due, a next segment there, a head that is missing or
+ * hostile) takes the full way, which lists the folder; so does a segment planted further up,
+ * found at the next rotation or head mismatch, and by readers and `--verify`, which list.
+ */
+function openAtHead(
+  dir: string,
+  head: ChainHead,
+  estimate: number,
+  bounds: JournalBounds,
+): Target | undefined {
+  if (head.seq >= MAX_SEGMENT_SEQ) return undefined;
+  const open = openSegmentToAppend(segmentFile(dir, head.seq), 'no');
+  if (open.kind !== 'open') return undefined;
+  const fits = open.size === 0 || open.size + estimate <= bounds.segmentBytes;
+  if (open.size === head.size && fits && lookAtSegment(segmentFile(dir, head.seq + 1)).kind === 'missing')
+    return { fd: open.fd, seq: head.seq, size: open.size, made: false };
+  closeSync(open.fd);
   return undefined;
 }
 

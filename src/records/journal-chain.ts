@@ -28,12 +28,11 @@ export function sha256(text: string): string {
 }
 
 /**
- * The line (without its newline) for `value` chained to `prev`, and its hash. `value` is a
- * JSON object without `prev` or `hash` of its own (they are set here, last). `unlocked`: the
+ * The line (without its newline) for `json` chained to `prev`, and its hash. `json` is the
+ * `JSON.stringify` of an object without `prev` or `hash` of its own (they are set here, last). `unlocked`: the
  * writer could not take the lock in time, so this record may fork the chain (said, not a break).
  */
-export function chainedLine(value: object, prev: string, unlocked = false): { line: string; hash: string } {
-  const json = JSON.stringify(value);
+export function chainedJson(json: string, prev: string, unlocked = false): { line: string; hash: string } {
   const mark = unlocked ? UNLOCKED : '';
   const body = `${json.length > 2 ? `${json.slice(0, -1)},` : '{'}${mark}"prev":"${prev}"}`;
   const hash = sha256(body);

@@ -106,12 +106,10 @@ function openChecked(file: string, flags: number): SegmentOpen {
 }
 
 function look(file: string): JournalPath {
-  try {
-    return { kind: 'ok', stats: lstatSync(file) };
-  } catch (err) {
-    if (errorCode(err) === 'ENOENT') return { kind: 'missing' };
-    throw err;
-  }
+  // Missing is an answer, not an error: no exception built (an append asks for the next segment,
+  // which is missing, every time).
+  const stats = lstatSync(file, { throwIfNoEntry: false });
+  return stats === undefined ? { kind: 'missing' } : { kind: 'ok', stats };
 }
 
 /**

@@ -1,10 +1,15 @@
 /**
  * [T-SELF-3] The journal's append lock: one writer at a time reads the chain's last hash and
  * appends, so every record chains to the true previous one. Node has no flock, so the lock is a
- * file made with O_CREAT|O_EXCL and deleted after. Held for a few hundred microseconds; a
- * waiter gives up after a small bound (the hook path must not wait on anyone), and a lock whose
- * holder died (crash, SIGKILL at the agent's timeout) or that is older than the stale bound is
- * broken, so a crash never wedges later appends. No zod: the hook path loads this [R-HOOK-4].
+ * name made atomically and deleted after: a symbolic link whose text is the holder's pid and a
+ * token of its own (`symlink()` fails with EEXIST when another holds it). One system call takes
+ * it and two give it back, with no file to open, write or close: the lock was most of an append's
+ * cost when it was a file created with O_EXCL, written and closed. Its text is never followed,
+ * only read (`readlink`). Held for tens of microseconds; a waiter gives up after a small bound (the
+ * hook path must not wait on anyone), and a lock whose holder died (crash, SIGKILL at the agent's
+ * timeout) or that is older than the stale bound is broken, so a crash never wedges later
+ * appends. A regular file under the lock's name (the lock of hookwerk before this one: its pid
+ * on the first line) is a lock too. No zod: the hook path loads this [R-HOOK-4].
  */
 import {
   closeSync,
@@ -13,14 +18,16 @@ import {
   linkSync,
   lstatSync,
   openSync,
+  readlinkSync,
   readSync,
   renameSync,
+  type Stats,
+  symlinkSync,
   unlinkSync,
-  writeSync,
 } from 'node:fs';
 import path from 'node:path';
 import { errorCode, isErrno } from '../core/errno.ts';
-import { lookAtSegment } from './journal-files.ts';
+import { describe } from '../core/read-source.ts';
 
 export const LOCK_NAME = 'append.lock';
 
@@ -29,15 +36,21 @@ export interface LockTimes {
   waitMs: number;
   /** A lock older than this is a dead holder's, whatever its pid says. */
   staleMs: number;
+  /** Called once when the lock was found held and this writer starts to wait (tests wait for it). */
+  onWait?: () => void;
 }
 
 export const DEFAULT_LOCK_TIMES: LockTimes = { waitMs: 200, staleMs: 2000 };
 
-export type LockResult = { kind: 'held'; release(): void } | { kind: 'busy'; why: string };
+/** `waited`: the lock was held by another when this writer came, and it waited for it. */
+export type LockResult = { kind: 'held'; waited: boolean; release(): void } | { kind: 'busy'; why: string };
 
-const CREATE =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** The text of a lock this hookwerk made: `<pid>.<n>`. */
+const TOKEN = /^(\d{1,10})\.\d{1,16}$/;
+
+/** Locks taken by this process so far: with the pid, each lock's text is one of a kind. */
+let taken = 0;
 
 /**
  * A synchronous sleep: the writer is synchronous (a CLI about to exit calls it last). Its buffer
@@ -53,18 +66,26 @@ function sleep(ms: number): void {
 /** Takes the lock of journal folder `dir`, waiting at most `times.waitMs`. */
 export function lockJournal(dir: string, times: LockTimes = DEFAULT_LOCK_TIMES): LockResult {
   const file = path.join(dir, LOCK_NAME);
-  const deadline = Date.now() + times.waitMs;
+  let deadline: number | undefined;
   let pause = 0.25;
   for (;;) {
-    const ino = tryCreate(file);
-    if (ino !== undefined) return { kind: 'held', release: () => release(file, ino) };
-    const seen = lookAtSegment(file);
-    if (seen.kind === 'refused') return { kind: 'busy', why: `the lock ${file} ${seen.why}` };
-    if (seen.kind === 'ok' && isStale(file, seen.stats.mtimeMs, times.staleMs)) {
-      breakStale(file, seen.stats.ino);
+    taken++;
+    const token = `${process.pid}.${taken}`;
+    if (tryCreate(file, token))
+      return { kind: 'held', waited: deadline !== undefined, release: () => release(file, token) };
+    const seen = lstatSync(file, { throwIfNoEntry: false });
+    if (seen === undefined) continue;
+    if (!seen.isSymbolicLink() && !seen.isFile())
+      return { kind: 'busy', why: `the lock ${file} is ${describe(seen)}, not a lock` };
+    if (isStale(file, seen, times.staleMs)) {
+      breakStale(file, seen.ino);
       continue;
     }
-    if (seen.kind === 'missing') continue;
+    if (deadline === undefined) {
+      // The clock is read only when the lock is found held: an append alone never reads it.
+      deadline = Date.now() + times.waitMs;
+      times.onWait?.();
+    }
     if (Date.now() >= deadline)
       return { kind: 'busy', why: `the lock ${file} was held for more than ${times.waitMs} ms` };
     sleep(pause);
@@ -72,36 +93,33 @@ export function lockJournal(dir: string, times: LockTimes = DEFAULT_LOCK_TIMES):
   }
 }
 
-/** The new lock's inode, or undefined when another holds it. */
-function tryCreate(file: string): number | undefined {
-  let fd: number;
+/** Makes the lock with text `token`; false when another holds it. */
+function tryCreate(file: string, token: string): boolean {
   try {
-    fd = openSync(file, CREATE, 0o600);
+    symlinkSync(token, file);
+    return true;
   } catch (err) {
-    if (isErrno(err, 'EEXIST')) return undefined;
+    if (isErrno(err, 'EEXIST')) return false;
     throw err;
-  }
-  try {
-    writeSync(fd, `${process.pid}\n`);
-    return fstatSync(fd).ino;
-  } finally {
-    closeSync(fd);
   }
 }
 
 /** Deletes the lock only if it is still ours (a waiter may have broken it as stale meanwhile). */
-function release(file: string, ino: number): void {
+function release(file: string, token: string): void {
   try {
-    if (lstatSync(file).ino === ino) unlinkSync(file);
+    if (readlinkSync(file) === token) unlinkSync(file);
   } catch (err) {
-    if (!isErrno(err, 'ENOENT')) throw err;
+    // Gone, or a regular file now (another's lock, not ours): nothing to give back.
+    if (!isErrno(err, 'ENOENT') && !isErrno(err, 'EINVAL')) throw err;
   }
 }
 
 /** Older than the bound, or its holder is gone (or is this very process, which holds none now). */
-function isStale(file: string, mtimeMs: number, staleMs: number): boolean {
-  if (Date.now() - mtimeMs >= staleMs) return true;
-  const pid = holder(file);
+function isStale(file: string, seen: Stats, staleMs: number): boolean {
+  const age = Date.now() - seen.mtimeMs;
+  // A lock dated far ahead (`touch -h -d`) would never age: a holder's lock is dated now.
+  if (age >= staleMs || age <= -staleMs) return true;
+  const pid = seen.isSymbolicLink() ? linkHolder(file) : fileHolder(file);
   if (pid === undefined) return false;
   if (pid === process.pid) return true;
   try {
@@ -112,8 +130,20 @@ function isStale(file: string, mtimeMs: number, staleMs: number): boolean {
   }
 }
 
-/** The pid written in the lock; undefined while its creator has not written it yet. */
-function holder(file: string): number | undefined {
+/** The pid in a lock's link text; undefined when it is gone or not a text this hookwerk writes. */
+function linkHolder(file: string): number | undefined {
+  let text: string;
+  try {
+    text = readlinkSync(file);
+  } catch {
+    return undefined;
+  }
+  const m = TOKEN.exec(text);
+  return m === null ? undefined : Number(m[1]);
+}
+
+/** The pid written in a lock file (the earlier form); undefined while its creator has not written it. */
+function fileHolder(file: string): number | undefined {
   let fd: number;
   try {
     fd = openSync(file, READ);
@@ -133,7 +163,7 @@ function holder(file: string): number | undefined {
 
 /**
  * Removes a stale lock without removing a fresh one that replaced it since the look: it is
- * renamed aside first, and put back when the renamed file is not the one judged stale.
+ * renamed aside first, and put back when the renamed one is not the one judged stale.
  */
 function breakStale(file: string, staleIno: number): void {
   const aside = `${file}.${process.pid}.${Date.now()}.stale`;
@@ -144,6 +174,7 @@ function breakStale(file: string, staleIno: number): void {
     throw err;
   }
   try {
+    // link() does not follow a symbolic link: the lock itself is put back.
     if (lstatSync(aside).ino !== staleIno) linkSync(aside, file);
   } catch (err) {
     // EEXIST: yet another writer locked meanwhile; the fresh lock moved aside is lost (its

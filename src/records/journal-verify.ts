@@ -10,7 +10,7 @@
 import { closeSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { type ChainLine, GENESIS, readChainLine } from './journal-chain.ts';
-import { openSegmentToRead } from './journal-files.ts';
+import { lookAtSegment, openSegmentToRead } from './journal-files.ts';
 import { readHead } from './journal-head.ts';
 import { listSegments, segmentFile } from './journal-segments.ts';
 
@@ -32,6 +32,22 @@ export interface JournalVerdict {
   records: number;
   /** The last record's hash: note it elsewhere to check later that nothing was rewritten after it. */
   last: string | undefined;
+  /** Lines before the chain's first record (written before the journal was chained). */
+  unchained: number;
+  /** The first and last line judged (`runs-000000000003.jsonl:12`); none when nothing was. */
+  from?: string;
+  to?: string;
+  /** Only the newest bytes were checked (`tailBytes`): the records before `from` were not. */
+  tail: boolean;
+}
+
+export interface VerifyOptions {
+  /**
+   * Check only the newest this many bytes, from the first whole line in them: the first record
+   * there is taken as the chain's start (what came before is not checked). Bounds the work of a
+   * dashboard that looks every few seconds; `runs --verify` checks everything.
+   */
+  tailBytes?: number;
 }
 
 interface Rotated {
@@ -55,14 +71,22 @@ interface Seen {
 }
 
 /** Checks the chain of the journal in `dir`, reading at most `maxBytes` per segment. */
-export function verifyJournal(dir: string, maxBytes: number, totalBytes: number): JournalVerdict {
+export function verifyJournal(
+  dir: string,
+  maxBytes: number,
+  totalBytes: number,
+  opts: VerifyOptions = {},
+): JournalVerdict {
   // The head first: a writer that appends meanwhile moves it only past what is read next.
   const head = readHead(dir);
   const notes: string[] = [];
   const lines: Seen[] = [];
   const present = new Set<number>();
   let budget = totalBytes;
-  for (const seq of listSegments(dir)) {
+  const seqs = listSegments(dir);
+  const cut = opts.tailBytes === undefined ? undefined : tailStart(dir, seqs, opts.tailBytes);
+  for (const seq of seqs) {
+    if (cut !== undefined && seq < cut.seq) continue;
     const file = segmentFile(dir, seq);
     const opened = openSegmentToRead(file, maxBytes);
     if (opened.kind === 'refused') {
@@ -77,15 +101,44 @@ export function verifyJournal(dir: string, maxBytes: number, totalBytes: number)
       }
       budget -= opened.size;
       present.add(seq);
-      collect(seq, readAll(opened.fd, opened.size), lines);
+      const fromByte = cut !== undefined && seq === cut.seq ? cut.offset : 0;
+      collect(seq, readAll(opened.fd, opened.size), lines, fromByte);
     } finally {
       closeSync(opened.fd);
     }
   }
-  return judge(lines, present, head?.hash, notes);
+  // Mid-journal: what the tail's first record chains to was not read.
+  const anchored = cut !== undefined && !cut.all;
+  const verdict = judge(lines, present, head?.hash, notes, anchored);
+  const first = lines[0];
+  const end = lines.at(-1);
+  if (first !== undefined) verdict.from = `${name(first.seq)}:${first.line}`;
+  if (end !== undefined) verdict.to = `${name(end.seq)}:${end.line}`;
+  verdict.tail = anchored;
+  return verdict;
 }
 
-function readAll(fd: number, size: number): string {
+/**
+ * Where the newest `tailBytes` of the regular segments start: a segment and a byte in it; `all`
+ * when that is the start of the journal (the tail is all of it).
+ */
+function tailStart(
+  dir: string,
+  seqs: readonly number[],
+  tailBytes: number,
+): { seq: number; offset: number; all: boolean } {
+  let left = tailBytes;
+  for (let i = seqs.length - 1; i >= 0; i--) {
+    const seq = seqs[i] ?? 0;
+    const seen = lookAtSegment(segmentFile(dir, seq));
+    if (seen.kind !== 'ok') continue;
+    if (seen.stats.size > left) return { seq, offset: seen.stats.size - left, all: false };
+    left -= seen.stats.size;
+  }
+  return { seq: seqs[0] ?? 0, offset: 0, all: true };
+}
+
+function readAll(fd: number, size: number): Buffer {
   const buf = Buffer.allocUnsafe(size);
   let got = 0;
   while (got < size) {
@@ -93,20 +146,31 @@ function readAll(fd: number, size: number): string {
     if (n === 0) break;
     got += n;
   }
-  return buf.toString('utf8', 0, got);
+  return buf.subarray(0, got);
 }
 
 const PLAIN: ChainLine = { kind: 'plain' };
+const NEWLINE = 0x0a;
 
-function collect(seq: number, text: string, into: Seen[]): void {
-  const parts = text.split('\n');
+/** The lines of segment `seq` into `into`; with `fromByte`, only whole lines that start at or after it. */
+function collect(seq: number, buf: Buffer, into: Seen[], fromByte = 0): void {
+  let start = 0;
+  let before = 0;
+  if (fromByte > 0) {
+    // The line the cut falls in is not whole here: judging starts at the next one. The lines
+    // before are counted (a newline search, no hashing) so that line numbers stay the file's.
+    const end = buf.indexOf(NEWLINE, fromByte - 1);
+    start = end === -1 ? buf.length : end + 1;
+    for (let i = buf.indexOf(NEWLINE); i !== -1 && i < start; i = buf.indexOf(NEWLINE, i + 1)) before++;
+  }
+  const parts = buf.toString('utf8', start).split('\n');
   // The piece after the last newline: a write in progress (or torn); not judged yet.
   parts.pop();
   for (let i = 0; i < parts.length; i++) {
     const line = parts[i] ?? '';
     const what = readChainLine(line);
     if (what.kind === 'blank') continue;
-    const seen: Seen = { seq, line: i + 1, what: what.kind === 'plain' ? PLAIN : what };
+    const seen: Seen = { seq, line: before + i + 1, what: what.kind === 'plain' ? PLAIN : what };
     if (what.kind === 'record' && (line.startsWith('{"rotated":') || line.startsWith('{"foreign":')))
       seen.marker = markerOf(line);
     into.push(seen);
@@ -135,7 +199,13 @@ function markerOf(line: string): Seen['marker'] {
 
 const name = (seq: number) => path.basename(segmentFile('', seq));
 
-function judge(lines: readonly Seen[], present: Set<number>, head: string | undefined, notes: string[]) {
+function judge(
+  lines: readonly Seen[],
+  present: Set<number>,
+  head: string | undefined,
+  notes: string[],
+  anchored: boolean,
+): JournalVerdict {
   const known = new Set<string>();
   const rotations: Rotated[] = [];
   for (const seen of lines) {
@@ -171,7 +241,11 @@ function judge(lines: readonly Seen[], present: Set<number>, head: string | unde
       records++;
       if (!started) {
         started = true;
-        broke = chainStart(seen, what.prev, unchained, rotations, present, notes);
+        if (anchored && what.prev !== GENESIS)
+          notes.push(
+            `checked from ${name(seen.seq)}:${seen.line}, the newest records only: run hookwerk runs --verify for the whole chain`,
+          );
+        else broke = chainStart(seen, what.prev, unchained, rotations, present, notes);
       } else if (what.prev !== last) {
         if (what.prev === beforeLast && previous !== undefined && previousBreak?.kind !== 'reordered') {
           // Two records chained to the same predecessor: the one before this was slipped in.
@@ -221,7 +295,7 @@ function judge(lines: readonly Seen[], present: Set<number>, head: string | unde
   }
   if (!started && unchained > 0)
     notes.push(`no chained record yet: the ${unchained} lines were written before the journal was chained`);
-  return { breaks, notes, records, last };
+  return { breaks, notes, records, last, unchained, tail: false };
 }
 
 function unlockedNear(seen: Seen, previous: Seen | undefined): boolean {

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { BusDropReason } from '../bus/memory-bus.ts';
 import { DurationHistogram } from './duration-histogram.ts';
+import type { LockWaitCounts } from './journal-lock-counts.ts';
 import type { RunRecord } from './run-record.ts';
 
 /**
@@ -68,6 +69,8 @@ export class EngineMetrics {
   readonly #dropped = new LabelledCount();
   /** Event streams (serve's SSE hubs) whose clients and drops are reported here. */
   readonly #streams = new Set<StreamSource>();
+  /** [T-SELF-3] The journal's lock counts, read at scrape time (serve sets it). */
+  #journalLock: (() => LockWaitCounts) | undefined;
   #reloads = 0;
   #reloadErrors = 0;
   readonly #duration: DurationHistogram;
@@ -119,6 +122,20 @@ export class EngineMetrics {
       [],
       () => this.#reloadErrors,
     );
+    const journalLock = () => this.#journalLock?.();
+    new Counter({
+      name: 'journal_lock_waits_total',
+      help: 'Appends to the agents’ journal (every hookwerk process of this account) that found its lock held: waited (and then took it), gave_up (held past the wait bound: the runs were still written, without the lock, marked unlocked in the chain). Counted in files beside the journal; a count restarts at 0 past 1048576.',
+      labelNames: ['result'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const counts = journalLock();
+        if (counts === undefined) return;
+        this.inc({ result: 'waited' }, counts.waited);
+        this.inc({ result: 'gave_up' }, counts.gave_up);
+      },
+    });
     const streams = this.#streams;
     const sumOf = (f: (s: StreamSource) => number) => [...streams].reduce((n, s) => n + f(s), 0);
     new Gauge({
@@ -163,6 +180,11 @@ export class EngineMetrics {
   /** Reports an event-stream hub's clients and drops in this registry (serve). */
   addStreamSource(source: StreamSource): void {
     this.#streams.add(source);
+  }
+
+  /** [T-SELF-3] Reports the journal's lock counts (`journal_lock_waits_total`) from `read`, at scrape time. */
+  setJournalLockSource(read: () => LockWaitCounts): void {
+    this.#journalLock = read;
   }
 
   emitted(event: string): void {

@@ -26,6 +26,7 @@ import { readIfMatch, withEtag } from './etag.ts';
 import { explainQuerySchema, explainTarget } from './explain-query.ts';
 import { gateListing } from './gate-listing.ts';
 import { HooksStore, StoreError } from './hooks-store.ts';
+import { chainStateReader, journalLockWaits } from './journal-chain-state.ts';
 import { nodeResponseOf } from './node-response.ts';
 import { runsResponseJson } from './runs-response.ts';
 import { SseHub, type SseOptions } from './sse.ts';
@@ -127,6 +128,10 @@ export function createApp(opts: AppOptions): HookwerkApp {
     if (answer.status === 200) return c.body(answer.json, 200, { 'content-type': 'application/json' });
     return c.json(answer.body, answer.status);
   });
+  // [T-SELF-3] The chain's state for the dashboard: the newest MiB checked, kept until the journal changes.
+  const chainState = chainStateReader(opts.home);
+  app.get('/api/journal-chain', (c) => c.json(chainState()));
+  engine.metrics.setJournalLockSource(() => journalLockWaits(opts.home));
 
   return Object.assign(app, {
     store,

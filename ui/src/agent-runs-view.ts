@@ -1,7 +1,8 @@
 import type { Api } from './api.ts';
+import { chainSummary } from './chain-status.ts';
 import { h, ms, replace, timeOf } from './dom.ts';
 import { runDetails } from './run-details.ts';
-import { agentRunsAnswerSchema, type JournalEntry } from './schemas.ts';
+import { agentRunsAnswerSchema, type JournalEntry, journalChainSchema } from './schemas.ts';
 
 /** As many as `/api/agent-runs` answers at once. */
 const LIMIT = 1000;
@@ -42,6 +43,8 @@ export function agentRunsView(api: Api): AgentRunsView {
   });
   const count = h('span', { class: 'count', attrs: { 'aria-live': 'polite' } });
   const status = h('p', { class: 'status', attrs: { role: 'status' } });
+  // [T-SELF-3] The chain's state: whole up to where, broken at which record, not chained yet.
+  const chain = h('p', { class: 'status journal-chain', attrs: { role: 'status' } });
   const refresh = h(
     'button',
     { attrs: { type: 'button' }, on: { click: () => void view.load() } },
@@ -130,6 +133,7 @@ export function agentRunsView(api: Api): AgentRunsView {
         refresh,
       ),
       status,
+      chain,
       h(
         'div',
         { class: 'scroll' },
@@ -157,6 +161,7 @@ export function agentRunsView(api: Api): AgentRunsView {
       ),
     ),
     async load() {
+      void loadChain();
       const mine = ++loads;
       const agent = chosen;
       const query = `limit=${LIMIT}${agent === '' ? '' : `&agent=${encodeURIComponent(agent)}`}`;
@@ -187,6 +192,19 @@ export function agentRunsView(api: Api): AgentRunsView {
     },
     stop: () => clearInterval(timer),
   };
+  async function loadChain(): Promise<void> {
+    const answer = await api.call('GET', '/api/journal-chain', journalChainSchema);
+    if (!answer.ok) {
+      chain.dataset.kind = 'error';
+      chain.textContent = `Journal chain: ${answer.error}`;
+      return;
+    }
+    const line = chainSummary(answer.value);
+    if (line.kind === undefined) delete chain.dataset.kind;
+    else chain.dataset.kind = line.kind;
+    chain.dataset.state = answer.value.state;
+    chain.textContent = line.text;
+  }
   const timer = setInterval(() => {
     if (document.visibilityState === 'visible') void view.load();
   }, REFRESH_MS);

@@ -11,6 +11,7 @@ import type {
   GateListing,
   GateSourceView,
 } from '../../src/server/gate-listing.ts';
+import type { ChainState } from '../../src/server/journal-chain-state.ts';
 
 // Every answer of the API is checked before the page uses it (house rule: no casts of outside
 // JSON). The types come from the server's own sources, so a drift fails `npm run typecheck`.
@@ -77,6 +78,21 @@ export const agentRunsAnswerSchema = z.object({
   droppedSegments: z.optional(z.number()),
   omitted: z.optional(z.number()),
 });
+
+/** [T-SELF-3] The journal's chain (`/api/journal-chain`). */
+export const journalChainSchema = z.object({
+  state: z.enum(['whole', 'broken', 'unchained', 'empty']),
+  checked: z.enum(['all', 'tail']),
+  from: z.optional(z.string()),
+  to: z.optional(z.string()),
+  records: z.number(),
+  unchained: z.number(),
+  breaks: z.array(z.object({ segment: z.string(), line: z.number(), kind: z.string() })),
+  moreBreaks: z.number(),
+  notes: z.array(z.string()),
+}) satisfies z.ZodMiniType<ChainState>;
+
+export type JournalChainState = ChainState;
 
 /** One SSE `data:` of `/api/events/stream`; the payload is checked by whoever knows its topic. */
 export const streamFrameSchema = z.object({ topic: z.string(), depth: z.number(), payload: z.unknown() });
