@@ -6,8 +6,19 @@
  * moves the file system instead. A process may then drop to an unprivileged account standing in
  * for the agent (`setpriv`), so "owned by root, not writable by the user" is the kernel's answer.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
 import { type CliResult, cleanEnv, REPO, runProgram } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
@@ -73,23 +84,70 @@ export function ownedDir(dir: string, account: Account, mode = 0o755): string {
   return dir;
 }
 
+/** [T-MGD-3] The account files `useradd` rewrites (by rename: they cannot be bind mounts). */
+const ACCOUNT_FILES = ['passwd', 'group', 'shadow', 'gshadow'];
+
 /**
- * bwrap's arguments: `/` as it is, `/etc` a tmpfs with every real entry bound (or linked) back,
- * then each `binds` target (under /etc) bound to its temp folder. Nothing is created on the host.
+ * [T-MGD-3] An /etc of the test's own (root's, 0755) holding copies of the account files, for
+ * `setup-system` to run `useradd` in: bound at /etc in every namespace of the test, so each sees
+ * the accounts another made; the other entries are bound back from the real /etc.
  */
-function namespaceArgs(binds: Readonly<Record<string, string>>): string[] {
-  const args = ['--dev-bind', '/', '/', '--tmpfs', '/etc'];
-  const taken = new Set(Object.keys(binds).map((t) => path.relative('/etc', t).split(path.sep)[0]));
+export function accountsEtc(base: string): string {
+  const dir = path.join(base, 'etc');
+  mkdirSync(dir, { mode: 0o755 });
+  chmodSync(dir, 0o755);
+  for (const name of ACCOUNT_FILES) {
+    const real = path.join('/etc', name);
+    try {
+      copyFileSync(real, path.join(dir, name));
+      chmodSync(path.join(dir, name), statSync(real).mode & 0o7777);
+    } catch {
+      // A system without gshadow: useradd does without it too.
+    }
+  }
+  // Its links made once here (bwrap refuses to make a link that exists, and the folder is shared).
+  for (const name of readdirSync('/etc')) {
+    const real = path.join('/etc', name);
+    if (!ACCOUNT_FILES.includes(name) && lstatSync(real).isSymbolicLink())
+      symlinkSync(readlinkSync(real), path.join(dir, name));
+  }
+  return dir;
+}
+
+/**
+ * bwrap's arguments: `/` as it is, `/etc` a tmpfs (or `etc`, `accountsEtc`) with every real entry
+ * bound (or linked) back, then each `binds` target bound to its temp folder (under /etc, or a
+ * whole folder such as /run or /var/lib). Nothing is created on the host.
+ */
+function namespaceArgs(binds: Readonly<Record<string, string>>, etc?: string): string[] {
+  const args = [
+    '--dev-bind',
+    '/',
+    '/',
+    ...(etc === undefined ? ['--tmpfs', '/etc'] : ['--bind', etc, '/etc']),
+  ];
+  const taken = new Set(
+    Object.keys(binds)
+      .filter((t) => t.startsWith('/etc/'))
+      .map((t) => path.relative('/etc', t).split(path.sep)[0]),
+  );
   for (const name of readdirSync('/etc')) {
     if (taken.has(name)) continue;
+    if (etc !== undefined && ACCOUNT_FILES.some((f) => name === f || name === `${f}-`)) continue;
     const real = path.join('/etc', name);
-    if (lstatSync(real).isSymbolicLink()) args.push('--symlink', readlinkSync(real), real);
-    else args.push('--bind', real, real);
+    if (lstatSync(real).isSymbolicLink()) {
+      if (etc === undefined) args.push('--symlink', readlinkSync(real), real);
+    } else args.push('--bind', real, real);
   }
-  for (const [target, source] of Object.entries(binds)) args.push('--bind', source, target);
+  const inCheckout = (t: string) => t.startsWith(`${INSTALLED}/`);
+  for (const [target, source] of Object.entries(binds))
+    if (!inCheckout(target)) args.push('--bind', source, target);
   // The checkout, seen at a root-owned path whatever folder CI cloned it into (install --system
   // refuses a hookwerk under a folder others can write, /tmp included).
   args.push('--tmpfs', path.dirname(INSTALLED), '--bind', REPO, INSTALLED);
+  // A part of the checkout hidden from a test (its native programs, as without a C compiler).
+  for (const [target, source] of Object.entries(binds))
+    if (inCheckout(target)) args.push('--bind', source, target);
   // Root inside keeps its capabilities, so that `setpriv` can drop to the agent's account; what
   // runs inside dies with bwrap (no daemon outlives its test).
   args.push('--cap-add', 'ALL', '--die-with-parent');
@@ -97,8 +155,10 @@ function namespaceArgs(binds: Readonly<Record<string, string>>): string[] {
 }
 
 export interface NamespaceRun {
-  /** Target under /etc → the temp folder bound there. */
+  /** Target (under /etc, or a whole folder) → the temp folder bound there. */
   binds: Readonly<Record<string, string>>;
+  /** [T-MGD-3] An /etc of the test's own (`accountsEtc`) instead of a tmpfs. */
+  etc?: string;
   /** Run as this account (else as root). */
   as?: Account;
   env: NodeJS.ProcessEnv;
@@ -107,7 +167,10 @@ export interface NamespaceRun {
 }
 
 /** The argv that runs `command` in the namespace (as the account, when given). */
-export function namespaceArgv(command: readonly string[], run: Pick<NamespaceRun, 'binds' | 'as'>): string[] {
+export function namespaceArgv(
+  command: readonly string[],
+  run: Pick<NamespaceRun, 'binds' | 'as' | 'etc'>,
+): string[] {
   const drop =
     run.as === undefined
       ? []
@@ -121,7 +184,7 @@ export function namespaceArgv(command: readonly string[], run: Pick<NamespaceRun
           'keep',
           '--',
         ];
-  return [...namespaceArgs(run.binds), ...drop, ...command];
+  return [...namespaceArgs(run.binds, run.etc), ...drop, ...command];
 }
 
 /** `node bin/hookwerk.js …args` in the namespace, to completion. */
@@ -132,6 +195,12 @@ export function hookwerkIn(args: readonly string[], run: NamespaceRun): Promise<
     cwd: run.cwd,
     ...(run.stdin !== undefined ? { stdin: run.stdin } : {}),
   });
+}
+
+/** [T-MGD-3] `node bin/hookwerk.js …args` in the namespace, left running (a daemon); stdout and stderr piped. */
+export function startHookwerkIn(args: readonly string[], run: Omit<NamespaceRun, 'stdin'>): ChildProcess {
+  const argv = namespaceArgv([process.execPath, INSTALLED_BIN, ...args], run);
+  return spawn('bwrap', argv, { env: run.env, cwd: run.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** The environment of an agent's hook call: a clean one with the agent's home. */

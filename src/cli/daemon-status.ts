@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { pidAlive } from '../core/pid-alive.ts';
 import { askControl } from '../hook/daemon-client.ts';
 import { socketAt } from '../hook/daemon-socket.ts';
+import { checkSystemSocket } from '../hook/system-socket.ts';
+import { SYSTEM_SOCKET } from '../system/system-paths.ts';
 import { CliError } from './cli-error.ts';
 import { socketOf } from './daemon-socket-option.ts';
 
@@ -41,7 +43,12 @@ const STOP_WAIT_MS = 60_000;
 interface ControlOptions {
   socket?: string;
   json?: boolean;
+  /** [T-MGD-3] The system daemon's socket. */
+  system?: boolean;
 }
+
+/** [T-MGD-3] The system daemon's answer to a `stop` it refuses (the caller is not root or its account). */
+const refusedSchema = z.object({ refused: z.string() });
 
 type Asked<T> = { kind: 'none'; socket: string } | { kind: 'reply'; socket: string; value: T };
 
@@ -52,10 +59,16 @@ async function ask<T>(
   opts: ControlOptions,
   env: NodeJS.ProcessEnv,
 ): Promise<Asked<T>> {
-  const { socket } = socketOf(opts, env);
-  const state = socketAt(socket);
-  if (state === 'none') return { kind: 'none', socket };
-  if (state !== 'ours') throw new CliError(`${socket} is not a socket of this account: not asked`);
+  const socket = opts.system === true ? SYSTEM_SOCKET : socketOf(opts, env).socket;
+  if (opts.system === true) {
+    const found = checkSystemSocket();
+    if (found.state === 'none') return { kind: 'none', socket };
+    if (found.state === 'foreign') throw new CliError(`${socket}: ${found.why}: not asked`);
+  } else {
+    const state = socketAt(socket);
+    if (state === 'none') return { kind: 'none', socket };
+    if (state !== 'ours') throw new CliError(`${socket} is not a socket of this account: not asked`);
+  }
   const answer = await askControl(socket, command);
   if (answer.kind === 'absent') return { kind: 'none', socket };
   if (answer.kind === 'failed' || answer.kind === 'dropped')
@@ -66,6 +79,9 @@ async function ask<T>(
   } catch {
     throw new CliError(`the daemon on ${socket} answered "${command}" with something other than JSON`);
   }
+  const refused = refusedSchema.safeParse(json);
+  if (refused.success)
+    throw new CliError(`the daemon on ${socket} refused "${command}": ${refused.data.refused}`);
   const parsed = schema.safeParse(json);
   if (!parsed.success)
     throw new CliError(`the daemon on ${socket} answered "${command}" in an unknown shape`);

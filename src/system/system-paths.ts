@@ -1,0 +1,16 @@
+/**
+ * [T-MGD-3] Where the system daemon lives. Fixed on purpose, like the managed policy's folder
+ * (`dialects/policy/files.ts`): no variable or flag moves them, or an agent could point its hook
+ * at a daemon of its own. Tests move the file system instead (mount namespaces).
+ */
+import path from 'node:path';
+
+/** The socket's folder: root's, 0755 (`hookwerk setup-system`). */
+export const SYSTEM_RUN_DIR = '/run/hookwerk';
+export const SYSTEM_SOCKET = path.join(SYSTEM_RUN_DIR, 'daemon.sock');
+/** The daemon's state: root's, 0755; its records folder the daemon account's, 0700. */
+export const SYSTEM_STATE_DIR = '/var/lib/hookwerk';
+/** The managed journal. */
+export const SYSTEM_RECORDS_DIR = path.join(SYSTEM_STATE_DIR, 'records');
+/** The account `setup-system` creates and `daemon --system` runs as, unless `--user` names another. */
+export const DEFAULT_SYSTEM_ACCOUNT = 'hookwerk';
