@@ -6,7 +6,16 @@
  * `hookwerk hook` as the agent; what the agent cannot do is the kernel's answer.
  */
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -157,6 +166,16 @@ function managedRecords(s: Setup): Array<Record<string, unknown>> {
   return out;
 }
 
+/** The text of the agent's own journal (empty when it has none). */
+function homeRecords(s: Setup): string {
+  const dir = path.join(s.home, '.hookwerk', 'records');
+  if (!existsSync(dir)) return '';
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .map((n) => readFileSync(path.join(dir, n), 'utf8'))
+    .join('');
+}
+
 interface Running {
   child: ChildProcess;
   pid: number;
@@ -292,6 +311,8 @@ describe('[T-MGD-3] daemon --system', SLOW, () => {
     const mine = records.filter((e) => e.pid === r.pid);
     expect(mine.length, JSON.stringify(records)).toBeGreaterThan(0);
     expect(mine[0]).toMatchObject({ uid: s.agent.uid, user: 'hookwerk-agent', pid: r.pid, agent: 'claude' });
+    // FINAL: the user's path did not run (it would have recorded the managed deny in the home's journal).
+    expect(homeRecords(s)).not.toContain('curl');
     // The request's environment names no one: HOME and USER of the call are not the record's.
     expect(JSON.stringify(records)).not.toContain('"user":"root"');
     // The managed journal is chained (T-SELF-3): runs --verify as root over it.
@@ -350,14 +371,16 @@ describe('[T-MGD-3] daemon --system', SLOW, () => {
     writeFileSync(userPolicy, JSON.stringify({ permissions: { deny: ['Bash(echo secret*)'] } }));
     chownSync(userPolicy, s.agent.uid, s.agent.gid);
     const daemon = await startDaemon(s);
-    // The managed layer has no objection: the user's own deny still applies.
+    // The managed layer has no objection: the user's own deny still applies (and is in the user's journal).
     expect(decision(await hook(s, bash(s, 'echo secret')))).toBe('deny');
+    expect(homeRecords(s)).toContain('echo secret');
     expect(decision(await hook(s, bash(s, 'echo hello')))).toBe('none');
     process.kill(daemon.pid, 'SIGKILL');
     await gone(daemon.pid);
     // A stale socket, nothing listening: the user's path, with the managed policy in-process.
     const down = await hook(s, bash(s, 'curl x'));
     expect(decision(down)).toBe('deny');
+    expect(homeRecords(s)).toContain('curl x');
   });
 
   it("[T-MGD-3] a socket at the system path that is the agent's own, or whose listener is not the daemon's account, is refused with one line", async () => {
