@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -197,14 +198,17 @@ static inline long peer_proc_ppid(long pid) {
   return strtol(line + 6, NULL, 10);
 }
 
-/* Whether the NUL-separated cmdline's argument `index` resolves to the same file as `want`. */
+/*
+ * Whether the NUL-separated cmdline's argument `index` is an absolute path to the same file as
+ * `want` (device and inode, after symlinks: the same file seen through a bind mount counts).
+ */
 static inline int peer_arg_is(const char *cmdline, size_t len, int index, const char *want) {
   size_t at = 0;
   for (int i = 0; i < index && at < len; i++) at += strlen(cmdline + at) + 1;
   if (at >= len || cmdline[at] != '/') return 0;
-  char real_arg[PATH_MAX], real_want[PATH_MAX];
-  if (realpath(cmdline + at, real_arg) == NULL || realpath(want, real_want) == NULL) return 0;
-  return strcmp(real_arg, real_want) == 0;
+  struct stat a, b;
+  if (stat(cmdline + at, &a) != 0 || stat(want, &b) != 0) return 0;
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 /*

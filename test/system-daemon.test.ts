@@ -13,6 +13,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -129,6 +130,32 @@ async function hook(s: Setup, input: string): Promise<CliResult & { pid: number 
   });
   const pid = Number(/client-pid (\d+)/.exec(r.stderr)?.[1]);
   return { ...r, pid };
+}
+
+/** The same call through the C client (dist/native/hookwerk-hook, same arguments) as the agent. */
+async function hookC(
+  s: Setup,
+  input: string,
+  extraBinds: Record<string, string> = {},
+): Promise<CliResult & { pid: number }> {
+  const argv = namespaceArgv(
+    [
+      'sh',
+      '-c',
+      'echo "client-pid $$" >&2; exec "$@"',
+      'sh',
+      path.join(INSTALLED, 'dist', 'native', 'hookwerk-hook'),
+      '--agent',
+      'claude',
+    ],
+    { binds: { ...s.binds, ...extraBinds }, etc: s.etc, as: s.agent },
+  );
+  const r = await runProgram('bwrap', argv, {
+    env: agentEnv(s.home),
+    cwd: s.project,
+    stdin: { text: input },
+  });
+  return { ...r, pid: Number(/client-pid (\d+)/.exec(r.stderr)?.[1]) };
 }
 
 /** Claude Code's reading of the reply's permission decision (`none` for no objection). */
@@ -321,6 +348,35 @@ describe('[T-MGD-3] daemon --system', SLOW, () => {
     const listed = await asRoot(s, ['runs', '--system', '--json']);
     expect(listed.stdout).toContain('"user":"hookwerk-agent"');
     expect(daemon.stderr()).toContain('managed layer');
+  });
+
+  it('[T-MGD-3] the C client asks the system daemon first: its deny is final; otherwise its fallback does not ask the daemon again', async () => {
+    const s = setup();
+    // A managed hook that runs on every Bash call: each time the system daemon is asked, one run.
+    const policy = path.join(s.base, 'etc-hookwerk', 'policy.json');
+    writeFileSync(
+      policy,
+      JSON.stringify({
+        permissions: { deny: ['Bash(curl *)'] },
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] },
+      }),
+    );
+    expect((await asRoot(s, ['setup-system'])).code).toBe(0);
+    await startDaemon(s);
+    // Node hidden from the client: a deny can only be the C client's own answer, not its fallback's.
+    const noNode = path.join(s.base, 'no-node');
+    writeFileSync(noNode, '');
+    const denied = await hookC(s, bash(s, 'curl x'), { [realpathSync(process.execPath)]: noNode });
+    expect(denied.stderr).not.toContain('cannot run node');
+    expect(decision(denied)).toBe('deny');
+    expect(managedRecords(s).filter((e) => e.pid === denied.pid).length).toBeGreaterThan(0);
+    expect(homeRecords(s)).not.toContain('curl x');
+    const passed = await hookC(s, bash(s, 'echo fine'));
+    expect(decision(passed)).toBe('none');
+    // One ask of the system daemon (the C client's), not a second from its Node fallback (same pid).
+    const asks = managedRecords(s).filter((e) => e.pid === passed.pid);
+    expect(asks.map((e) => e.hook)).toHaveLength(1);
+    expect(asks[0]).toMatchObject({ uid: s.agent.uid, user: 'hookwerk-agent' });
   });
 
   it('[T-MGD-3] the agent cannot change the policy, stop, kill or replace the daemon, or read or append to the managed journal; status works for it', async () => {

@@ -21,7 +21,7 @@ import type { SocketNote } from '../hook/daemon-refusal.ts';
 import { autostartOff, COLD_ENV, privateFolder, REFUSED_ENV, socketState } from '../hook/daemon-socket.ts';
 import { answerHookCall, type HookCallDeps, type PolicyDecider } from '../hook/hook-call.ts';
 import { guardProjectEnv } from '../hook/project-env.ts';
-import { SYSTEM_SOCKET } from '../system/system-paths.ts';
+import { SYSTEM_ASKED_ENV, SYSTEM_SOCKET } from '../system/system-paths.ts';
 
 /**
  * [R-HOOK-4] The cold decider, loaded only once a policy hook may run: it (and the engine behind
@@ -109,7 +109,7 @@ export interface HookInput {
 export async function hookCommand(
   args: readonly string[],
   deps: Partial<HookCallDeps> = {},
-  opts: { daemon?: boolean; startedAt?: number; refused?: string } = {},
+  opts: { daemon?: boolean; startedAt?: number; refused?: string; systemAsked?: boolean } = {},
 ): Promise<HookReply> {
   const checked = checkArgs(args);
   if ('reply' in checked) return checked.reply;
@@ -126,7 +126,7 @@ export async function hookCommand(
   // [T-MGD-3] The system daemon first, when its socket exists (one lstat when it does not): its
   // deny is the answer; anything else goes on as before. In the C client's fallback too (it does
   // not ask the system daemon itself).
-  if (stdin !== undefined && systemSocketThere()) {
+  if (stdin !== undefined && opts.systemAsked !== true && systemSocketThere()) {
     const { askSystemDaemon } = await import('../hook/system-call.ts');
     const system = await askSystemDaemon({
       args: [...args],
@@ -300,6 +300,9 @@ export async function hookMain(args: readonly string[]): Promise<number> {
   // [T-SELF-4] Why the C client did not use the daemon (it tells only in its fallback).
   const refused = cold ? process.env[REFUSED_ENV] : undefined;
   delete process.env[REFUSED_ENV];
+  // [T-MGD-3] The C client asked the system daemon already (no FINAL answer): not again.
+  const systemAsked = cold && process.env[SYSTEM_ASKED_ENV] === '1';
+  delete process.env[SYSTEM_ASKED_ENV];
   // [G-FAIL-4] The C client's call started before this process: its answer is due from then.
   const startedAt = cold ? callStart(process.env) : performance.timeOrigin;
   delete process.env[COLD_ENV];
@@ -307,7 +310,7 @@ export async function hookMain(args: readonly string[]): Promise<number> {
   const reply = await hookCommand(
     args,
     {},
-    { daemon: !cold, startedAt, ...(refused !== undefined ? { refused } : {}) },
+    { daemon: !cold, startedAt, systemAsked, ...(refused !== undefined ? { refused } : {}) },
   );
   if (reply.stderr !== '') process.stderr.write(reply.stderr);
   if (reply.stdout !== '')

@@ -14,3 +14,9 @@ export const SYSTEM_STATE_DIR = '/var/lib/hookwerk';
 export const SYSTEM_RECORDS_DIR = path.join(SYSTEM_STATE_DIR, 'records');
 /** The account `setup-system` creates and `daemon --system` runs as, unless `--user` names another. */
 export const DEFAULT_SYSTEM_ACCOUNT = 'hookwerk';
+/**
+ * Set by the C client for its fallback when it asked the system daemon (no FINAL answer): the
+ * Node client does not ask a second time. Skipping it loses a managed record, never a deny (the
+ * user's path applies the managed policy in-process); a project file cannot set it (HOOKWERK_*, T-SELF-4).
+ */
+export const SYSTEM_ASKED_ENV = 'HOOKWERK_HOOK_SYSTEM_ASKED';
