@@ -202,7 +202,9 @@ int main(int argc, char **argv) {
         continue;
       }
       if (hand_over(channel, conn, cred.uid, cred.gid, (long)cred.pid) != 0) {
-        if (errno != EAGAIN && errno != EWOULDBLOCK) {
+        /* The daemon is gone; anything else (EAGAIN, ETOOMANYREFS: too many descriptors in
+           flight, ENOBUFS) is a full channel: this connection is closed and counted. */
+        if (errno == EPIPE || errno == ECONNRESET || errno == ENOTCONN || errno == EBADF) {
           close(conn);
           goto gone;
         }

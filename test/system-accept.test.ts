@@ -8,11 +8,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { connect, Socket } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCEPT_HELPER } from '../src/hook/daemon-peer.ts';
 import { openTempDir } from './managed-namespace.ts';
 
 const NOBODY = 65534;
+const STALLED = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  'fixtures',
+  'door-stalled-parent.mjs',
+);
 
 interface Handed {
   msg: unknown;
@@ -113,4 +119,41 @@ describe('[T-MGD-3] the door hands connections to Node with the kernel credentia
     expect(code).toBe(1);
     expect(err).toContain('already running');
   });
+
+  it('[T-MGD-3] a daemon that stops reading: the door closes what it cannot hand over, counts it, and goes on', async () => {
+    const socket = path.join(openTempDir('hw-door-'), 'daemon.sock');
+    const parent = spawn(process.execPath, [STALLED, ACCEPT_HELPER, socket, String(NOBODY), String(NOBODY)], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    doors.push(parent);
+    let err = '';
+    parent.stderr?.setEncoding('utf8').on('data', (t: string) => {
+      err += t;
+    });
+    await new Promise<void>((resolve) =>
+      parent.stdout?.setEncoding('utf8').on('data', (t: string) => t.includes('ready') && resolve()),
+    );
+    const clients: Socket[] = [];
+    // Connect until the door says it closed one: the channel is full (nothing reads it).
+    for (let i = 0; i < 10_000 && !err.includes('closed unanswered'); i++) {
+      const c = connect(socket);
+      c.on('error', () => {});
+      clients.push(c);
+      await new Promise((resolve) => c.once('connect', resolve));
+    }
+    expect(err).toContain('connection(s) closed unanswered: the daemon');
+    // The last one is closed by the door with no byte (its client decides itself).
+    const last = clients.at(-1);
+    let bytes = 0;
+    last?.on('data', (d: Buffer) => {
+      bytes += d.length;
+    });
+    await new Promise((resolve) => last?.once('close', resolve));
+    expect(bytes).toBe(0);
+    for (const c of clients) c.destroy();
+    // The daemon reads again, then goes: the door ends when its channel closes.
+    const exited = new Promise((resolve) => parent.once('close', resolve));
+    parent.stdin?.end('go\n');
+    await exited;
+  }, 60_000);
 });
