@@ -13,27 +13,50 @@ export const INSTALLED = '/mnt/hookwerk';
 /** bin/hookwerk.js of that view. */
 export const INSTALLED_BIN = path.join(INSTALLED, 'bin', 'hookwerk.js');
 
+/** [T-MGD-3] The account files `useradd` rewrites (by rename: they cannot be bind mounts). */
+export const ACCOUNT_FILES = ['passwd', 'group', 'shadow', 'gshadow'];
+
 /**
- * bwrap's arguments (before the command): `/` as it is, `/etc` a tmpfs with every real entry
- * bound (or linked) back, then each `binds` target (under /etc) bound to its temp folder, and
- * `repo` seen at INSTALLED. Nothing is created on the host.
- * @param {Readonly<Record<string, string>>} binds target under /etc → the temp folder bound there
+ * bwrap's arguments (before the command): `/` as it is, `/etc` a tmpfs (or `etc`, an /etc of the
+ * caller's own holding the account files) with every real entry bound (or linked) back, then each
+ * `binds` target bound to its temp folder (under /etc, or a whole folder such as /run or
+ * /var/lib), and `repo` seen at INSTALLED; a target inside INSTALLED hides that part of the
+ * checkout. Nothing is created on the host.
+ * @param {Readonly<Record<string, string>>} binds target → the temp folder bound there
  * @param {string} repo the hookwerk checkout
+ * @param {string} [etc] an /etc to bind instead of a tmpfs
  * @returns {string[]}
  */
-export function namespaceArgs(binds, repo) {
-  const args = ['--dev-bind', '/', '/', '--tmpfs', '/etc'];
-  const taken = new Set(Object.keys(binds).map((t) => path.relative('/etc', t).split(path.sep)[0]));
+export function namespaceArgs(binds, repo, etc) {
+  const args = [
+    '--dev-bind',
+    '/',
+    '/',
+    ...(etc === undefined ? ['--tmpfs', '/etc'] : ['--bind', etc, '/etc']),
+  ];
+  const taken = new Set(
+    Object.keys(binds)
+      .filter((t) => t.startsWith('/etc/'))
+      .map((t) => path.relative('/etc', t).split(path.sep)[0]),
+  );
   for (const name of readdirSync('/etc')) {
     if (taken.has(name)) continue;
+    if (etc !== undefined && ACCOUNT_FILES.some((f) => name === f || name === `${f}-`)) continue;
     const real = path.join('/etc', name);
-    if (lstatSync(real).isSymbolicLink()) args.push('--symlink', readlinkSync(real), real);
-    else args.push('--bind', real, real);
+    if (lstatSync(real).isSymbolicLink()) {
+      if (etc === undefined) args.push('--symlink', readlinkSync(real), real);
+    } else args.push('--bind', real, real);
   }
-  for (const [target, source] of Object.entries(binds)) args.push('--bind', source, target);
+  /** @param {string} t */
+  const inCheckout = (t) => t.startsWith(`${INSTALLED}/`);
+  for (const [target, source] of Object.entries(binds))
+    if (!inCheckout(target)) args.push('--bind', source, target);
   // The checkout, seen at a root-owned path whatever folder it was cloned into (install --system
   // refuses a hookwerk under a folder others can write, /tmp included).
   args.push('--tmpfs', path.dirname(INSTALLED), '--bind', repo, INSTALLED);
+  // A part of the checkout hidden from a run (its native programs, as without a C compiler).
+  for (const [target, source] of Object.entries(binds))
+    if (inCheckout(target)) args.push('--bind', source, target);
   // Root inside keeps its capabilities, so that `setpriv` can drop to another account; what runs
   // inside dies with bwrap (no process outlives its run).
   args.push('--cap-add', 'ALL', '--die-with-parent');

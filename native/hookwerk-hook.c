@@ -32,6 +32,14 @@
  *
  *   request: "HWKQ" 1 flags | args (each NUL-terminated) | cwd | env (each NUL-terminated) | stdin
  *   reply:   "HWKR" 1 exit-code | stdout | stderr
+ *   reply 2: "HWKR" 2 exit-code flags (bit 0 FINAL) | stdout | stderr   (the system daemon's)
+ *
+ * [T-MGD-3] Before all that, when /run/hookwerk/daemon.sock exists, it asks the system daemon
+ * (docs/managed.md): the folder root's and not group/other-writable, the socket a socket owned by
+ * neither root nor this account, its listener the door of this installation running as the
+ * socket's owner (peer-verify.h `verify_system_peer`). A FINAL reply is the answer; anything else
+ * goes on as above (a refused socket: one stderr line). Its fallback is told the system daemon was
+ * asked (HOOKWERK_HOOK_SYSTEM_ASKED), so `hookwerk hook` does not ask it a second time.
  *
  * POSIX only; built with -O2 -Wall and no warning.
  */
@@ -78,6 +86,11 @@
 #define MAX_ENV (1024u * 1024u)
 #define MAX_REPLY_FIELD (64u * 1024u * 1024u)
 #define WIRE_VERSION 1u
+/* [T-MGD-3] The reply version with flags, and its FINAL flag. */
+#define REPLY_VERSION_FLAGS 2u
+#define REPLY_FLAG_FINAL 1u
+#define SYSTEM_DIR "/run/hookwerk"
+#define SYSTEM_SOCKET "/run/hookwerk/daemon.sock"
 #define FLAG_STDIN_TOO_LARGE 1u
 /* The start lock's rules (src/hook/daemon-lock.ts): older than this, or naming a dead pid, it is stale. */
 #define LOCK_STALE_S 60
@@ -349,10 +362,13 @@ static int build_request(struct buf *req, int argc, char **argv, const struct bu
   return 0;
 }
 
-/* Reads the whole reply (the daemon closes after it); 0 when complete and well formed. */
+/*
+ * Reads the whole reply (the daemon closes after it); 0 when complete and well formed. `final`:
+ * -1 for a version 1 reply, else its FINAL flag (0 or 1) [T-MGD-3].
+ */
 static int read_reply(int fd, struct buf *reply, int32_t *code, size_t *out_at, size_t *out_len,
-                      size_t *err_at, size_t *err_len) {
-  const size_t max = 12 + 8 + 2 * (size_t)MAX_REPLY_FIELD;
+                      size_t *err_at, size_t *err_len, int *final) {
+  const size_t max = 16 + 8 + 2 * (size_t)MAX_REPLY_FIELD;
   for (;;) {
     if (buf_reserve(reply, 65536) != 0) return -1;
     ssize_t n = read(fd, reply->p + reply->len, reply->cap - reply->len);
@@ -364,9 +380,19 @@ static int read_reply(int fd, struct buf *reply, int32_t *code, size_t *out_at, 
   }
   const unsigned char *p = reply->p;
   size_t len = reply->len;
-  if (len < 16 || memcmp(p, "HWKR", 4) != 0 || get_u32(p + 4) != WIRE_VERSION) return -1;
+  if (len < 16 || memcmp(p, "HWKR", 4) != 0) return -1;
+  uint32_t version = get_u32(p + 4);
+  if (version != WIRE_VERSION && version != REPLY_VERSION_FLAGS) return -1;
   *code = (int32_t)get_u32(p + 8);
   size_t at = 12;
+  *final = -1;
+  if (version == REPLY_VERSION_FLAGS) {
+    if (len < 20) return -1;
+    uint32_t flags = get_u32(p + 12);
+    if ((flags & ~REPLY_FLAG_FINAL) != 0) return -1;
+    *final = (flags & REPLY_FLAG_FINAL) != 0;
+    at = 16;
+  }
   uint32_t n1 = get_u32(p + at);
   if (n1 > MAX_REPLY_FIELD || len - at - 4 < n1) return -1;
   *out_at = at + 4;
@@ -499,7 +525,8 @@ static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large
   (void)shutdown(fd, SHUT_WR);
   int32_t code;
   size_t out_at, out_len, err_at, err_len;
-  if (read_reply(fd, &reply, &code, &out_at, &out_len, &err_at, &err_len) != 0) {
+  int final;
+  if (read_reply(fd, &reply, &code, &out_at, &out_len, &err_at, &err_len, &final) != 0) {
     if (reply.len == 0) result = ASK_DROPPED;
     goto done;
   }
@@ -513,6 +540,82 @@ done:
   free(req.p);
   free(reply.p);
   return result;
+}
+
+/* [T-MGD-3] Set for the fallback: the system daemon was asked; `hookwerk hook` does not ask again. */
+#define SYSTEM_ASKED_ENV "HOOKWERK_HOOK_SYSTEM_ASKED"
+
+/* [T-MGD-3] A system socket not used: one line on stderr; the call goes on to the user's path. */
+static void system_refused(const char *why) {
+  fprintf(stderr, "hookwerk: the system daemon socket %s was not used (%s); this call goes on to the user's path [T-MGD-3]\n",
+          SYSTEM_SOCKET, why);
+}
+
+/*
+ * [T-MGD-3] Asks the system daemon: 1 when its FINAL reply was printed (`*exit_code` set), else 0
+ * (no socket, refused, no reply, or a reply without FINAL: the call goes on).
+ */
+static int ask_system(int argc, char **argv, const struct buf *in, int too_large, int *exit_code) {
+  struct stat st;
+  if (lstat(SYSTEM_SOCKET, &st) != 0) return 0;
+  setenv(SYSTEM_ASKED_ENV, "1", 1);
+  struct stat dir;
+  if (lstat(SYSTEM_DIR, &dir) != 0 || !S_ISDIR(dir.st_mode) || dir.st_uid != 0 || (dir.st_mode & 022) != 0) {
+    system_refused(SYSTEM_DIR " must be owned by root and not writable by group or others");
+    return 0;
+  }
+  if (!S_ISSOCK(st.st_mode)) {
+    system_refused("it is not a socket");
+    return 0;
+  }
+  if (st.st_uid == 0 || st.st_uid == geteuid()) {
+    system_refused(st.st_uid == 0 ? "it is root's, not the daemon account's" : "it is your own account's");
+    return 0;
+  }
+  char script_buf[PATH_MAX], door[PATH_MAX + 64];
+  const char *script = cli_path(argv[0], script_buf, sizeof script_buf);
+  const char *slash = script == NULL ? NULL : strrchr(script, '/');
+  if (slash == NULL ||
+      snprintf(door, sizeof door, "%.*s/../dist/native/hookwerk-accept", (int)(slash - script), script) >=
+          (int)sizeof door) {
+    system_refused("this installation's bin/hookwerk.js is not found");
+    return 0;
+  }
+  struct buf req = {0}, reply = {0};
+  int answered = 0;
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  if (fd < 0) return 0;
+  (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+  struct sockaddr_un addr;
+  memset(&addr, 0, sizeof addr);
+  addr.sun_family = AF_UNIX;
+  strcpy(addr.sun_path, SYSTEM_SOCKET);
+  /* Nothing listening (a stopped daemon's socket stays): the user's path, silently. */
+  if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) goto done;
+  const char *why = NULL;
+  int peer = verify_system_peer(fd, st.st_uid, door, script, &why);
+  if (peer == PEER_GONE) goto done;
+  if (peer != PEER_OK) {
+    system_refused(why);
+    goto done;
+  }
+  if (build_request(&req, argc, argv, in, too_large) != 0) goto done;
+  if (send_all(fd, req.p, req.len) != 0) goto done;
+  (void)shutdown(fd, SHUT_WR);
+  int32_t code;
+  size_t out_at, out_len, err_at, err_len;
+  int final;
+  if (read_reply(fd, &reply, &code, &out_at, &out_len, &err_at, &err_len, &final) != 0) goto done;
+  if (final != 1) goto done;
+  (void)write_all(2, reply.p + err_at, err_len);
+  (void)write_all(1, reply.p + out_at, out_len);
+  *exit_code = code;
+  answered = 1;
+done:
+  close(fd);
+  free(req.p);
+  free(reply.p);
+  return answered;
 }
 
 /* Makes what was read of stdin the stdin of the process about to be exec'd. */
@@ -782,6 +885,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   int code = 1;
+  /* [T-MGD-3] The system daemon first: its FINAL reply is the answer. */
+  if (ask_system(argc, argv, &in, too_large, &code)) return code & 0xff;
   char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
   int asked = ask_daemon(argc, argv, &in, too_large, &code, path, sizeof path);
   if (asked == ASK_ANSWERED) return code & 0xff;

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -169,6 +170,110 @@ done:
   (void)expected_uid;
   (void)script;
   (void)any_pid;
+  *why = "this platform gives no peer credentials (SO_PEERCRED)";
+  return PEER_UNCHECKED;
+#endif
+}
+
+/* Reads the real and effective uid of `pid` from /proc/PID/status (readable by every account). */
+static inline int peer_proc_uids(long pid, unsigned long *real, unsigned long *effective) {
+  char text[4096];
+  if (peer_proc_read(pid, "status", text, sizeof text) <= 0) return -1;
+  const char *line = strstr(text, "\nUid:");
+  if (line == NULL) return -1;
+  char *end = NULL;
+  *real = strtoul(line + 5, &end, 10);
+  if (end == line + 5) return -1;
+  const char *next = end;
+  *effective = strtoul(next, &end, 10);
+  return end == next ? -1 : 0;
+}
+
+/* The parent pid of `pid` (/proc/PID/status), or -1. */
+static inline long peer_proc_ppid(long pid) {
+  char text[4096];
+  if (peer_proc_read(pid, "status", text, sizeof text) <= 0) return -1;
+  const char *line = strstr(text, "\nPPid:");
+  if (line == NULL) return -1;
+  return strtol(line + 6, NULL, 10);
+}
+
+/*
+ * Whether the NUL-separated cmdline's argument `index` is an absolute path to the same file as
+ * `want` (device and inode, after symlinks: the same file seen through a bind mount counts).
+ */
+static inline int peer_arg_is(const char *cmdline, size_t len, int index, const char *want) {
+  size_t at = 0;
+  for (int i = 0; i < index && at < len; i++) at += strlen(cmdline + at) + 1;
+  if (at >= len || cmdline[at] != '/') return 0;
+  struct stat a, b;
+  if (stat(cmdline + at, &a) != 0 || stat(want, &b) != 0) return 0;
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/*
+ * [T-MGD-3] The system daemon's socket: its listener is the door (native/hookwerk-accept.c) of this
+ * installation, running as `expected_uid` (the socket's owner, the daemon's account), whose parent
+ * is `node <script> daemon …` of this installation running as that account too. Across accounts
+ * the kernel hides a process's exe, cwd and environment (the daemon dropped from root: it is not
+ * dumpable), so the program is told by /proc/PID/cmdline (absolute paths) and /proc/PID/status,
+ * which every account may read. What holds is the uid: only root and that account can run a
+ * process as it; the rest catches an installation mix-up (another hookwerk's daemon).
+ */
+static inline int verify_system_peer(int fd, uid_t expected_uid, const char *door, const char *script, const char **why) {
+#ifdef SO_PEERCRED
+  struct {
+    pid_t pid;
+    uid_t uid;
+    gid_t gid;
+  } cred;
+  socklen_t cred_len = sizeof cred;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) != 0 || cred_len != sizeof cred) {
+    *why = "the kernel gave no peer credentials";
+    return PEER_REFUSED;
+  }
+  if (cred.uid != expected_uid || expected_uid == 0) {
+    *why = "the system daemon runs as another account than its socket's owner";
+    return PEER_REFUSED;
+  }
+  long pid = (long)cred.pid;
+  if (pid <= 0) {
+    *why = "the system daemon has no process id";
+    return PEER_REFUSED;
+  }
+  char *text = malloc(PEER_PROC_MAX);
+  if (text == NULL) {
+    *why = "out of memory";
+    return PEER_REFUSED;
+  }
+  int result = PEER_REFUSED;
+  ssize_t len = peer_proc_read(pid, "cmdline", text, PEER_PROC_MAX);
+  if (len < 0) {
+    *why = "the system daemon has exited";
+    result = PEER_GONE;
+    goto done;
+  }
+  *why = "the system socket's listener is not the door of this installation (hookwerk-accept)";
+  if (!peer_arg_is(text, (size_t)len, 0, door)) goto done;
+  long parent = peer_proc_ppid(pid);
+  unsigned long real = 0, effective = 0;
+  *why = "the door's parent is not `hookwerk daemon --system` of this installation";
+  if (parent <= 1 || peer_proc_uids(parent, &real, &effective) != 0) goto done;
+  if (real != (unsigned long)expected_uid || effective != (unsigned long)expected_uid) goto done;
+  len = peer_proc_read(parent, "cmdline", text, PEER_PROC_MAX);
+  if (len <= 0 || !peer_is_node_name(text) || !peer_arg_is(text, (size_t)len, 1, script)) goto done;
+  size_t at = strlen(text) + 1;
+  at += strlen(text + at) + 1;
+  if (at >= (size_t)len || strcmp(text + at, "daemon") != 0) goto done;
+  result = PEER_OK;
+done:
+  free(text);
+  return result;
+#else
+  (void)fd;
+  (void)expected_uid;
+  (void)door;
+  (void)script;
   *why = "this platform gives no peer credentials (SO_PEERCRED)";
   return PEER_UNCHECKED;
 #endif

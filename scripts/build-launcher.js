@@ -1,7 +1,8 @@
 // Builds the posix native parts where a C compiler exists: the launcher (native/hookwerk-launcher.c
 // → dist/native/hookwerk-launcher) [X-PROC-1] and the warm path's client (native/hookwerk-hook.c →
 // dist/native/hookwerk-hook) [R-HOOK-4], and the Node client's peer check (native/hookwerk-peer.c →
-// dist/native/hookwerk-peer) [T-SELF-4]. No compiler, or a failed build: hookwerk uses its Node
+// dist/native/hookwerk-peer) [T-SELF-4], and the system daemon's door (native/hookwerk-accept.c →
+// dist/native/hookwerk-accept) [T-MGD-3]. No compiler, or a failed build: hookwerk uses its Node
 // launcher and its Node client, and this script says so without failing the install.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -46,6 +47,12 @@ const PARTS = [
     out: 'hookwerk-peer',
     defines: () => [],
     without: 'the Node client checks only the owner and folder of the daemon socket',
+  },
+  {
+    source: 'hookwerk-accept.c',
+    out: 'hookwerk-accept',
+    defines: () => [],
+    without: 'hookwerk daemon --system cannot run (it learns its callers from the kernel through it)',
   },
 ];
 

@@ -8,9 +8,21 @@
  * bwrap's arguments are differential/namespace.js's: the differential's install suite runs the
  * real Codex CLI in the same namespace.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, readFileSync } from 'node:fs';
-import { INSTALLED, INSTALLED_BIN, namespaceArgs } from '../differential/namespace.js';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
+import path from 'node:path';
+import { ACCOUNT_FILES, INSTALLED, INSTALLED_BIN, namespaceArgs } from '../differential/namespace.js';
 import { type CliResult, cleanEnv, REPO, runProgram } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
 
@@ -72,9 +84,38 @@ export function ownedDir(dir: string, account: Account, mode = 0o755): string {
   return dir;
 }
 
+/**
+ * [T-MGD-3] An /etc of the test's own (root's, 0755) holding copies of the account files, for
+ * `setup-system` to run `useradd` in: bound at /etc in every namespace of the test, so each sees
+ * the accounts another made; the other entries are bound back from the real /etc.
+ */
+export function accountsEtc(base: string): string {
+  const dir = path.join(base, 'etc');
+  mkdirSync(dir, { mode: 0o755 });
+  chmodSync(dir, 0o755);
+  for (const name of ACCOUNT_FILES) {
+    const real = path.join('/etc', name);
+    try {
+      copyFileSync(real, path.join(dir, name));
+      chmodSync(path.join(dir, name), statSync(real).mode & 0o7777);
+    } catch {
+      // A system without gshadow: useradd does without it too.
+    }
+  }
+  // Its links made once here (bwrap refuses to make a link that exists, and the folder is shared).
+  for (const name of readdirSync('/etc')) {
+    const real = path.join('/etc', name);
+    if (!ACCOUNT_FILES.includes(name) && lstatSync(real).isSymbolicLink())
+      symlinkSync(readlinkSync(real), path.join(dir, name));
+  }
+  return dir;
+}
+
 export interface NamespaceRun {
-  /** Target under /etc → the temp folder bound there. */
+  /** Target (under /etc, or a whole folder) → the temp folder bound there. */
   binds: Readonly<Record<string, string>>;
+  /** [T-MGD-3] An /etc of the test's own (`accountsEtc`) instead of a tmpfs. */
+  etc?: string;
   /** Run as this account (else as root). */
   as?: Account;
   env: NodeJS.ProcessEnv;
@@ -83,7 +124,10 @@ export interface NamespaceRun {
 }
 
 /** The argv that runs `command` in the namespace (as the account, when given). */
-export function namespaceArgv(command: readonly string[], run: Pick<NamespaceRun, 'binds' | 'as'>): string[] {
+export function namespaceArgv(
+  command: readonly string[],
+  run: Pick<NamespaceRun, 'binds' | 'as' | 'etc'>,
+): string[] {
   const drop =
     run.as === undefined
       ? []
@@ -97,7 +141,7 @@ export function namespaceArgv(command: readonly string[], run: Pick<NamespaceRun
           'keep',
           '--',
         ];
-  return [...namespaceArgs(run.binds, REPO), ...drop, ...command];
+  return [...namespaceArgs(run.binds, REPO, run.etc), ...drop, ...command];
 }
 
 /** `node bin/hookwerk.js …args` in the namespace, to completion. */
@@ -108,6 +152,12 @@ export function hookwerkIn(args: readonly string[], run: NamespaceRun): Promise<
     cwd: run.cwd,
     ...(run.stdin !== undefined ? { stdin: run.stdin } : {}),
   });
+}
+
+/** [T-MGD-3] `node bin/hookwerk.js …args` in the namespace, left running (a daemon); stdout and stderr piped. */
+export function startHookwerkIn(args: readonly string[], run: Omit<NamespaceRun, 'stdin'>): ChildProcess {
+  const argv = namespaceArgv([process.execPath, INSTALLED_BIN, ...args], run);
+  return spawn('bwrap', argv, { env: run.env, cwd: run.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** The environment of an agent's hook call: a clean one with the agent's home. */

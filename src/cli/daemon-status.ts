@@ -5,11 +5,14 @@
  * `stop` asks it to stop (running calls finish first, the socket goes at once) and waits until its
  * process is gone; with none running it says so and exits 0.
  */
+import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { pidAlive } from '../core/pid-alive.ts';
 import { askControl } from '../hook/daemon-client.ts';
-import { checkPeer } from '../hook/daemon-peer.ts';
+import { checkPeer, checkSystemPeer, type PeerCheck } from '../hook/daemon-peer.ts';
 import { privateFolder, socketAt } from '../hook/daemon-socket.ts';
+import { checkSystemSocket } from '../hook/system-socket.ts';
+import { SYSTEM_SOCKET } from '../system/system-paths.ts';
 import { CliError } from './cli-error.ts';
 import { socketOf } from './daemon-socket-option.ts';
 
@@ -42,7 +45,12 @@ const STOP_WAIT_MS = 60_000;
 interface ControlOptions {
   socket?: string;
   json?: boolean;
+  /** [T-MGD-3] The system daemon's socket. */
+  system?: boolean;
 }
+
+/** [T-MGD-3] The system daemon's answer to a `stop` it refuses (the caller is not root or its account). */
+const refusedSchema = z.object({ refused: z.string() });
 
 type Asked<T> =
   | { kind: 'none'; socket: string }
@@ -60,15 +68,26 @@ async function ask<T>(
   opts: ControlOptions,
   env: NodeJS.ProcessEnv,
 ): Promise<Asked<T>> {
-  const { socket } = socketOf(opts, env);
-  const state = socketAt(socket);
-  if (state === 'none') return { kind: 'none', socket };
-  if (state !== 'ours') throw new CliError(`${socket} is not a socket of this account: not asked`);
+  const socket = opts.system === true ? SYSTEM_SOCKET : socketOf(opts, env).socket;
+  // [T-SELF-4] / [T-MGD-3] The peer is checked as for hook calls, before anything is sent.
+  let peerCheck: (conn: Socket) => Promise<PeerCheck>;
+  if (opts.system === true) {
+    const found = checkSystemSocket();
+    if (found.state === 'none') return { kind: 'none', socket };
+    if (found.state === 'foreign') throw new CliError(`${socket}: ${found.why}: not asked`);
+    peerCheck = (conn) => checkSystemPeer(conn, found.owner);
+  } else {
+    const state = socketAt(socket);
+    if (state === 'none') return { kind: 'none', socket };
+    if (state !== 'ours') throw new CliError(`${socket} is not a socket of this account: not asked`);
+    peerCheck = async (conn) => {
+      const folder = privateFolder(socket);
+      return folder !== undefined ? { kind: 'refused', why: folder } : checkPeer(conn, socket, env);
+    };
+  }
   let unchecked: string | undefined;
   const answer = await askControl(socket, command, async (conn) => {
-    const folder = privateFolder(socket);
-    if (folder !== undefined) return folder;
-    const peer = await checkPeer(conn, socket, env);
+    const peer = await peerCheck(conn);
     if (peer.kind === 'refused') return peer.why;
     if (peer.kind === 'gone') return { gone: true };
     if (peer.kind === 'unchecked') unchecked = peer.why;
@@ -84,6 +103,9 @@ async function ask<T>(
   } catch {
     throw new CliError(`the daemon on ${socket} answered "${command}" with something other than JSON`);
   }
+  const refused = refusedSchema.safeParse(json);
+  if (refused.success)
+    throw new CliError(`the daemon on ${socket} refused "${command}": ${refused.data.refused}`);
   const parsed = schema.safeParse(json);
   if (!parsed.success)
     throw new CliError(`the daemon on ${socket} answered "${command}" in an unknown shape`);

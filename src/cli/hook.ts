@@ -4,8 +4,10 @@
  * the CLI) so that a call with no policy hook pays for reading stdin and the policy files, not for
  * the engine [R-HOOK-4]. Whatever goes wrong, stdout carries only the agent's protocol.
  */
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { errorCode } from '../core/errno.ts';
 import { homeFolder } from '../core/home.ts';
 import type { HookReply } from '../dialects/hook-agent.ts';
 import {
@@ -19,6 +21,7 @@ import type { SocketNote } from '../hook/daemon-refusal.ts';
 import { autostartOff, COLD_ENV, privateFolder, REFUSED_ENV, socketState } from '../hook/daemon-socket.ts';
 import { answerHookCall, type HookCallDeps, type PolicyDecider } from '../hook/hook-call.ts';
 import { guardProjectEnv } from '../hook/project-env.ts';
+import { SYSTEM_ASKED_ENV, SYSTEM_SOCKET } from '../system/system-paths.ts';
 
 /**
  * [R-HOOK-4] The cold decider, loaded only once a policy hook may run: it (and the engine behind
@@ -106,7 +109,13 @@ export interface HookInput {
 export async function hookCommand(
   args: readonly string[],
   deps: Partial<HookCallDeps> = {},
-  opts: { daemon?: boolean; startedAt?: number; refused?: string; snapshot?: boolean } = {},
+  opts: {
+    daemon?: boolean;
+    startedAt?: number;
+    refused?: string;
+    snapshot?: boolean;
+    systemAsked?: boolean;
+  } = {},
 ): Promise<HookReply> {
   const checked = checkArgs(args);
   if ('reply' in checked) return checked.reply;
@@ -120,7 +129,21 @@ export async function hookCommand(
   // The C client's fallback tells why it did not use the daemon: said here (once a day).
   if (opts.refused !== undefined) notes.push(refusedBy(opts.refused));
   let reply: HookReply | undefined;
-  if (opts.daemon === true && stdin !== undefined) {
+  // [T-MGD-3] The system daemon first, when its socket exists (one lstat when it does not): its
+  // deny is the answer; anything else goes on as before. In the C client's fallback too (it does
+  // not ask the system daemon itself).
+  if (stdin !== undefined && opts.systemAsked !== true && systemSocketThere()) {
+    const { askSystemDaemon } = await import('../hook/system-call.ts');
+    const system = await askSystemDaemon({
+      args: [...args],
+      cwd: input.cwd,
+      env: envRecord(input.env),
+      stdin,
+    });
+    if (system.kind === 'final') reply = system.reply;
+    else if (system.note !== undefined) notes.push(system.note);
+  }
+  if (reply === undefined && opts.daemon === true && stdin !== undefined) {
     // [R-HOOK-4] A running daemon answers warm; no socket costs this one stat.
     const found = socketState(input.env);
     let absent = found?.state === 'none';
@@ -168,6 +191,15 @@ export async function hookCommand(
     ...(await sayNotes(notes, input.env, checked.call.agent, peek.event)),
   ];
   return lines.length === 0 ? reply : { ...reply, stderr: `${lines.join('\n')}\n${reply.stderr}` };
+}
+
+/** [T-MGD-3] Something is at the system socket's path (one that cannot be looked at counts: it is refused with a note). */
+function systemSocketThere(): boolean {
+  try {
+    return lstatSync(SYSTEM_SOCKET, { throwIfNoEntry: false }) !== undefined;
+  } catch (e) {
+    return errorCode(e) !== 'ENOTDIR';
+  }
 }
 
 /** The C client's note (`<socket>: <why>`). */
@@ -291,6 +323,9 @@ export async function hookMain(args: readonly string[], deps: Partial<HookCallDe
   // [T-SELF-4] Why the C client did not use the daemon (it tells only in its fallback).
   const refused = cold ? process.env[REFUSED_ENV] : undefined;
   delete process.env[REFUSED_ENV];
+  // [T-MGD-3] The C client asked the system daemon already (no FINAL answer): not again.
+  const systemAsked = cold && process.env[SYSTEM_ASKED_ENV] === '1';
+  delete process.env[SYSTEM_ASKED_ENV];
   // [G-FAIL-4] The C client's call started before this process: its answer is due from then.
   const startedAt = cold ? callStart(process.env) : performance.timeOrigin;
   delete process.env[COLD_ENV];
@@ -298,6 +333,7 @@ export async function hookMain(args: readonly string[], deps: Partial<HookCallDe
   const reply = await hookCommand(args, deps, {
     daemon: !cold,
     startedAt,
+    systemAsked,
     ...(refused !== undefined ? { refused } : {}),
     snapshot: cold && deps.decider === undefined,
   });

@@ -43,6 +43,7 @@ function buildProgram(setExit: SetExit): Command {
   addInstallCommand(program, setExit);
   addMcpProxyCommand(program, setExit);
   addDaemonCommand(program, setExit);
+  addSetupSystemCommand(program, setExit);
   return program;
 }
 
@@ -293,6 +294,10 @@ function addRunsCommand(program: Command, setExit: SetExit): void {
     .option('--limit <n>', 'the newest N at most (default 100)')
     .option('--json', 'one JSON record per line instead of the table')
     .option('--verify', "check the journal's hash chain: one line per break, exit 1 when broken")
+    .option(
+      '--system',
+      'the managed journal /var/lib/hookwerk/records/ of the system daemon (root or its account)',
+    )
     .action(async (opts) => {
       const { runsCommand } = await import('./runs.ts');
       setExit(runsCommand(opts, out, err));
@@ -365,6 +370,19 @@ function addMcpProxyCommand(program: Command, setExit: SetExit): void {
     });
 }
 
+function addSetupSystemCommand(program: Command, setExit: SetExit): void {
+  program
+    .command('setup-system')
+    .description(
+      "as root: the system daemon's account, /run/hookwerk and the managed journal /var/lib/hookwerk/records (idempotent; docs/managed.md)",
+    )
+    .option('--user <name>', 'an existing account for the daemon instead of creating "hookwerk"')
+    .action(async (opts) => {
+      const { setupSystemCommand } = await import('../system/setup-system.ts');
+      setExit(setupSystemCommand(opts, out));
+    });
+}
+
 function addDaemonCommand(program: Command, setExit: SetExit): void {
   const daemon = program
     .command('daemon')
@@ -384,7 +402,18 @@ function addDaemonCommand(program: Command, setExit: SetExit): void {
       '--shutdown-grace-ms <ms>',
       'on SIGINT/SIGTERM: how long running calls may finish before they are dropped (default 5000)',
     )
+    .option(
+      '--system',
+      'the managed layer for every user on /run/hookwerk/daemon.sock (as root; drops to its account; docs/managed.md)',
+    )
+    .option('--user <name>', 'with --system: the account to run as (default hookwerk)')
     .action(async (opts) => {
+      if (opts.system === true) {
+        const { systemDaemonCommand } = await import('../system/system-daemon.ts');
+        setExit(await systemDaemonCommand(opts, out, err));
+        return;
+      }
+      if (opts.user !== undefined) throw new CliError('--user goes with --system');
       // Loaded on use: the socket server stays out of every other command's start-up.
       const { daemonCommand } = await import('./daemon.ts');
       setExit(await daemonCommand(opts, out, err));
@@ -393,6 +422,7 @@ function addDaemonCommand(program: Command, setExit: SetExit): void {
     .command('status')
     .description('whether a daemon runs (exit 0; 1 when none): its pid, socket, start, calls and engines')
     .option('--json', 'one JSON object: {running, pid, socket, since, calls, idleExitMinutes, engines}')
+    .option('--system', 'the system daemon (/run/hookwerk/daemon.sock)')
     .action(async (_opts, cmd: Command) => {
       // `--socket` is the daemon's own option, wherever it is given.
       const { daemonStatusCommand } = await import('./daemon-status.ts');
@@ -401,6 +431,7 @@ function addDaemonCommand(program: Command, setExit: SetExit): void {
   daemon
     .command('stop')
     .description('stop the running daemon: running calls finish, the socket goes; waits until it exited')
+    .option('--system', 'the system daemon (as root or its account)')
     .action(async (_opts, cmd: Command) => {
       const { daemonStopCommand } = await import('./daemon-status.ts');
       setExit(await daemonStopCommand(cmd.optsWithGlobals(), out));

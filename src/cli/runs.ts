@@ -4,6 +4,7 @@ import type { JournalEntry } from '../records/journal-entry.ts';
 import { journalDir } from '../records/journal-segments.ts';
 import { type JournalQuery, RunJournal } from '../records/run-journal.ts';
 import { parseSince, SINCE_FORMAT } from '../records/since-time.ts';
+import { SYSTEM_RECORDS_DIR } from '../system/system-paths.ts';
 import { CliError } from './cli-error.ts';
 import { wholeNumberOption } from './int-option.ts';
 
@@ -13,6 +14,13 @@ interface RunsCliOptions {
   json?: boolean;
   limit?: string;
   verify?: boolean;
+  /** [T-MGD-3] The managed journal (/var/lib/hookwerk/records: root and the daemon's account may read it). */
+  system?: boolean;
+}
+
+/** The journal `runs` reads: the home's, or the managed one with `--system`. */
+function runsDir(opts: RunsCliOptions, env: NodeJS.ProcessEnv): string {
+  return opts.system === true ? SYSTEM_RECORDS_DIR : journalDir(homeFolder(undefined, env));
 }
 
 /** The agents that write the journal [R-HOOK-1, AD-MCP-1]; another name is no error, only never seen. */
@@ -47,7 +55,7 @@ export function runsCommand(
       throw new CliError(`--since must be ${SINCE_FORMAT}, got ${JSON.stringify(opts.since)}`);
     query.since = since;
   }
-  const dir = journalDir(homeFolder(undefined, env));
+  const dir = runsDir(opts, env);
   const journal = new RunJournal(dir);
   // One more than shown: whether there are more to tell about.
   const read = journal.read({ ...query, limit: limit + 1 });
@@ -87,7 +95,7 @@ function verifyCommand(
   const other = [opts.agent, opts.since, opts.limit, opts.json].some((o) => o !== undefined);
   if (other)
     throw new CliError('--verify checks the whole journal: it takes no --agent, --since, --limit or --json');
-  const dir = journalDir(homeFolder(undefined, env));
+  const dir = runsDir(opts, env);
   const verdict = new RunJournal(dir).verify();
   for (const b of verdict.breaks) out(`broken at ${b.segment}:${b.line}: ${b.kind}`);
   for (const note of verdict.notes) err(`hookwerk runs: ${note}`);

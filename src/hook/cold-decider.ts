@@ -17,6 +17,7 @@ export async function policyEngine(
   q: Pick<PolicyQuestion, 'projectDir' | 'home' | 'agent' | 'env'>,
   sessionId: string,
   files?: readonly string[],
+  managedLayer = false,
 ) {
   const { createHookEngine } = await import('../engine.ts');
   return createHookEngine({
@@ -24,7 +25,11 @@ export async function policyEngine(
     home: q.home,
     env: q.env,
     gateDialect: 'policy',
-    policy: { agent: q.agent, ...(files !== undefined ? { files } : {}) },
+    policy: {
+      agent: q.agent,
+      ...(files !== undefined ? { files } : {}),
+      ...(managedLayer ? { managedLayer: true } : {}),
+    },
     sessionId,
     watch: false,
     plugins: false,
@@ -42,11 +47,16 @@ export function projectSession(projectDir: string): string {
  * [G-TEST-1]. Such a decider never writes the fast path's index: it would describe other files
  * than the ones `hookwerk hook` reads.
  */
-export function coldDeciderOf(files?: readonly string[]): PolicyDecider {
+export function coldDeciderOf(files?: readonly string[], managedLayer = false): PolicyDecider {
   return {
     async decide(q): Promise<AgentDecision> {
       const started = Date.now();
-      const engine = await policyEngine(q, q.call.sessionId ?? projectSession(q.projectDir), files);
+      const engine = await policyEngine(
+        q,
+        q.call.sessionId ?? projectSession(q.projectDir),
+        files,
+        managedLayer,
+      );
       // [R-HOOK-4] What this load found is what the next calls' fast path may trust.
       if (q.indexStale === true && files === undefined) await writeIndex(q, engine.gate.config, started);
       try {

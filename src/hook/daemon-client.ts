@@ -88,7 +88,7 @@ export async function askDaemon(
   request: WireRequest,
   verify?: PeerVerifier,
 ): Promise<
-  | { kind: 'reply'; reply: HookReply }
+  | { kind: 'reply'; reply: HookReply; final?: boolean }
   | { kind: 'absent' }
   | { kind: 'dropped' }
   | { kind: 'failed' }
@@ -99,10 +99,12 @@ export async function askDaemon(
   if (bytes === undefined) return { kind: 'failed' };
   const result = await exchange(socket, bytes, verify);
   if (result.kind !== 'reply') return result;
-  const { exitCode, stdout, stderr } = result.reply;
+  const { exitCode, stdout, stderr, final } = result.reply;
   return {
     kind: 'reply',
     reply: { exitCode, stdout: stdout.toString('utf8'), stderr: stderr.toString('utf8') },
+    // [T-MGD-3] A version 2 reply (the system daemon's) says whether it is the call's answer.
+    ...(final !== undefined ? { final } : {}),
   };
 }
 

@@ -21,6 +21,9 @@ export const INSTALLED_BIN = fileURLToPath(new URL('../../bin/hookwerk.js', impo
 /** The same path from src/hook, dist/hook and dist/cli (the hook bundle). */
 const HELPER = fileURLToPath(new URL('../../dist/native/hookwerk-peer', import.meta.url));
 
+/** [T-MGD-3] This installation's door of the system daemon (native/hookwerk-accept.c). */
+export const ACCEPT_HELPER = fileURLToPath(new URL('../../dist/native/hookwerk-accept', import.meta.url));
+
 /** The test seam of native/peer-verify.h: that process passes the exe and script checks. */
 export const TEST_DAEMON_PID_ENV = 'HOOKWERK_TEST_DAEMON_PID';
 
@@ -82,6 +85,44 @@ export function checkPeer(conn: Socket, socket: string, env: NodeJS.ProcessEnv):
       } else if (code === 3)
         // The process that listened has exited: a daemon dying as it accepted [G-WARM-1].
         resolve({ kind: 'gone' });
+      else if (code === 2)
+        resolve({ kind: 'unchecked', why: why || 'the platform gives no peer credentials' });
+      else resolve({ kind: 'refused', why: why || `the peer-credentials helper failed (exit ${code})` });
+    });
+  });
+}
+
+/**
+ * [T-MGD-3] Who is at the other end of `conn`, on the system daemon's socket: the door of this
+ * installation running as `ownerUid` (the socket's owner, the daemon's account — never the
+ * caller's), child of `hookwerk daemon --system` of this installation as that account
+ * (peer-verify.h `verify_system_peer`). Without the helper: `unchecked` (the caller refuses the
+ * system socket then: managed answers come only from a daemon the kernel vouched for). Never rejects.
+ */
+export function checkSystemPeer(conn: Socket, ownerUid: number): Promise<PeerCheck> {
+  if (!existsSync(HELPER))
+    return Promise.resolve({
+      kind: 'unchecked',
+      why: 'the peer-credentials helper (dist/native/hookwerk-peer) was not built (no C compiler at install)',
+    });
+  return new Promise((resolve) => {
+    let out = '';
+    const child = spawn(HELPER, ['--system', ACCEPT_HELPER, INSTALLED_BIN, String(ownerUid)], {
+      stdio: ['ignore', 'pipe', 'ignore', conn],
+      env: {},
+    });
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (text: string) => {
+      if (out.length < 1024) out += text;
+    });
+    child.on('error', (e) =>
+      resolve({ kind: 'unchecked', why: `the peer-credentials helper did not run (${e.message})` }),
+    );
+    child.on('close', (code) => {
+      conn.resume();
+      const why = out.trim().split('\n')[0] ?? '';
+      if (code === 0) resolve({ kind: 'ok' });
+      else if (code === 3) resolve({ kind: 'gone' });
       else if (code === 2)
         resolve({ kind: 'unchecked', why: why || 'the platform gives no peer credentials' });
       else resolve({ kind: 'refused', why: why || `the peer-credentials helper failed (exit ${code})` });

@@ -10,13 +10,18 @@ import { firstTimeToday } from './daily-warnings.ts';
 
 export interface SocketNote {
   socket: string;
-  /** `refused`: the call was decided here; `unchecked`: the daemon was asked, unverified. */
-  kind: 'refused' | 'unchecked';
+  /**
+   * `refused`: the call was decided here; `unchecked`: the daemon was asked, unverified;
+   * `system-refused`: the system daemon's socket was not used, the call went on to the user's path [T-MGD-3].
+   */
+  kind: 'refused' | 'unchecked' | 'system-refused';
   why: string;
 }
 
 /** The line for `note`, as the call's stderr gives it. */
 export function noteLine(note: SocketNote): string {
+  if (note.kind === 'system-refused')
+    return `hookwerk: the system daemon socket ${note.socket} was not used (${note.why}); this call goes on to the user's path [T-MGD-3]`;
   return note.kind === 'refused'
     ? `hookwerk: the daemon socket ${note.socket} was not used (${note.why}); this call was decided here [T-SELF-4]`
     : `hookwerk: the daemon on ${note.socket} was asked without checking its process (${note.why}) [T-SELF-4]`;
@@ -42,7 +47,7 @@ export function notesToSay(
           source: note.socket,
           event,
           outcome: 'error',
-          cause: note.kind === 'refused' ? 'daemon_refused' : 'daemon_unchecked',
+          cause: note.kind === 'unchecked' ? 'daemon_unchecked' : 'daemon_refused',
           reason: note.why,
           durationMs: 0,
           at: now.toISOString(),

@@ -137,17 +137,82 @@ async function bind(server: Server, socket: string): Promise<void> {
   }
 }
 
-export async function startDaemonServer(opts: DaemonServerOptions): Promise<DaemonServer> {
-  const socket = path.resolve(opts.socket);
-  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH)
-    throw new DaemonSocketError(`the socket path ${socket} is longer than ${MAX_SOCKET_PATH} bytes`);
-  prepareFolder(path.dirname(socket), opts.ownFolder === true);
+/** [T-MGD-3] A caller as the kernel names it (SO_PEERCRED), for connections handed over by the system daemon's door. */
+export interface Peer {
+  uid: number;
+  gid: number;
+  pid: number;
+}
+
+/** How each connection is answered, whoever accepted it. */
+export interface ConnectionOptions {
+  handle(request: WireRequest, peer: Peer | undefined): Promise<HookReply & { final?: boolean }>;
+  control?(command: ControlCommand, peer: Peer | undefined): WireReply;
+  maxConnections?: number;
+  requestTimeoutMs?: number;
+  onMalformed?(why: string): void;
+}
+
+export interface Connections {
+  /** Serves one connected socket (`peer`: the caller as the kernel named it, when known). */
+  accept(conn: Socket, peer?: Peer): void;
+  readonly running: number;
+  /** Closes connections still sending, gives running calls `graceMs`, then closes what is left. */
+  drain(graceMs: number): Promise<void>;
+}
+
+/**
+ * The per-connection part of the daemon: one request (or control message) read within its bounds,
+ * answered once. Shared by the user daemon's server and the system daemon, whose connections come
+ * from its door (native/hookwerk-accept.c) with the caller's credentials [T-MGD-3].
+ */
+export function connectionHandler(opts: ConnectionOptions): Connections {
   const maxConnections = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const timeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const sending = new Set<Socket>();
   const calls = new Set<{ conn: Socket; done: Promise<void> }>();
+  let open = 0;
+  let draining = false;
 
-  const server = createServer({ allowHalfOpen: true }, (conn) => {
+  /** A control message is answered at once; it is no call (stopping does not wait for it). */
+  const answerControl = (conn: Socket, command: ControlCommand, peer: Peer | undefined): void => {
+    if (opts.control === undefined) {
+      conn.destroy();
+      opts.onMalformed?.('a control message, and this daemon takes none');
+      return;
+    }
+    const reply = opts.control(command, peer);
+    conn.end(encodeReply(reply), () => conn.destroy());
+  };
+
+  const run = async (conn: Socket, request: WireRequest, peer: Peer | undefined): Promise<void> => {
+    let reply: HookReply & { final?: boolean };
+    try {
+      reply = await opts.handle(request, peer);
+    } catch {
+      // `handle` never rejects (answerHookCall catches); if it did, the client decides itself.
+      conn.destroy();
+      return;
+    }
+    if (conn.destroyed) return;
+    const bytes = encodeReply({
+      exitCode: reply.exitCode,
+      stdout: Buffer.from(reply.stdout, 'utf8'),
+      stderr: Buffer.from(reply.stderr, 'utf8'),
+      ...(reply.final !== undefined ? { final: reply.final } : {}),
+    });
+    // Closed once the reply is with the kernel (the client still reads it): a client that never
+    // closes its side holds no place among the connections.
+    conn.end(bytes, () => conn.destroy());
+  };
+
+  const accept = (conn: Socket, peer?: Peer): void => {
+    // Over the bound (or stopping): closed at once, unanswered; its client decides itself.
+    if (draining || open >= maxConnections) {
+      conn.destroy();
+      return;
+    }
+    open++;
     sending.add(conn);
     const reader = incomingReader();
     let received = 0;
@@ -161,6 +226,7 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
     };
     conn.on('error', () => conn.destroy());
     conn.on('close', () => {
+      open--;
       clearTimeout(timer);
       sending.delete(conn);
     });
@@ -177,46 +243,53 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
       started = true;
       clearTimeout(timer);
       sending.delete(conn);
-      if (state.value.kind === 'control') return answerControl(conn, state.value.command);
-      const done = run(conn, state.value.request);
+      if (state.value.kind === 'control') return answerControl(conn, state.value.command, peer);
+      const done = run(conn, state.value.request, peer);
       const call = { conn, done };
       calls.add(call);
       void done.finally(() => calls.delete(call));
     };
     conn.on('data', onData);
+  };
+
+  return {
+    accept,
+    get running() {
+      return calls.size;
+    },
+    async drain(graceMs) {
+      draining = true;
+      for (const conn of sending) conn.destroy();
+      sending.clear();
+      const pending = [...calls].map((c) => c.done);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([Promise.all(pending), late]);
+      clearTimeout(timer);
+      // Calls still running get no reply: their clients decide themselves.
+      for (const call of calls) call.conn.destroy();
+    },
+  };
+}
+
+export async function startDaemonServer(opts: DaemonServerOptions): Promise<DaemonServer> {
+  const socket = path.resolve(opts.socket);
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH)
+    throw new DaemonSocketError(`the socket path ${socket} is longer than ${MAX_SOCKET_PATH} bytes`);
+  prepareFolder(path.dirname(socket), opts.ownFolder === true);
+  const maxConnections = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  const control = opts.control;
+  const connections = connectionHandler({
+    handle: (request) => opts.handle(request),
+    ...(control !== undefined ? { control: (command: ControlCommand) => control(command) } : {}),
+    maxConnections,
+    ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+    ...(opts.onMalformed !== undefined ? { onMalformed: opts.onMalformed } : {}),
   });
+  const server = createServer({ allowHalfOpen: true }, (conn) => connections.accept(conn));
   server.maxConnections = maxConnections;
-
-  /** A control message is answered at once; it is no call (stopping does not wait for it). */
-  const answerControl = (conn: Socket, command: ControlCommand): void => {
-    if (opts.control === undefined) {
-      conn.destroy();
-      opts.onMalformed?.('a control message, and this daemon takes none');
-      return;
-    }
-    const reply = opts.control(command);
-    conn.end(encodeReply(reply), () => conn.destroy());
-  };
-
-  const run = async (conn: Socket, request: WireRequest): Promise<void> => {
-    let reply: HookReply;
-    try {
-      reply = await opts.handle(request);
-    } catch {
-      // `handle` never rejects (answerHookCall catches); if it did, the client decides itself.
-      conn.destroy();
-      return;
-    }
-    if (conn.destroyed) return;
-    const bytes = encodeReply({
-      exitCode: reply.exitCode,
-      stdout: Buffer.from(reply.stdout, 'utf8'),
-      stderr: Buffer.from(reply.stderr, 'utf8'),
-    });
-    // Closed once the reply is with the kernel (the client still reads it): a client that never
-    // closes its side holds no place among the connections.
-    conn.end(bytes, () => conn.destroy());
-  };
 
   await bind(server, socket);
   try {
@@ -229,22 +302,12 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
   return {
     socket,
     get running() {
-      return calls.size;
+      return connections.running;
     },
     async stop(graceMs) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       removeIfOurs(socket, ino);
-      for (const conn of sending) conn.destroy();
-      sending.clear();
-      const pending = [...calls].map((c) => c.done);
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      });
-      await Promise.race([Promise.all(pending), late]);
-      clearTimeout(timer);
-      // Calls still running get no reply: their clients decide themselves.
-      for (const call of calls) call.conn.destroy();
+      await connections.drain(graceMs);
       await closed;
     },
   };

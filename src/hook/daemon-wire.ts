@@ -7,6 +7,11 @@
  *            args (each argument after `hook` followed by a NUL), cwd, env (each `K=V` followed
  *            by a NUL), stdin
  *   reply:   "HWKR", version 1, exit code (i32), stdout, stderr
+ *   reply 2: "HWKR", version 2, exit code (i32), flags (bit 0: FINAL), stdout, stderr [T-MGD-3]:
+ *            the system daemon's; FINAL says its managed answer is the call's answer (a deny,
+ *            an ask, a changed input…), none says "no objection: go on to the user's path".
+ *            Other flag bits are an error (a later change takes a new version). Readers take
+ *            both versions; the user daemon still writes version 1.
  *   control: "HWKC", version 1, flags 0, command ("status" or "stop", ≤ 16 bytes) [G-WARM-1];
  *            its reply is a reply whose stdout is JSON (`daemon-control.ts`)
  *
@@ -22,6 +27,10 @@ export const CONTROL_COMMANDS = ['status', 'stop'] as const;
 export type ControlCommand = (typeof CONTROL_COMMANDS)[number];
 const MAX_CONTROL_COMMAND = 16;
 export const WIRE_VERSION = 1;
+/** [T-MGD-3] The reply version that carries flags. */
+export const REPLY_VERSION_FLAGS = 2;
+/** Reply flag (version 2): the system daemon's managed answer is final; the client answers with it. */
+export const REPLY_FLAG_FINAL = 1;
 /** Request flag: stdin was larger than MAX_STDIN_BYTES; the field is empty. */
 export const FLAG_STDIN_TOO_LARGE = 1;
 
@@ -48,6 +57,8 @@ export interface WireReply {
   exitCode: number;
   stdout: Buffer;
   stderr: Buffer;
+  /** [T-MGD-3] Set: a version 2 reply with this FINAL flag; unset: a version 1 reply. */
+  final?: boolean;
 }
 
 function u32(value: number): Buffer {
@@ -97,13 +108,16 @@ export function encodeControl(command: ControlCommand): Buffer {
   ]);
 }
 
+/** Version 1, or version 2 with its flags when `final` is set [T-MGD-3]. */
 export function encodeReply(reply: WireReply): Buffer {
   const code = Buffer.allocUnsafe(4);
   code.writeInt32LE(reply.exitCode | 0);
+  const flags = reply.final === undefined ? [] : [u32(reply.final ? REPLY_FLAG_FINAL : 0)];
   return Buffer.concat([
     Buffer.from(REPLY_MAGIC, 'latin1'),
-    u32(WIRE_VERSION),
+    u32(reply.final === undefined ? WIRE_VERSION : REPLY_VERSION_FLAGS),
     code,
+    ...flags,
     ...field(reply.stdout),
     ...field(reply.stderr),
   ]);
@@ -282,18 +296,60 @@ export function requestReader(): WireReader<WireRequest> {
   );
 }
 
-export function replyReader(): WireReader<WireReply> {
+/** A reply's fields after its header: the exit code (and flags in version 2), stdout, stderr. */
+function replyBodyReader(version: number): WireReader<WireReply> {
+  const flagged = version === REPLY_VERSION_FLAGS;
   return new WireReader<WireReply>(
     [
-      { kind: 'fixed', size: 12, check: (header) => headerProblem(header, REPLY_MAGIC) },
+      {
+        kind: 'fixed',
+        size: flagged ? 8 : 4,
+        check: (head) =>
+          flagged && (head.readUInt32LE(4) & ~REPLY_FLAG_FINAL) !== 0
+            ? `unknown reply flags ${head.readUInt32LE(4)}`
+            : undefined,
+      },
       { kind: 'field', max: MAX_REPLY_FIELD },
       { kind: 'field', max: MAX_REPLY_FIELD },
     ],
-    ([header, stdout, stderr]) => {
-      if (header === undefined || stdout === undefined || stderr === undefined) return 'incomplete reply';
-      return { exitCode: header.readInt32LE(8), stdout, stderr };
+    ([head, stdout, stderr]) => {
+      if (head === undefined || stdout === undefined || stderr === undefined) return 'incomplete reply';
+      const reply: WireReply = { exitCode: head.readInt32LE(0), stdout, stderr };
+      if (flagged) reply.final = (head.readUInt32LE(4) & REPLY_FLAG_FINAL) !== 0;
+      return reply;
     },
   );
+}
+
+/**
+ * A reply of version 1 or 2 [T-MGD-3]: the magic and version first (8 bytes, gathered), then the
+ * body of that version. A version 1 reply reads without `final`, a version 2 one with it.
+ */
+export function replyReader(): { push(chunk: Buffer): ReadState<WireReply> } {
+  let head = Buffer.alloc(0);
+  let body: WireReader<WireReply> | undefined;
+  let failed: ReadState<WireReply> | undefined;
+  return {
+    push(chunk) {
+      if (failed !== undefined) return failed;
+      if (body !== undefined) return body.push(chunk);
+      head = Buffer.concat([head, chunk]);
+      if (head.length < 8) return { kind: 'more' };
+      const version = head.readUInt32LE(4);
+      if (head.toString('latin1', 0, 4) !== REPLY_MAGIC)
+        failed = { kind: 'error', why: 'not a hookwerk message' };
+      else if (version !== WIRE_VERSION && version !== REPLY_VERSION_FLAGS)
+        failed = {
+          kind: 'error',
+          why: `wire version ${version}, this side speaks ${WIRE_VERSION} and ${REPLY_VERSION_FLAGS}`,
+        };
+      if (failed !== undefined) return failed;
+      body = replyBodyReader(version);
+      const rest = head.subarray(8);
+      head = Buffer.alloc(0);
+      return rest.length === 0 ? { kind: 'more' } : body.push(rest);
+    },
+  };
 }
 
 function controlCommand(bytes: Buffer): ControlCommand | undefined {

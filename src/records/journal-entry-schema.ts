@@ -16,5 +16,8 @@ export const journalEntrySchema = runRecordSchema.extend({
   agent: z.string(),
   toolName: z.string().optional(),
   call: recordedCallSchema.optional(),
+  uid: z.number().int().nonnegative().optional(),
+  user: z.string().optional(),
+  pid: z.number().int().positive().optional(),
   truncated: z.record(z.string(), z.number()).optional(),
 }) satisfies z.ZodType<JournalEntry>;

@@ -36,6 +36,13 @@ export type JournalEntry = Omit<RunRecord, 'truncated'> & {
   agent: string;
   toolName?: string;
   call?: RecordedCall;
+  /**
+   * [T-MGD-3] The managed journal's: the caller as the kernel named it (SO_PEERCRED) — its uid,
+   * the account name of that uid in /etc/passwd (absent when it has none), its pid.
+   */
+  uid?: number;
+  user?: string;
+  pid?: number;
   /** As RunRecord's, and also for `agent`, `toolName` and `event` (they come from the agent's input). */
   truncated?: Partial<Record<JournalField, number>>;
 };

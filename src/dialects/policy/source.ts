@@ -51,6 +51,12 @@ export interface PolicyOptions {
    * What its `include` reads is still the project's, under the project's approval.
    */
   files?: readonly string[];
+  /**
+   * [T-MGD-3] The managed policy alone, without its `include` (the system daemon's layer): the
+   * files an include names are the user's and the project's, and would run as the daemon's
+   * account instead of the user's. `files` is then ignored.
+   */
+  managedLayer?: boolean;
 }
 
 /**
@@ -137,7 +143,8 @@ function loadPolicyFiles(base: GateLoadBase, options: PolicyOptions): AgentConfi
   const loaded = loadClaudeShaped(
     base,
     'policy',
-    (projectDir, home) => policySpecs(projectDir, home, options.files),
+    (projectDir, home) =>
+      options.managedLayer === true ? [MANAGED_SPEC] : policySpecs(projectDir, home, options.files),
     policyRuleHook,
   );
   const project = loaded.project;
@@ -155,7 +162,8 @@ function loadPolicyFiles(base: GateLoadBase, options: PolicyOptions): AgentConfi
   ].filter((l) => l !== undefined);
   if (layers.length > 0) config.layers = layers;
   config.warnings.push(...guardMergeWarnings(settings));
-  if (options.agent === 'claude' || !includes(settings, 'claude')) return config;
+  if (options.agent === 'claude' || options.managedLayer === true || !includes(settings, 'claude'))
+    return config;
   const included = loadClaudeConfig({
     ...base,
     project,
