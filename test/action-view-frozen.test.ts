@@ -206,8 +206,8 @@ function allCases(): Case[] {
   const cases: Case[] = [];
   const corpusDir = path.join(import.meta.dirname, 'corpus');
   const CORPUS_CASE = z.union([
-    z.object({ command: z.string(), cwd: z.string().optional() }).loose(),
-    z.object({ tool: z.string(), input: z.record(z.string(), z.unknown()) }).loose(),
+    z.object({ command: z.string(), cwd: z.string().optional() }),
+    z.object({ tool: z.string(), input: z.record(z.string(), z.unknown()) }),
   ]);
   const CORPUS = z.object({ stop: z.array(CORPUS_CASE), pass: z.array(CORPUS_CASE) }).loose();
   for (const f of readdirSync(corpusDir).sort()) {
