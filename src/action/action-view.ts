@@ -6,6 +6,7 @@
  * `tool-paths.ts` (file tools' fields), `view-paths.ts` (absolute, real, inside the project).
  */
 import path from 'node:path';
+import { isPlainObject } from '../core/plain-object.ts';
 import { resolvedPath } from '../core/resolved-path.ts';
 import { hostOfUrl } from './hosts.ts';
 import { parseMcpToolName } from './mcp-tool-name.ts';
@@ -27,9 +28,11 @@ export interface ViewContext {
 /** The shell tools' names once mapped (R-MAP-1 maps every agent's shell tool to `Bash`). */
 const SHELL_TOOLS = new Set(['Bash']);
 
+const NO_INPUT: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** The tool's input as it is (only read, never kept or changed: no copy [G-PERF-1]). */
 function objectOf(value: unknown): Readonly<Record<string, unknown>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value));
+  return isPlainObject(value) ? value : NO_INPUT;
 }
 
 /** A command given as an argv array (some agents' shell tools) as one shell line, each word quoted. */

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { ownEntry } from '../core/plain-object.ts';
 import { resolvedPath } from '../core/resolved-path.ts';
-import { type HereDocument, lexShell, type Redirection, type Token, type Word } from '../core/shell-lexer.ts';
+import { type HereDocument, lexShell, type Token } from '../core/shell-lexer.ts';
 import { braceVariants } from './brace-words.ts';
 import { type CommandFlag, flagValue, hasOption, optionNames, readArgs, specOf } from './command-options.ts';
 import {
@@ -97,47 +97,91 @@ const CLOSERS = new Set(['}', 'fi', 'done', 'esac']);
 const NO_COMMAND = new Set(['for', 'select', 'case', 'function']);
 const CD_OPTIONS = new Set(['-L', '-P', '-e', '-@', '--']);
 
+/**
+ * One simple command's words and redirections: the `word` and `redirection` tokens of `tokens`
+ * from `from` to `to` (read in place, no copy [G-PERF-1]), and the bodies of its here-documents
+ * (they follow the line's newline, in a later segment's range).
+ */
 interface Segment {
-  readonly words: Word[];
-  readonly redirects: Redirection[];
-  readonly docs: HereDocument[];
-  readonly before: string;
+  readonly kind: 'segment';
+  readonly tokens: readonly Token[];
+  from: number;
+  to: number;
+  words: number;
+  redirects: number;
+  docs: HereDocument[] | undefined;
+  before: string;
   after: string;
 }
 
-type Item = { kind: 'segment'; seg: Segment } | { kind: 'open'; before: string } | { kind: 'close' };
+type Item = Segment | { readonly kind: 'open'; readonly before: string } | { readonly kind: 'close' };
+
+const CLOSE: Item = { kind: 'close' };
+
+function freshSegment(tokens: readonly Token[], from: number, before: string): Segment {
+  return {
+    kind: 'segment',
+    tokens,
+    from,
+    to: from,
+    words: 0,
+    redirects: 0,
+    docs: undefined,
+    before,
+    after: '',
+  };
+}
 
 /** The tokens as simple-command segments, each with its here-document bodies, and the subshell marks. */
 function segmentsOf(tokens: readonly Token[]): Item[] {
   const items: Item[] = [];
-  const owners: Segment[] = [];
-  const fresh = (before: string): Segment => ({ words: [], redirects: [], docs: [], before, after: '' });
-  let seg = fresh('');
-  const end = (op: string) => {
-    const before = seg.before;
-    if (seg.words.length > 0 || seg.redirects.length > 0) {
-      seg.after = op;
-      items.push({ kind: 'segment', seg });
-    }
-    seg = fresh(op);
-    return before;
-  };
-  for (const t of tokens) {
-    if (t.kind === 'word') seg.words.push(t);
+  let owners: Segment[] | undefined;
+  let seg = freshSegment(tokens, 0, '');
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.kind === 'word') seg.words++;
     else if (t.kind === 'redirection') {
-      seg.redirects.push(t);
-      if ((t.op === '<<' || t.op === '<<-') && t.target !== undefined) owners.push(seg);
-    } else if (t.kind === 'heredoc') owners.shift()?.docs.push(t);
-    else if (t.kind === 'operator') {
+      seg.redirects++;
+      if ((t.op === '<<' || t.op === '<<-') && t.target !== undefined) {
+        owners ??= [];
+        owners.push(seg);
+      }
+    } else if (t.kind === 'heredoc') {
+      const owner = owners?.shift();
+      if (owner !== undefined) {
+        owner.docs ??= [];
+        owner.docs.push(t);
+      }
+    } else if (t.kind === 'operator') {
       // An empty segment before `(`: the operator before the group is the group's (`a | ( … )`).
-      const empty = seg.words.length === 0 && seg.redirects.length === 0;
-      const before = end(t.op);
+      const empty = seg.words === 0 && seg.redirects === 0;
+      const before = seg.before;
+      if (empty) {
+        // Nothing was in it: it is the next one.
+        seg.from = k + 1;
+        seg.before = t.op;
+      } else {
+        seg.after = t.op;
+        seg.to = k;
+        items.push(seg);
+        seg = freshSegment(tokens, k + 1, t.op);
+      }
       if (t.op === '(') items.push({ kind: 'open', before: empty ? before : '' });
-      else if (t.op === ')') items.push({ kind: 'close' });
+      else if (t.op === ')') items.push(CLOSE);
     }
   }
-  end('');
+  if (seg.words > 0 || seg.redirects > 0) {
+    seg.to = tokens.length;
+    items.push(seg);
+  }
   return items;
+}
+
+/** The first word of a segment, if it is one piece of unquoted text: that text (a reserved word, maybe). */
+function plainText(t: Token): string | undefined {
+  if (t.kind !== 'word' || t.parts.length !== 1) return undefined;
+  const p = t.parts[0]!;
+  return p.kind === 'text' && p.quoting === 'unquoted' ? p.text : undefined;
 }
 
 /** A segment whose `cd` does not carry: a pipeline element or a background job (a subshell each). */
@@ -212,25 +256,28 @@ function readTokens(walk: Walk, source: string, tokens: readonly Token[], ctx: C
       place = outer.pop() ?? place;
       pipes.close(true);
     } else {
-      const first = item.seg.words[0];
-      const lead = first?.parts.length === 1 && first.parts[0]?.kind === 'text' ? first.parts[0] : undefined;
-      const word = lead?.quoting === 'unquoted' ? lead.text : undefined;
-      if (word !== undefined && CLOSERS.has(word)) pipes.close(false);
-      else pipes.next(item.seg.before);
-      for (const w of item.seg.words) {
-        const p = w.parts[0];
-        if (w.parts.length !== 1 || p?.kind !== 'text' || p.quoting !== 'unquoted' || !OPENERS.has(p.text))
-          break;
+      let firstWord = true;
+      for (let k = item.from; k < item.to; k++) {
+        const t = item.tokens[k]!;
+        if (t.kind !== 'word') continue;
+        const word = plainText(t);
+        if (firstWord) {
+          firstWord = false;
+          if (word !== undefined && CLOSERS.has(word)) pipes.close(false);
+          else pipes.next(item.before);
+        }
+        if (word === undefined || !OPENERS.has(word)) break;
         pipes.open(false);
       }
+      if (firstWord) pipes.next(item.before);
       const at: Context = { place, depth: ctx.depth, via: ctx.via, pipes: pipes.stages(ctx.pipes) };
       const after = readSegment(
         walk,
         source,
-        item.seg,
+        item,
         ctx.parent === undefined ? at : { ...at, parent: ctx.parent },
       );
-      if (!ownShell(item.seg)) place = after;
+      if (!ownShell(item)) place = after;
     }
   }
 }
@@ -272,6 +319,27 @@ interface Held {
   readonly text: string;
 }
 
+/** A segment without redirections shares this (never written to). */
+const NO_REDIRECTS: readonly Redirect[] = Object.freeze([]);
+
+/** Reads the list a substitution of a segment holds; notes which commands it listed (`held`, made when first needed). */
+function readHeld(
+  walk: Walk,
+  list: NestedList,
+  ctx: Context,
+  by: CommandParent['by'],
+  text: string,
+  label: string,
+  held: Held[] | undefined,
+): Held[] {
+  const from = walk.commands.length;
+  readNested(walk, list, ctx, label);
+  const h: Held = { from, to: walk.commands.length, by, text };
+  if (held === undefined) return [h];
+  held.push(h);
+  return held;
+}
+
 /** Reads one segment; returns the folder the rest of its list runs in. */
 function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Place {
   const env: WordEnv = {
@@ -281,7 +349,10 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
   };
   let end = 0;
   const words: ViewWord[] = [];
-  for (const w of seg.words) {
+  const tokens = seg.tokens;
+  for (let k = seg.from; k < seg.to; k++) {
+    const w = tokens[k]!;
+    if (w.kind !== 'word') continue;
     if (w.end > end) end = w.end;
     // [G-ACT-1] An unquoted brace list is several words (`mv x{,.bak}` is `mv x x.bak`).
     const part = w.parts[0];
@@ -292,54 +363,69 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
     if (variants === undefined || part?.kind !== 'text') words.push(viewWord(source, w, env));
     else for (const text of variants) words.push(viewWord(source, { ...w, parts: [{ ...part, text }] }, env));
   }
-  const redirects: Redirect[] = [];
-  const refs: PathRef[] = [];
+  let redirects: Redirect[] | undefined;
+  let refs: PathRef[] | undefined;
   let stdin: string | undefined;
   // The commands each substitution of this segment lists, for their parent link.
   let held: Held[] | undefined;
-  const nested = (list: NestedList, by: CommandParent['by'], text: string, label = '$(…)') => {
-    const from = walk.commands.length;
-    readNested(walk, list, ctx, label);
-    held ??= [];
-    held.push({ from, to: walk.commands.length, by, text });
-  };
-  for (const r of seg.redirects) {
-    end = Math.max(end, r.end);
-    if (r.target === undefined) continue;
-    const target = viewWord(source, r.target, env);
-    const input = r.op === '<' || r.op === '<<<';
-    for (const n of target.nested) nested(n, input ? 'stdin' : 'redirect', target.text);
-    if (r.op === '<<' || r.op === '<<-') continue;
-    if (r.op === '<<<') {
-      stdin = target.text;
-      continue;
-    }
-    // `2>&1`, `<&0`, `>&-`: a file descriptor, no file.
-    if ((r.op === '>&' || r.op === '<&') && /^(\d+|-)$/.test(target.text)) continue;
-    const mode = modeOf(r.op);
-    redirects.push({ op: `${r.fd ?? ''}${r.op}`, target: target.text, mode, dynamic: target.dynamic });
-    if (!target.dynamic && target.text !== '')
-      refs.push({
-        written: target.text,
-        cwd: ctx.place.cwd,
-        access: mode === 'read' ? 'read' : 'write',
-        from: 'redirect',
+  if (seg.redirects > 0)
+    for (let k = seg.from; k < seg.to; k++) {
+      const r = tokens[k]!;
+      if (r.kind !== 'redirection') continue;
+      end = Math.max(end, r.end);
+      if (r.target === undefined) continue;
+      const target = viewWord(source, r.target, env);
+      const input = r.op === '<' || r.op === '<<<';
+      for (const n of target.nested)
+        held = readHeld(walk, n, ctx, input ? 'stdin' : 'redirect', target.text, '$(…)', held);
+      if (r.op === '<<' || r.op === '<<-') continue;
+      if (r.op === '<<<') {
+        stdin = target.text;
+        continue;
+      }
+      // `2>&1`, `<&0`, `>&-`: a file descriptor, no file.
+      if ((r.op === '>&' || r.op === '<&') && /^(\d+|-)$/.test(target.text)) continue;
+      const mode = modeOf(r.op);
+      redirects ??= [];
+      redirects.push({
+        op: r.fd === undefined ? r.op : r.fd + r.op,
+        target: target.text,
+        mode,
+        dynamic: target.dynamic,
       });
-  }
-  for (const doc of seg.docs) {
+      if (!target.dynamic && target.text !== '') {
+        refs ??= [];
+        refs.push({
+          written: target.text,
+          cwd: ctx.place.cwd,
+          access: mode === 'read' ? 'read' : 'write',
+          from: 'redirect',
+        });
+      }
+    }
+  for (const doc of seg.docs ?? []) {
     const body = source.slice(doc.body.start, doc.body.end);
     // An unquoted delimiter: the body is expanded, and the substitutions in it run.
-    if (!doc.quoted) for (const n of hereDocumentLists(source, doc.body)) nested(n, 'stdin', body, '<<');
+    if (!doc.quoted)
+      for (const n of hereDocumentLists(source, doc.body))
+        held = readHeld(walk, n, ctx, 'stdin', body, '<<', held);
     stdin ??= body;
   }
-  for (const w of words) for (const n of w.nested) nested(n, 'word', w.text);
+  for (const w of words)
+    for (const n of w.nested) held = readHeld(walk, n, ctx, 'word', w.text, '$(…)', held);
   const start = commandStart(words);
   const own = start === undefined || start === 0 ? words : words.slice(start);
   const index =
     start === undefined
       ? undefined
-      : emitCommand(walk, own, redirects, stdin === undefined ? ctx : { ...ctx, stdin }, end);
-  for (const ref of refs) walk.paths.push(index === undefined ? ref : { ...ref, command: index });
+      : emitCommand(walk, own, redirects ?? NO_REDIRECTS, stdin === undefined ? ctx : { ...ctx, stdin }, end);
+  if (refs !== undefined)
+    for (const ref of refs)
+      walk.paths.push(
+        index === undefined
+          ? ref
+          : { written: ref.written, cwd: ref.cwd, access: ref.access, from: ref.from, command: index },
+      );
   if (index !== undefined && held !== undefined)
     for (const h of held)
       for (let k = h.from; k < h.to; k++) {
