@@ -237,7 +237,11 @@ class Pipes {
   }
 
   stages(outer: readonly PipeStage[]): PipeStage[] {
-    return [...outer, ...this.#outer.map((o) => o.stage), this.#now];
+    if (outer.length === 0 && this.#outer.length === 0) return [this.#now];
+    const out = outer.slice();
+    for (const o of this.#outer) out.push(o.stage);
+    out.push(this.#now);
+    return out;
   }
 }
 
@@ -502,9 +506,10 @@ function emitCommand(
     // [G-ACT-1] `git -C DIR` (before the subcommand): git runs in DIR.
     if (name === 'git') {
       const sub = read.positionals[0] ?? rest.length;
-      read.flags.forEach((f, k) => {
+      for (let k = 0; k < read.flags.length; k++) {
+        const f = read.flags[k]!;
         if ((read.flagAt[k] ?? 0) < sub && f.names.includes('C')) place = movedTo(place, f.value);
-      });
+      }
     }
   }
   const last = words.at(-1)!;
@@ -512,20 +517,28 @@ function emitCommand(
     program.start,
     Math.max(last.end, last.source === program.source ? end : 0),
   );
-  const dynamicArgs: number[] = [];
-  words.forEach((w, k) => {
-    if (w.dynamic) dynamicArgs.push(k);
-  });
+  const argv: string[] = [];
+  let dynamicArgs: number[] | undefined;
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k]!;
+    argv.push(w.text);
+    if (w.dynamic) {
+      dynamicArgs ??= [];
+      dynamicArgs.push(k);
+    }
+  }
+  const positionalTexts: string[] = [];
+  for (const w of positionals) positionalTexts.push(w.text);
   const index = walk.commands.length;
   const command: Building = {
     name,
-    argv: words.map((w) => w.text),
+    argv,
     options: optionNames(flags),
     flags,
-    positionals: positionals.map((w) => w.text),
+    positionals: positionalTexts,
     redirects,
     dynamic: program.dynamic,
-    dynamicArgs,
+    dynamicArgs: dynamicArgs ?? [],
     raw,
     cwd: place.cwd,
     via: ctx.via,
@@ -540,12 +553,7 @@ function emitCommand(
     for (const ref of commandPaths(facts)) walk.paths.push(ref);
   }
   if (HOST_COMMANDS.has(name))
-    for (const host of commandHosts(
-      name,
-      flags,
-      positionals.map((w) => w.text),
-    ))
-      walk.hosts.add(host);
+    for (const host of commandHosts(name, flags, positionalTexts)) walk.hosts.add(host);
   if (!program.dynamic && launcherOf(name) !== undefined)
     launch(walk, { name, index, rest, flags, flagAt, positionalAt, positionals, execs, redirects, end }, ctx);
   return index;
@@ -724,6 +732,15 @@ function shellQuote(text: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
+/** The stages of pipelines that got a second stage: `stages` itself when all did, a shared empty list when none did. */
+function pipedOnly(stages: readonly PipeStage[], piped: ReadonlySet<number>): readonly PipeStage[] {
+  let kept = 0;
+  for (const p of stages) if (piped.has(p.id)) kept++;
+  if (kept === stages.length) return stages;
+  if (kept === 0) return NO_PIPES;
+  return stages.filter((p) => piped.has(p.id));
+}
+
 /** [G-ACT-1] Walks a command line: every simple command, path and host it names. */
 export function walkCommandLine(
   command: string,
@@ -757,7 +774,6 @@ export function walkCommandLine(
     pipes: [],
   });
   // Only pipelines of two stages or more are kept: a lone command stands in none.
-  for (const c of walk.commands)
-    c.pipes = walk.piped.size === 0 ? NO_PIPES : c.pipes.filter((p) => walk.piped.has(p.id));
+  for (const c of walk.commands) c.pipes = walk.piped.size === 0 ? NO_PIPES : pipedOnly(c.pipes, walk.piped);
   return walk;
 }
