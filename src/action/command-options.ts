@@ -161,18 +161,38 @@ function alone(name: string): readonly string[] {
   return name.length === 1 && c < 128 ? ALONE[c]! : [name];
 }
 
-/** One `readArgs` call's state: the options read, and the word at. */
+/**
+ * A `readArgs` call's state: the options read, and the word at. One for all calls (a call runs
+ * to its end before the next starts), its lists copied out at the end at their size: a list grown
+ * by `push` from empty holds room for 17 [G-PERF-1].
+ */
 class ArgReader {
   readonly flags: CommandFlag[] = [];
   readonly flagAt: number[] = [];
   readonly positionals: number[] = [];
-  readonly words: readonly ArgWord[];
+  words: readonly ArgWord[] = [];
   i = 0;
   /** The word the option being read was read from (a value may move `i` on first). */
   at = 0;
 
-  constructor(words: readonly ArgWord[]) {
+  start(words: readonly ArgWord[]): void {
     this.words = words;
+    this.i = 0;
+    this.at = 0;
+    this.flags.length = 0;
+    this.flagAt.length = 0;
+    this.positionals.length = 0;
+  }
+
+  done(): ReadArgs {
+    const out = {
+      flags: this.flags.slice(),
+      flagAt: this.flagAt.slice(),
+      positionals: this.positionals.slice(),
+    };
+    this.words = [];
+    this.flags.length = 0;
+    return out;
   }
 
   /** The value word(s) after the current one: the first is the value, the others are skipped. */
@@ -190,12 +210,15 @@ class ArgReader {
   }
 }
 
+const READER = new ArgReader();
+
 /**
  * Reads `words` (the command's words after its name) with `spec`. A subcommand (`git push`) is the
  * first positional; the words after it are read with its own table, in GNU order.
  */
 export function readArgs(spec: CompiledSpec, words: readonly ArgWord[]): ReadArgs {
-  const r = new ArgReader(words);
+  const r = READER;
+  r.start(words);
   const { positionals } = r;
   let current = spec;
   let ended = false;
@@ -270,7 +293,7 @@ export function readArgs(spec: CompiledSpec, words: readonly ArgWord[]): ReadArg
       r.push(dashed(letter), entry, letter);
     }
   }
-  return { flags: r.flags, flagAt: r.flagAt, positionals };
+  return r.done();
 }
 
 /** Every name of every option given, once, in the order first seen. */

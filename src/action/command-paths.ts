@@ -59,12 +59,16 @@ export function commandPaths(c: CommandFacts): PathRef[] {
   const add = (written: string | undefined, access: Access) => {
     if (written === undefined || noFile(written)) return;
     const p = c.placeholder;
-    const texts =
-      p !== undefined && written.includes(p.text)
-        ? p.stands.map((s) => written.replaceAll(p.text, s))
-        : [written];
-    for (const text of texts)
-      out.push({ written: text, cwd: c.cwd, access, from: 'argument', command: c.index });
+    if (p !== undefined && written.includes(p.text))
+      for (const s of p.stands)
+        out.push({
+          written: written.replaceAll(p.text, s),
+          cwd: c.cwd,
+          access,
+          from: 'argument',
+          command: c.index,
+        });
+    else out.push({ written, cwd: c.cwd, access, from: 'argument', command: c.index });
   };
   if (!c.program.dynamic && c.program.text.includes('/')) add(c.program.text, 'execute');
   if (c.name === 'find') return [...out, ...findPaths(c)];

@@ -344,6 +344,12 @@ function readHeld(
   return held;
 }
 
+/**
+ * The words of the segment being read, before they are copied out at their size: a list grown by
+ * `push` from empty holds room for 17 [G-PERF-1]. Nothing reads a segment inside this loop.
+ */
+const WORDS: ViewWord[] = [];
+
 /** Reads one segment; returns the folder the rest of its list runs in. */
 function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Place {
   const env: WordEnv = {
@@ -352,7 +358,8 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
     cwd: ctx.place.known ? ctx.place.cwd : undefined,
   };
   let end = 0;
-  const words: ViewWord[] = [];
+  // Read into the shared list, then copied out at its size (see `WORDS`).
+  const from = WORDS.length;
   const tokens = seg.tokens;
   for (let k = seg.from; k < seg.to; k++) {
     const w = tokens[k]!;
@@ -364,9 +371,11 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
       w.parts.length === 1 && part?.kind === 'text' && part.quoting === 'unquoted' && part.text.includes('{')
         ? braceVariants(part.text)
         : undefined;
-    if (variants === undefined || part?.kind !== 'text') words.push(viewWord(source, w, env));
-    else for (const text of variants) words.push(viewWord(source, { ...w, parts: [{ ...part, text }] }, env));
+    if (variants === undefined || part?.kind !== 'text') WORDS.push(viewWord(source, w, env));
+    else for (const text of variants) WORDS.push(viewWord(source, { ...w, parts: [{ ...part, text }] }, env));
   }
+  const words = WORDS.slice(from);
+  WORDS.length = from;
   let redirects: Redirect[] | undefined;
   let refs: PathRef[] | undefined;
   let stdin: string | undefined;
