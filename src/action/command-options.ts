@@ -179,9 +179,9 @@ class ArgReader {
     this.words = words;
     this.i = 0;
     this.at = 0;
-    this.flags.length = 0;
-    this.flagAt.length = 0;
-    this.positionals.length = 0;
+    clear(this.flags);
+    clear(this.flagAt);
+    clear(this.positionals);
   }
 
   done(): ReadArgs {
@@ -191,7 +191,7 @@ class ArgReader {
       positionals: this.positionals.slice(),
     };
     this.words = [];
-    this.flags.length = 0;
+    clear(this.flags);
     return out;
   }
 
@@ -211,6 +211,11 @@ class ArgReader {
 }
 
 const READER = new ArgReader();
+
+/** Empties a short list (`pop` costs less than setting `length`, a call into the runtime). */
+function clear(list: unknown[]): void {
+  while (list.length > 0) list.pop();
+}
 
 /**
  * Reads `words` (the command's words after its name) with `spec`. A subcommand (`git push`) is the

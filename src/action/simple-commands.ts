@@ -375,7 +375,7 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
     else for (const text of variants) WORDS.push(viewWord(source, { ...w, parts: [{ ...part, text }] }, env));
   }
   const words = WORDS.slice(from);
-  WORDS.length = from;
+  while (WORDS.length > from) WORDS.pop();
   let redirects: Redirect[] | undefined;
   let refs: PathRef[] | undefined;
   let stdin: string | undefined;
