@@ -309,11 +309,17 @@ export function optionNames(flags: readonly CommandFlag[]): string[] {
   return out;
 }
 
+/** The option has one of `names` (loops, not closures: asked for every option of every command [G-PERF-1]). */
+export function namedAs(flag: CommandFlag, names: readonly string[]): boolean {
+  for (const n of flag.names) if (names.includes(n)) return true;
+  return false;
+}
+
 /** The value of the last option given that has one of `names`. */
 export function flagValue(flags: readonly CommandFlag[], names: readonly string[]): string | undefined {
   for (let i = flags.length - 1; i >= 0; i--) {
     const f = flags[i]!;
-    if (f.value !== undefined && f.names.some((n) => names.includes(n))) return f.value;
+    if (f.value !== undefined && namedAs(f, names)) return f.value;
   }
   return undefined;
 }
@@ -321,5 +327,6 @@ export function flagValue(flags: readonly CommandFlag[], names: readonly string[
 /** Some option given has one of `names`. */
 export function hasOption(flags: readonly CommandFlag[], names: readonly string[] | undefined): boolean {
   if (names === undefined) return false;
-  return flags.some((f) => f.names.some((n) => names.includes(n)));
+  for (const f of flags) if (namedAs(f, names)) return true;
+  return false;
 }

@@ -3,7 +3,7 @@
  * files (`file-access-table.ts`), and the hosts it names. Paths are collected as written with the
  * folder they stand in; `view-paths.ts` resolves them.
  */
-import { type CommandFlag, flagValue, hasOption } from './command-options.ts';
+import { type CommandFlag, flagValue, hasOption, namedAs } from './command-options.ts';
 import { type Access, fileAccessOf } from './file-access-table.ts';
 import { FIND_WRITES } from './find-command.ts';
 import { hostOfFetchTarget, hostOfGitRemote, hostOfRemoteSpec, hostOfSshTarget, hostOfUrl } from './hosts.ts';
@@ -85,7 +85,8 @@ export function commandPaths(c: CommandFacts): PathRef[] {
     }
     if (
       f.value !== undefined &&
-      hasOption([f], table.atValues) &&
+      table.atValues !== undefined &&
+      namedAs(f, table.atValues) &&
       !table.atValuesExcept?.includes(f.written)
     ) {
       const file = atFile(f.value, f.written);
