@@ -52,8 +52,8 @@ export function actionView(input: Readonly<Record<string, unknown>>, ctx: ViewCo
   const home = resolvedPath(ctx.home);
   let problem: string | undefined;
   let commands: ActionView['commands'] = [];
-  const refs = toolPaths(tool, toolInput, cwd, home);
-  const hosts = new Set<string>();
+  let refs = toolPaths(tool, toolInput, cwd, home);
+  let hosts: Set<string> | undefined;
   if (SHELL_TOOLS.has(tool)) {
     const command = commandText(toolInput.command);
     if (command !== undefined) {
@@ -63,22 +63,23 @@ export function actionView(input: Readonly<Record<string, unknown>>, ctx: ViewCo
         MAX_COMMAND_BYTES,
       );
       commands = walk.commands;
-      refs.push(...walk.paths);
-      for (const h of walk.hosts) hosts.add(h);
+      if (refs.length === 0) refs = walk.paths;
+      else refs.push(...walk.paths);
+      hosts = walk.hosts;
       problem = walk.problem;
     }
   }
   if (tool === 'WebFetch' && typeof toolInput.url === 'string') {
     const host = hostOfUrl(toolInput.url);
-    if (host !== undefined) hosts.add(host);
+    if (host !== undefined) hosts = new Set([host]);
   }
   if (refs.length > MAX_PATHS) problem ??= `the call names more than ${MAX_PATHS} paths`;
-  const paths = resolvePaths(refs.slice(0, MAX_PATHS), ctx.projectDir);
+  const paths = resolvePaths(refs.length > MAX_PATHS ? refs.slice(0, MAX_PATHS) : refs, ctx.projectDir);
   const view: ActionView = {
     commands,
     unreadable: problem !== undefined,
     paths,
-    hosts: [...hosts],
+    hosts: hosts === undefined ? [] : [...hosts],
     mcp: parseMcpToolName(tool) ?? null,
   };
   return problem === undefined ? view : { ...view, unreadableReason: problem };

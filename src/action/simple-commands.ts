@@ -45,13 +45,15 @@ export interface Walk {
   readonly projectDir: string;
   readonly commands: Building[];
   readonly paths: PathRef[];
-  readonly hosts: Set<string>;
+  /** Made when the first host is named. */
+  hosts: Set<string> | undefined;
   /** The first bound met, in words; the view is unreadable when set. */
   problem: string | undefined;
   lexed: number;
   /** The next pipeline's id, and the ids of those that got a second stage. */
   nextPipe: number;
-  readonly piped: Set<number>;
+  /** Made when the first pipeline gets a second stage. */
+  piped: Set<number> | undefined;
 }
 
 /** The folder commands run in; `known` false after a `cd` to a folder not known here. */
@@ -186,8 +188,7 @@ function plainText(t: Token): string | undefined {
 
 /** A segment whose `cd` does not carry: a pipeline element or a background job (a subshell each). */
 function ownShell(seg: Segment): boolean {
-  const piped = (op: string) => op === '|' || op === '|&';
-  return piped(seg.before) || piped(seg.after) || seg.after === '&';
+  return piping(seg.before) || piping(seg.after) || seg.after === '&';
 }
 
 function bounded(walk: Walk, ctx: Context): boolean {
@@ -221,6 +222,7 @@ class Pipes {
   next(op: string): void {
     if (piping(op)) {
       this.#now = { id: this.#now.id, stage: this.#now.stage + 1 };
+      this.#walk.piped ??= new Set();
       this.#walk.piped.add(this.#now.id);
     } else if (op !== '(') this.#now = this.#fresh();
   }
@@ -562,7 +564,10 @@ function emitCommand(
     for (const ref of commandPaths(facts)) walk.paths.push(ref);
   }
   if (HOST_COMMANDS.has(name))
-    for (const host of commandHosts(name, flags, positionalTexts)) walk.hosts.add(host);
+    for (const host of commandHosts(name, flags, positionalTexts)) {
+      walk.hosts ??= new Set();
+      walk.hosts.add(host);
+    }
   if (!program.dynamic && launcherOf(name) !== undefined)
     launch(walk, { name, index, rest, flags, flagAt, positionalAt, positionals, execs, redirects, end }, ctx);
   return index;
@@ -761,11 +766,11 @@ export function walkCommandLine(
     projectDir: ctx.projectDir,
     commands: [],
     paths: [],
-    hosts: new Set(),
+    hosts: undefined,
     problem: undefined,
     lexed: 0,
     nextPipe: 0,
-    piped: new Set(),
+    piped: undefined,
   };
   let text = command;
   if (text.length > limit) {
@@ -783,6 +788,7 @@ export function walkCommandLine(
     pipes: [],
   });
   // Only pipelines of two stages or more are kept: a lone command stands in none.
-  for (const c of walk.commands) c.pipes = walk.piped.size === 0 ? NO_PIPES : pipedOnly(c.pipes, walk.piped);
+  const piped = walk.piped;
+  for (const c of walk.commands) c.pipes = piped === undefined ? NO_PIPES : pipedOnly(c.pipes, piped);
   return walk;
 }
