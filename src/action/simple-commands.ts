@@ -480,6 +480,8 @@ function movedTo(place: Place, dir: string | undefined): Place {
   return { cwd: resolvedPath(dir, place.cwd), known: place.known };
 }
 
+const textOf = (w: ViewWord): string => w.text;
+
 /** Lists one simple command (`words`: its program first), then what it launches. Its index, if listed. */
 function emitCommand(
   walk: Walk,
@@ -528,18 +530,15 @@ function emitCommand(
     program.start,
     Math.max(last.end, last.source === program.source ? end : 0),
   );
-  const argv: string[] = [];
+  // `map` makes each list at its size (one grown by `push` from empty holds room for 17).
+  const argv = words.map(textOf);
   let dynamicArgs: number[] | undefined;
-  for (let k = 0; k < words.length; k++) {
-    const w = words[k]!;
-    argv.push(w.text);
-    if (w.dynamic) {
+  for (let k = 0; k < words.length; k++)
+    if (words[k]!.dynamic) {
       dynamicArgs ??= [];
       dynamicArgs.push(k);
     }
-  }
-  const positionalTexts: string[] = [];
-  for (const w of positionals) positionalTexts.push(w.text);
+  const positionalTexts = positionals.map(textOf);
   const index = walk.commands.length;
   const command: Building = {
     name,
