@@ -202,6 +202,68 @@ function testStrings(): string[] {
   return [...out];
 }
 
+/**
+ * Pieces of shell lines, joined at random into lines no one writes but a reader must still read the
+ * same. No `$HOME`: after `-F` it would be an option cluster whose letters are the temp root's.
+ */
+const PIECES = [
+  ...['rm', 'cat', 'git', 'push', 'sudo', 'bash', '-c', 'xargs', 'find', '-exec', '{}', ';', '\\;', 'tar'],
+  ...[
+    'cd',
+    'src',
+    'up',
+    '..',
+    '.',
+    '/',
+    '~',
+    '-rf',
+    '--force',
+    '-f',
+    'x=1',
+    '$X',
+    '$HOMEX',
+    '${a}',
+    '${a:-b}',
+  ],
+  ...['$(', ')', '(', '`', "'", '"', "$'", '\\', '\n', ' ', '\t', '|', '||', '&&', '&', '>', '>>', '<', '<<'],
+  ...['<<-', '<<<', 'EOF', '2>&1', '&>', '<(', '>(', '$((', '#', '{', '}', ',', '*', '?', '[', 'é', '\\\n'],
+  ...[
+    'if',
+    'then',
+    'fi',
+    'for',
+    'do',
+    'done',
+    'case',
+    'in',
+    'esac',
+    ';;',
+    'env',
+    '-C',
+    'timeout',
+    '5',
+    'curl',
+  ],
+  ...['-F', '@f', 'https://h.example/x', 'ssh', 'h', 'innocent.txt', 'to-home', 'dangling', 'sub/src-link'],
+];
+
+/** `count` lines of random pieces, the same on every run (a fixed linear congruential sequence). */
+function randomLines(count: number): string[] {
+  let seed = 20261207;
+  const next = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  const out: string[] = [];
+  for (let k = 0; k < count; k++) {
+    let line = '';
+    const pieces = 1 + next(24);
+    for (let j = 0; j < pieces; j++) line += PIECES[next(PIECES.length)]! + (next(3) === 0 ? '' : ' ');
+    out.push(line);
+  }
+  return out;
+}
+
 function allCases(): Case[] {
   const cases: Case[] = [];
   const corpusDir = path.join(import.meta.dirname, 'corpus');
@@ -221,7 +283,7 @@ function allCases(): Case[] {
       );
   }
   for (const line of CORNERS) cases.push({ tool: 'Bash', input: { command: line }, cwd: 'sub' });
-  for (const line of [...CORNERS, ...testStrings()])
+  for (const line of [...CORNERS, ...testStrings(), ...randomLines(600)])
     cases.push({ tool: 'Bash', input: { command: line }, cwd: '' });
   for (const file of [
     'README.md',
