@@ -54,8 +54,8 @@ function atFile(value: string, written: string): string | undefined {
   return undefined;
 }
 
-export function commandPaths(c: CommandFacts): PathRef[] {
-  const out: PathRef[] = [];
+/** Appends the paths command `c` names to `out` (the walk's own list: no list per command [G-PERF-1]). */
+export function commandPaths(c: CommandFacts, out: PathRef[]): void {
   const add = (written: string | undefined, access: Access) => {
     if (written === undefined || noFile(written)) return;
     const p = c.placeholder;
@@ -71,10 +71,16 @@ export function commandPaths(c: CommandFacts): PathRef[] {
     else out.push({ written, cwd: c.cwd, access, from: 'argument', command: c.index });
   };
   if (!c.program.dynamic && c.program.text.includes('/')) add(c.program.text, 'execute');
-  if (c.name === 'find') return [...out, ...findPaths(c)];
-  if (c.name === 'git') return [...out, ...gitPaths(c)];
+  if (c.name === 'find') {
+    for (const ref of findPaths(c)) out.push(ref);
+    return;
+  }
+  if (c.name === 'git') {
+    for (const ref of gitPaths(c)) out.push(ref);
+    return;
+  }
   const table = fileAccessOf(c.name);
-  if (table === undefined) return out;
+  if (table === undefined) return;
   for (const f of c.flags) {
     for (const n of f.names) {
       const access = table.values?.[n];
@@ -169,7 +175,6 @@ export function commandPaths(c: CommandFacts): PathRef[] {
       else if (hasOption(c.flags, table.inPlace)) for (const a of args) add(a, 'write');
       break;
   }
-  return out;
 }
 
 /** `dir` against `cwd` (a relative `-C` of tar). */

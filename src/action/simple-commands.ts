@@ -560,7 +560,7 @@ function emitCommand(
   if (fileAccessOf(name) !== undefined || name === 'find' || name === 'git' || program.text.includes('/')) {
     const facts: CommandFacts = { name, program, flags, positionals, cwd: place.cwd, index };
     if (ctx.placeholder !== undefined) facts.placeholder = ctx.placeholder;
-    for (const ref of commandPaths(facts)) walk.paths.push(ref);
+    commandPaths(facts, walk.paths);
   }
   if (HOST_COMMANDS.has(name))
     for (const host of commandHosts(name, flags, positionalTexts)) {
