@@ -6,6 +6,7 @@
  * `tool-paths.ts` (file tools' fields), `view-paths.ts` (absolute, real, inside the project).
  */
 import path from 'node:path';
+import { isPlainObject } from '../core/plain-object.ts';
 import { resolvedPath } from '../core/resolved-path.ts';
 import { hostOfUrl } from './hosts.ts';
 import { parseMcpToolName } from './mcp-tool-name.ts';
@@ -27,9 +28,11 @@ export interface ViewContext {
 /** The shell tools' names once mapped (R-MAP-1 maps every agent's shell tool to `Bash`). */
 const SHELL_TOOLS = new Set(['Bash']);
 
+const NO_INPUT: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** The tool's input as it is (only read, never kept or changed: no copy [G-PERF-1]). */
 function objectOf(value: unknown): Readonly<Record<string, unknown>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value));
+  return isPlainObject(value) ? value : NO_INPUT;
 }
 
 /** A command given as an argv array (some agents' shell tools) as one shell line, each word quoted. */
@@ -49,8 +52,8 @@ export function actionView(input: Readonly<Record<string, unknown>>, ctx: ViewCo
   const home = resolvedPath(ctx.home);
   let problem: string | undefined;
   let commands: ActionView['commands'] = [];
-  const refs = toolPaths(tool, toolInput, cwd, home);
-  const hosts = new Set<string>();
+  let refs = toolPaths(tool, toolInput, cwd, home);
+  let hosts: Set<string> | undefined;
   if (SHELL_TOOLS.has(tool)) {
     const command = commandText(toolInput.command);
     if (command !== undefined) {
@@ -60,22 +63,23 @@ export function actionView(input: Readonly<Record<string, unknown>>, ctx: ViewCo
         MAX_COMMAND_BYTES,
       );
       commands = walk.commands;
-      refs.push(...walk.paths);
-      for (const h of walk.hosts) hosts.add(h);
+      if (refs.length === 0) refs = walk.paths;
+      else refs.push(...walk.paths);
+      hosts = walk.hosts;
       problem = walk.problem;
     }
   }
   if (tool === 'WebFetch' && typeof toolInput.url === 'string') {
     const host = hostOfUrl(toolInput.url);
-    if (host !== undefined) hosts.add(host);
+    if (host !== undefined) hosts = new Set([host]);
   }
   if (refs.length > MAX_PATHS) problem ??= `the call names more than ${MAX_PATHS} paths`;
-  const paths = resolvePaths(refs.slice(0, MAX_PATHS), ctx.projectDir);
+  const paths = resolvePaths(refs.length > MAX_PATHS ? refs.slice(0, MAX_PATHS) : refs, ctx.projectDir);
   const view: ActionView = {
     commands,
     unreadable: problem !== undefined,
     paths,
-    hosts: [...hosts],
+    hosts: hosts === undefined ? [] : [...hosts],
     mcp: parseMcpToolName(tool) ?? null,
   };
   return problem === undefined ? view : { ...view, unreadableReason: problem };

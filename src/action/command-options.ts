@@ -144,37 +144,97 @@ function onlyLetters(text: string, letters: string): boolean {
   return text !== '';
 }
 
+/** `-x` for each ASCII letter, made once: a cluster's letters are written so on every call [G-PERF-1]. */
+const DASHED: readonly string[] = Array.from({ length: 128 }, (_, c) => `-${String.fromCharCode(c)}`);
+/** `[x]`, the names of an option not in the table, for each ASCII character (shared, never written to). */
+const ALONE: readonly (readonly string[])[] = Array.from({ length: 128 }, (_, c) =>
+  Object.freeze([String.fromCharCode(c)]),
+);
+
+function dashed(letter: string): string {
+  const c = letter.charCodeAt(0);
+  return letter.length === 1 && c < 128 ? DASHED[c]! : `-${letter}`;
+}
+
+function alone(name: string): readonly string[] {
+  const c = name.charCodeAt(0);
+  return name.length === 1 && c < 128 ? ALONE[c]! : [name];
+}
+
+/**
+ * A `readArgs` call's state: the options read, and the word at. One for all calls (a call runs
+ * to its end before the next starts), its lists copied out at the end at their size: a list grown
+ * by `push` from empty holds room for 17 [G-PERF-1].
+ */
+class ArgReader {
+  readonly flags: CommandFlag[] = [];
+  readonly flagAt: number[] = [];
+  readonly positionals: number[] = [];
+  words: readonly ArgWord[] = [];
+  i = 0;
+  /** The word the option being read was read from (a value may move `i` on first). */
+  at = 0;
+
+  start(words: readonly ArgWord[]): void {
+    this.words = words;
+    this.i = 0;
+    this.at = 0;
+    clear(this.flags);
+    clear(this.flagAt);
+    clear(this.positionals);
+  }
+
+  done(): ReadArgs {
+    const out = {
+      flags: this.flags.slice(),
+      flagAt: this.flagAt.slice(),
+      positionals: this.positionals.slice(),
+    };
+    this.words = [];
+    clear(this.flags);
+    return out;
+  }
+
+  /** The value word(s) after the current one: the first is the value, the others are skipped. */
+  next(entry: OptionEntry | undefined): string | undefined {
+    const w = this.words[this.i + 1];
+    if (w === undefined) return undefined;
+    this.i = Math.min(this.words.length - 1, this.i + (entry?.count ?? 1));
+    return w.text;
+  }
+
+  push(written: string, entry: OptionEntry | undefined, fallback: string, value?: string): void {
+    const names = entry?.names ?? alone(fallback);
+    this.flagAt.push(this.at);
+    this.flags.push(value === undefined ? { written, names } : { written, names, value });
+  }
+}
+
+const READER = new ArgReader();
+
+/** Empties a short list (`pop` costs less than setting `length`, a call into the runtime). */
+function clear(list: unknown[]): void {
+  while (list.length > 0) list.pop();
+}
+
 /**
  * Reads `words` (the command's words after its name) with `spec`. A subcommand (`git push`) is the
  * first positional; the words after it are read with its own table, in GNU order.
  */
 export function readArgs(spec: CompiledSpec, words: readonly ArgWord[]): ReadArgs {
-  const flags: CommandFlag[] = [];
-  const flagAt: number[] = [];
-  const positionals: number[] = [];
+  const r = READER;
+  r.start(words);
+  const { positionals } = r;
   let current = spec;
   let ended = false;
-  let i = 0;
-  /** The word the option being read was read from (a value may move `i` on first). */
-  let at = 0;
-  /** The value word(s) after the current one: the first is the value, the others are skipped. */
-  const next = (entry?: OptionEntry): string | undefined => {
-    const w = words[i + 1];
-    if (w === undefined) return undefined;
-    i = Math.min(words.length - 1, i + (entry?.count ?? 1));
-    return w.text;
-  };
-  const push = (written: string, entry: OptionEntry | undefined, fallback: string, value?: string) => {
-    const names = entry?.names ?? [fallback];
-    flagAt.push(at);
-    flags.push(value === undefined ? { written, names } : { written, names, value });
-  };
-  for (; i < words.length; i++) {
-    at = i;
+  for (; r.i < words.length; r.i++) {
+    const i = r.i;
+    r.at = i;
     const word = words[i]!;
     const t = word.text;
+    const dash = t.charCodeAt(0) === 45;
     const bundledFirst = current.bundled && i === 0 && /^[A-Za-z]+$/.test(t);
-    if (ended || word.dynamic || t === '-' || (!t.startsWith('-') && !bundledFirst)) {
+    if (ended || word.dynamic || t === '-' || (!dash && !bundledFirst)) {
       if (!ended && !word.dynamic && t === '--') {
         ended = true;
         continue;
@@ -192,67 +252,74 @@ export function readArgs(spec: CompiledSpec, words: readonly ArgWord[]): ReadArg
       continue;
     }
     if (current.numeric !== undefined && t.length > 1 && isDigits(t.slice(1))) {
-      push(t, current.short.get(current.numeric), current.numeric, t.slice(1));
+      r.push(t, current.short.get(current.numeric), current.numeric, t.slice(1));
       continue;
     }
     if (current.modeLetters !== undefined && onlyLetters(t.slice(1), current.modeLetters)) {
       positionals.push(i);
       continue;
     }
-    if (t.startsWith('--')) {
+    if (dash && t.charCodeAt(1) === 45) {
       const eq = t.indexOf('=');
       const name = eq < 0 ? t.slice(2) : t.slice(2, eq);
       const entry = longOption(current, name);
-      const written = `--${name}`;
-      if (eq >= 0) push(written, entry, name, t.slice(eq + 1));
-      else if (entry?.arity === 'required') push(written, entry, name, next(entry) ?? '');
-      else push(written, entry, name);
+      const written = eq < 0 ? t : t.slice(0, eq);
+      if (eq >= 0) r.push(written, entry, name, t.slice(eq + 1));
+      else if (entry?.arity === 'required') r.push(written, entry, name, r.next(entry) ?? '');
+      else r.push(written, entry, name);
       continue;
     }
     const whole = current.words.get(t);
     if (whole !== undefined) {
-      push(t, whole, t.slice(1), whole.arity === 'required' ? (next(whole) ?? '') : undefined);
+      r.push(t, whole, t.slice(1), whole.arity === 'required' ? (r.next(whole) ?? '') : undefined);
       continue;
     }
     // A cluster: `-rf`; a letter that takes a value takes the rest of the cluster, else the next
     // word; in a bundled first word (`tar czf out.tgz`) each such letter takes the next word in turn.
-    const bundled = !t.startsWith('-');
-    const letters = bundled ? t : t.slice(1);
-    for (let j = 0; j < letters.length; j++) {
-      const letter = letters[j]!;
+    const bundled = !dash;
+    const from = bundled ? 0 : 1;
+    for (let j = from; j < t.length; j++) {
+      const letter = t[j]!;
       const entry = current.short.get(letter);
-      const rest = letters.slice(j + 1);
       if (entry?.arity === 'required' && !bundled) {
-        push(`-${letter}`, entry, letter, rest !== '' ? rest : (next(entry) ?? ''));
+        const rest = t.slice(j + 1);
+        r.push(dashed(letter), entry, letter, rest !== '' ? rest : (r.next(entry) ?? ''));
         break;
       }
       if (entry?.arity === 'required') {
-        push(`-${letter}`, entry, letter, next(entry) ?? '');
+        r.push(dashed(letter), entry, letter, r.next(entry) ?? '');
         continue;
       }
       if (entry?.arity === 'optional' && !bundled) {
-        push(`-${letter}`, entry, letter, rest === '' ? undefined : rest);
+        const rest = t.slice(j + 1);
+        r.push(dashed(letter), entry, letter, rest === '' ? undefined : rest);
         break;
       }
-      push(`-${letter}`, entry, letter);
+      r.push(dashed(letter), entry, letter);
     }
   }
-  return { flags, flagAt, positionals };
+  return r.done();
 }
 
 /** Every name of every option given, once, in the order first seen. */
 export function optionNames(flags: readonly CommandFlag[]): string[] {
   if (flags.length === 0) return [];
-  const out = new Set<string>();
-  for (const f of flags) for (const n of f.names) out.add(n);
-  return [...out];
+  const out: string[] = [];
+  for (const f of flags) for (const n of f.names) if (!out.includes(n)) out.push(n);
+  return out;
+}
+
+/** The option has one of `names` (loops, not closures: asked for every option of every command [G-PERF-1]). */
+export function namedAs(flag: CommandFlag, names: readonly string[]): boolean {
+  for (const n of flag.names) if (names.includes(n)) return true;
+  return false;
 }
 
 /** The value of the last option given that has one of `names`. */
 export function flagValue(flags: readonly CommandFlag[], names: readonly string[]): string | undefined {
   for (let i = flags.length - 1; i >= 0; i--) {
     const f = flags[i]!;
-    if (f.value !== undefined && f.names.some((n) => names.includes(n))) return f.value;
+    if (f.value !== undefined && namedAs(f, names)) return f.value;
   }
   return undefined;
 }
@@ -260,5 +327,6 @@ export function flagValue(flags: readonly CommandFlag[], names: readonly string[
 /** Some option given has one of `names`. */
 export function hasOption(flags: readonly CommandFlag[], names: readonly string[] | undefined): boolean {
   if (names === undefined) return false;
-  return flags.some((f) => f.names.some((n) => names.includes(n)));
+  for (const f of flags) if (namedAs(f, names)) return true;
+  return false;
 }

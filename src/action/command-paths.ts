@@ -3,7 +3,7 @@
  * files (`file-access-table.ts`), and the hosts it names. Paths are collected as written with the
  * folder they stand in; `view-paths.ts` resolves them.
  */
-import { type CommandFlag, flagValue, hasOption } from './command-options.ts';
+import { type CommandFlag, flagValue, hasOption, namedAs } from './command-options.ts';
 import { type Access, fileAccessOf } from './file-access-table.ts';
 import { FIND_WRITES } from './find-command.ts';
 import { hostOfFetchTarget, hostOfGitRemote, hostOfRemoteSpec, hostOfSshTarget, hostOfUrl } from './hosts.ts';
@@ -54,23 +54,33 @@ function atFile(value: string, written: string): string | undefined {
   return undefined;
 }
 
-export function commandPaths(c: CommandFacts): PathRef[] {
-  const out: PathRef[] = [];
+/** Appends the paths command `c` names to `out` (the walk's own list: no list per command [G-PERF-1]). */
+export function commandPaths(c: CommandFacts, out: PathRef[]): void {
   const add = (written: string | undefined, access: Access) => {
     if (written === undefined || noFile(written)) return;
     const p = c.placeholder;
-    const texts =
-      p !== undefined && written.includes(p.text)
-        ? p.stands.map((s) => written.replaceAll(p.text, s))
-        : [written];
-    for (const text of texts)
-      out.push({ written: text, cwd: c.cwd, access, from: 'argument', command: c.index });
+    if (p !== undefined && written.includes(p.text))
+      for (const s of p.stands)
+        out.push({
+          written: written.replaceAll(p.text, s),
+          cwd: c.cwd,
+          access,
+          from: 'argument',
+          command: c.index,
+        });
+    else out.push({ written, cwd: c.cwd, access, from: 'argument', command: c.index });
   };
   if (!c.program.dynamic && c.program.text.includes('/')) add(c.program.text, 'execute');
-  if (c.name === 'find') return [...out, ...findPaths(c)];
-  if (c.name === 'git') return [...out, ...gitPaths(c)];
+  if (c.name === 'find') {
+    for (const ref of findPaths(c)) out.push(ref);
+    return;
+  }
+  if (c.name === 'git') {
+    for (const ref of gitPaths(c)) out.push(ref);
+    return;
+  }
   const table = fileAccessOf(c.name);
-  if (table === undefined) return out;
+  if (table === undefined) return;
   for (const f of c.flags) {
     for (const n of f.names) {
       const access = table.values?.[n];
@@ -81,7 +91,8 @@ export function commandPaths(c: CommandFacts): PathRef[] {
     }
     if (
       f.value !== undefined &&
-      hasOption([f], table.atValues) &&
+      table.atValues !== undefined &&
+      namedAs(f, table.atValues) &&
       !table.atValuesExcept?.includes(f.written)
     ) {
       const file = atFile(f.value, f.written);
@@ -164,7 +175,6 @@ export function commandPaths(c: CommandFacts): PathRef[] {
       else if (hasOption(c.flags, table.inPlace)) for (const a of args) add(a, 'write');
       break;
   }
-  return out;
 }
 
 /** `dir` against `cwd` (a relative `-C` of tar). */

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { ownEntry } from '../core/plain-object.ts';
 import { resolvedPath } from '../core/resolved-path.ts';
-import { type HereDocument, lexShell, type Redirection, type Token, type Word } from '../core/shell-lexer.ts';
+import { type HereDocument, lexShell, type Token } from '../core/shell-lexer.ts';
 import { braceVariants } from './brace-words.ts';
 import { type CommandFlag, flagValue, hasOption, optionNames, readArgs, specOf } from './command-options.ts';
 import {
@@ -45,13 +45,15 @@ export interface Walk {
   readonly projectDir: string;
   readonly commands: Building[];
   readonly paths: PathRef[];
-  readonly hosts: Set<string>;
+  /** Made when the first host is named. */
+  hosts: Set<string> | undefined;
   /** The first bound met, in words; the view is unreadable when set. */
   problem: string | undefined;
   lexed: number;
   /** The next pipeline's id, and the ids of those that got a second stage. */
   nextPipe: number;
-  readonly piped: Set<number>;
+  /** Made when the first pipeline gets a second stage. */
+  piped: Set<number> | undefined;
 }
 
 /** The folder commands run in; `known` false after a `cd` to a folder not known here. */
@@ -97,53 +99,96 @@ const CLOSERS = new Set(['}', 'fi', 'done', 'esac']);
 const NO_COMMAND = new Set(['for', 'select', 'case', 'function']);
 const CD_OPTIONS = new Set(['-L', '-P', '-e', '-@', '--']);
 
+/**
+ * One simple command's words and redirections: the `word` and `redirection` tokens of `tokens`
+ * from `from` to `to` (read in place, no copy [G-PERF-1]), and the bodies of its here-documents
+ * (they follow the line's newline, in a later segment's range).
+ */
 interface Segment {
-  readonly words: Word[];
-  readonly redirects: Redirection[];
-  readonly docs: HereDocument[];
-  readonly before: string;
+  readonly kind: 'segment';
+  readonly tokens: readonly Token[];
+  from: number;
+  to: number;
+  words: number;
+  redirects: number;
+  docs: HereDocument[] | undefined;
+  before: string;
   after: string;
 }
 
-type Item = { kind: 'segment'; seg: Segment } | { kind: 'open'; before: string } | { kind: 'close' };
+type Item = Segment | { readonly kind: 'open'; readonly before: string } | { readonly kind: 'close' };
+
+const CLOSE: Item = { kind: 'close' };
+
+function freshSegment(tokens: readonly Token[], from: number, before: string): Segment {
+  return {
+    kind: 'segment',
+    tokens,
+    from,
+    to: from,
+    words: 0,
+    redirects: 0,
+    docs: undefined,
+    before,
+    after: '',
+  };
+}
 
 /** The tokens as simple-command segments, each with its here-document bodies, and the subshell marks. */
 function segmentsOf(tokens: readonly Token[]): Item[] {
   const items: Item[] = [];
-  const owners: Segment[] = [];
-  const fresh = (before: string): Segment => ({ words: [], redirects: [], docs: [], before, after: '' });
-  let seg = fresh('');
-  const end = (op: string) => {
-    const before = seg.before;
-    if (seg.words.length > 0 || seg.redirects.length > 0) {
-      seg.after = op;
-      items.push({ kind: 'segment', seg });
-    }
-    seg = fresh(op);
-    return before;
-  };
-  for (const t of tokens) {
-    if (t.kind === 'word') seg.words.push(t);
+  let owners: Segment[] | undefined;
+  let seg = freshSegment(tokens, 0, '');
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.kind === 'word') seg.words++;
     else if (t.kind === 'redirection') {
-      seg.redirects.push(t);
-      if ((t.op === '<<' || t.op === '<<-') && t.target !== undefined) owners.push(seg);
-    } else if (t.kind === 'heredoc') owners.shift()?.docs.push(t);
-    else if (t.kind === 'operator') {
+      seg.redirects++;
+      if ((t.op === '<<' || t.op === '<<-') && t.target !== undefined) {
+        owners ??= [];
+        owners.push(seg);
+      }
+    } else if (t.kind === 'heredoc') {
+      const owner = owners?.shift();
+      if (owner !== undefined) {
+        owner.docs ??= [];
+        owner.docs.push(t);
+      }
+    } else if (t.kind === 'operator') {
       // An empty segment before `(`: the operator before the group is the group's (`a | ( … )`).
-      const empty = seg.words.length === 0 && seg.redirects.length === 0;
-      const before = end(t.op);
+      const empty = seg.words === 0 && seg.redirects === 0;
+      const before = seg.before;
+      if (empty) {
+        // Nothing was in it: it is the next one.
+        seg.from = k + 1;
+        seg.before = t.op;
+      } else {
+        seg.after = t.op;
+        seg.to = k;
+        items.push(seg);
+        seg = freshSegment(tokens, k + 1, t.op);
+      }
       if (t.op === '(') items.push({ kind: 'open', before: empty ? before : '' });
-      else if (t.op === ')') items.push({ kind: 'close' });
+      else if (t.op === ')') items.push(CLOSE);
     }
   }
-  end('');
+  if (seg.words > 0 || seg.redirects > 0) {
+    seg.to = tokens.length;
+    items.push(seg);
+  }
   return items;
+}
+
+/** The first word of a segment, if it is one piece of unquoted text: that text (a reserved word, maybe). */
+function plainText(t: Token): string | undefined {
+  if (t.kind !== 'word' || t.parts.length !== 1) return undefined;
+  const p = t.parts[0]!;
+  return p.kind === 'text' && p.quoting === 'unquoted' ? p.text : undefined;
 }
 
 /** A segment whose `cd` does not carry: a pipeline element or a background job (a subshell each). */
 function ownShell(seg: Segment): boolean {
-  const piped = (op: string) => op === '|' || op === '|&';
-  return piped(seg.before) || piped(seg.after) || seg.after === '&';
+  return piping(seg.before) || piping(seg.after) || seg.after === '&';
 }
 
 function bounded(walk: Walk, ctx: Context): boolean {
@@ -177,6 +222,7 @@ class Pipes {
   next(op: string): void {
     if (piping(op)) {
       this.#now = { id: this.#now.id, stage: this.#now.stage + 1 };
+      this.#walk.piped ??= new Set();
       this.#walk.piped.add(this.#now.id);
     } else if (op !== '(') this.#now = this.#fresh();
   }
@@ -193,7 +239,11 @@ class Pipes {
   }
 
   stages(outer: readonly PipeStage[]): PipeStage[] {
-    return [...outer, ...this.#outer.map((o) => o.stage), this.#now];
+    if (outer.length === 0 && this.#outer.length === 0) return [this.#now];
+    const out = outer.slice();
+    for (const o of this.#outer) out.push(o.stage);
+    out.push(this.#now);
+    return out;
   }
 }
 
@@ -212,25 +262,28 @@ function readTokens(walk: Walk, source: string, tokens: readonly Token[], ctx: C
       place = outer.pop() ?? place;
       pipes.close(true);
     } else {
-      const first = item.seg.words[0];
-      const lead = first?.parts.length === 1 && first.parts[0]?.kind === 'text' ? first.parts[0] : undefined;
-      const word = lead?.quoting === 'unquoted' ? lead.text : undefined;
-      if (word !== undefined && CLOSERS.has(word)) pipes.close(false);
-      else pipes.next(item.seg.before);
-      for (const w of item.seg.words) {
-        const p = w.parts[0];
-        if (w.parts.length !== 1 || p?.kind !== 'text' || p.quoting !== 'unquoted' || !OPENERS.has(p.text))
-          break;
+      let firstWord = true;
+      for (let k = item.from; k < item.to; k++) {
+        const t = item.tokens[k]!;
+        if (t.kind !== 'word') continue;
+        const word = plainText(t);
+        if (firstWord) {
+          firstWord = false;
+          if (word !== undefined && CLOSERS.has(word)) pipes.close(false);
+          else pipes.next(item.before);
+        }
+        if (word === undefined || !OPENERS.has(word)) break;
         pipes.open(false);
       }
+      if (firstWord) pipes.next(item.before);
       const at: Context = { place, depth: ctx.depth, via: ctx.via, pipes: pipes.stages(ctx.pipes) };
       const after = readSegment(
         walk,
         source,
-        item.seg,
+        item,
         ctx.parent === undefined ? at : { ...at, parent: ctx.parent },
       );
-      if (!ownShell(item.seg)) place = after;
+      if (!ownShell(item)) place = after;
     }
   }
 }
@@ -272,6 +325,33 @@ interface Held {
   readonly text: string;
 }
 
+/** A segment without redirections shares this (never written to). */
+const NO_REDIRECTS: readonly Redirect[] = Object.freeze([]);
+
+/** Reads the list a substitution of a segment holds; notes which commands it listed (`held`, made when first needed). */
+function readHeld(
+  walk: Walk,
+  list: NestedList,
+  ctx: Context,
+  by: CommandParent['by'],
+  text: string,
+  label: string,
+  held: Held[] | undefined,
+): Held[] {
+  const from = walk.commands.length;
+  readNested(walk, list, ctx, label);
+  const h: Held = { from, to: walk.commands.length, by, text };
+  if (held === undefined) return [h];
+  held.push(h);
+  return held;
+}
+
+/**
+ * The words of the segment being read, before they are copied out at their size: a list grown by
+ * `push` from empty holds room for 17 [G-PERF-1]. Nothing reads a segment inside this loop.
+ */
+const WORDS: ViewWord[] = [];
+
 /** Reads one segment; returns the folder the rest of its list runs in. */
 function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Place {
   const env: WordEnv = {
@@ -280,8 +360,12 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
     cwd: ctx.place.known ? ctx.place.cwd : undefined,
   };
   let end = 0;
-  const words: ViewWord[] = [];
-  for (const w of seg.words) {
+  // Read into the shared list, then copied out at its size (see `WORDS`).
+  const from = WORDS.length;
+  const tokens = seg.tokens;
+  for (let k = seg.from; k < seg.to; k++) {
+    const w = tokens[k]!;
+    if (w.kind !== 'word') continue;
     if (w.end > end) end = w.end;
     // [G-ACT-1] An unquoted brace list is several words (`mv x{,.bak}` is `mv x x.bak`).
     const part = w.parts[0];
@@ -289,57 +373,74 @@ function readSegment(walk: Walk, source: string, seg: Segment, ctx: Context): Pl
       w.parts.length === 1 && part?.kind === 'text' && part.quoting === 'unquoted' && part.text.includes('{')
         ? braceVariants(part.text)
         : undefined;
-    if (variants === undefined || part?.kind !== 'text') words.push(viewWord(source, w, env));
-    else for (const text of variants) words.push(viewWord(source, { ...w, parts: [{ ...part, text }] }, env));
+    if (variants === undefined || part?.kind !== 'text') WORDS.push(viewWord(source, w, env));
+    else for (const text of variants) WORDS.push(viewWord(source, { ...w, parts: [{ ...part, text }] }, env));
   }
-  const redirects: Redirect[] = [];
-  const refs: PathRef[] = [];
+  const words = WORDS.slice(from);
+  while (WORDS.length > from) WORDS.pop();
+  let redirects: Redirect[] | undefined;
+  let refs: PathRef[] | undefined;
   let stdin: string | undefined;
   // The commands each substitution of this segment lists, for their parent link.
   let held: Held[] | undefined;
-  const nested = (list: NestedList, by: CommandParent['by'], text: string, label = '$(…)') => {
-    const from = walk.commands.length;
-    readNested(walk, list, ctx, label);
-    held ??= [];
-    held.push({ from, to: walk.commands.length, by, text });
-  };
-  for (const r of seg.redirects) {
-    end = Math.max(end, r.end);
-    if (r.target === undefined) continue;
-    const target = viewWord(source, r.target, env);
-    const input = r.op === '<' || r.op === '<<<';
-    for (const n of target.nested) nested(n, input ? 'stdin' : 'redirect', target.text);
-    if (r.op === '<<' || r.op === '<<-') continue;
-    if (r.op === '<<<') {
-      stdin = target.text;
-      continue;
-    }
-    // `2>&1`, `<&0`, `>&-`: a file descriptor, no file.
-    if ((r.op === '>&' || r.op === '<&') && /^(\d+|-)$/.test(target.text)) continue;
-    const mode = modeOf(r.op);
-    redirects.push({ op: `${r.fd ?? ''}${r.op}`, target: target.text, mode, dynamic: target.dynamic });
-    if (!target.dynamic && target.text !== '')
-      refs.push({
-        written: target.text,
-        cwd: ctx.place.cwd,
-        access: mode === 'read' ? 'read' : 'write',
-        from: 'redirect',
+  if (seg.redirects > 0)
+    for (let k = seg.from; k < seg.to; k++) {
+      const r = tokens[k]!;
+      if (r.kind !== 'redirection') continue;
+      end = Math.max(end, r.end);
+      if (r.target === undefined) continue;
+      const target = viewWord(source, r.target, env);
+      const input = r.op === '<' || r.op === '<<<';
+      for (const n of target.nested)
+        held = readHeld(walk, n, ctx, input ? 'stdin' : 'redirect', target.text, '$(…)', held);
+      if (r.op === '<<' || r.op === '<<-') continue;
+      if (r.op === '<<<') {
+        stdin = target.text;
+        continue;
+      }
+      // `2>&1`, `<&0`, `>&-`: a file descriptor, no file.
+      if ((r.op === '>&' || r.op === '<&') && /^(\d+|-)$/.test(target.text)) continue;
+      const mode = modeOf(r.op);
+      redirects ??= [];
+      redirects.push({
+        op: r.fd === undefined ? r.op : r.fd + r.op,
+        target: target.text,
+        mode,
+        dynamic: target.dynamic,
       });
-  }
-  for (const doc of seg.docs) {
+      if (!target.dynamic && target.text !== '') {
+        refs ??= [];
+        refs.push({
+          written: target.text,
+          cwd: ctx.place.cwd,
+          access: mode === 'read' ? 'read' : 'write',
+          from: 'redirect',
+        });
+      }
+    }
+  for (const doc of seg.docs ?? []) {
     const body = source.slice(doc.body.start, doc.body.end);
     // An unquoted delimiter: the body is expanded, and the substitutions in it run.
-    if (!doc.quoted) for (const n of hereDocumentLists(source, doc.body)) nested(n, 'stdin', body, '<<');
+    if (!doc.quoted)
+      for (const n of hereDocumentLists(source, doc.body))
+        held = readHeld(walk, n, ctx, 'stdin', body, '<<', held);
     stdin ??= body;
   }
-  for (const w of words) for (const n of w.nested) nested(n, 'word', w.text);
+  for (const w of words)
+    for (const n of w.nested) held = readHeld(walk, n, ctx, 'word', w.text, '$(…)', held);
   const start = commandStart(words);
   const own = start === undefined || start === 0 ? words : words.slice(start);
   const index =
     start === undefined
       ? undefined
-      : emitCommand(walk, own, redirects, stdin === undefined ? ctx : { ...ctx, stdin }, end);
-  for (const ref of refs) walk.paths.push(index === undefined ? ref : { ...ref, command: index });
+      : emitCommand(walk, own, redirects ?? NO_REDIRECTS, stdin === undefined ? ctx : { ...ctx, stdin }, end);
+  if (refs !== undefined)
+    for (const ref of refs)
+      walk.paths.push(
+        index === undefined
+          ? ref
+          : { written: ref.written, cwd: ref.cwd, access: ref.access, from: ref.from, command: index },
+      );
   if (index !== undefined && held !== undefined)
     for (const h of held)
       for (let k = h.from; k < h.to; k++) {
@@ -379,6 +480,8 @@ function movedTo(place: Place, dir: string | undefined): Place {
   return { cwd: resolvedPath(dir, place.cwd), known: place.known };
 }
 
+const textOf = (w: ViewWord): string => w.text;
+
 /** Lists one simple command (`words`: its program first), then what it launches. Its index, if listed. */
 function emitCommand(
   walk: Walk,
@@ -416,9 +519,10 @@ function emitCommand(
     // [G-ACT-1] `git -C DIR` (before the subcommand): git runs in DIR.
     if (name === 'git') {
       const sub = read.positionals[0] ?? rest.length;
-      read.flags.forEach((f, k) => {
+      for (let k = 0; k < read.flags.length; k++) {
+        const f = read.flags[k]!;
         if ((read.flagAt[k] ?? 0) < sub && f.names.includes('C')) place = movedTo(place, f.value);
-      });
+      }
     }
   }
   const last = words.at(-1)!;
@@ -426,20 +530,25 @@ function emitCommand(
     program.start,
     Math.max(last.end, last.source === program.source ? end : 0),
   );
-  const dynamicArgs: number[] = [];
-  words.forEach((w, k) => {
-    if (w.dynamic) dynamicArgs.push(k);
-  });
+  // `map` makes each list at its size (one grown by `push` from empty holds room for 17).
+  const argv = words.map(textOf);
+  let dynamicArgs: number[] | undefined;
+  for (let k = 0; k < words.length; k++)
+    if (words[k]!.dynamic) {
+      dynamicArgs ??= [];
+      dynamicArgs.push(k);
+    }
+  const positionalTexts = positionals.map(textOf);
   const index = walk.commands.length;
   const command: Building = {
     name,
-    argv: words.map((w) => w.text),
+    argv,
     options: optionNames(flags),
     flags,
-    positionals: positionals.map((w) => w.text),
+    positionals: positionalTexts,
     redirects,
     dynamic: program.dynamic,
-    dynamicArgs,
+    dynamicArgs: dynamicArgs ?? [],
     raw,
     cwd: place.cwd,
     via: ctx.via,
@@ -451,15 +560,13 @@ function emitCommand(
   if (fileAccessOf(name) !== undefined || name === 'find' || name === 'git' || program.text.includes('/')) {
     const facts: CommandFacts = { name, program, flags, positionals, cwd: place.cwd, index };
     if (ctx.placeholder !== undefined) facts.placeholder = ctx.placeholder;
-    for (const ref of commandPaths(facts)) walk.paths.push(ref);
+    commandPaths(facts, walk.paths);
   }
   if (HOST_COMMANDS.has(name))
-    for (const host of commandHosts(
-      name,
-      flags,
-      positionals.map((w) => w.text),
-    ))
+    for (const host of commandHosts(name, flags, positionalTexts)) {
+      walk.hosts ??= new Set();
       walk.hosts.add(host);
+    }
   if (!program.dynamic && launcherOf(name) !== undefined)
     launch(walk, { name, index, rest, flags, flagAt, positionalAt, positionals, execs, redirects, end }, ctx);
   return index;
@@ -638,6 +745,15 @@ function shellQuote(text: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
+/** The stages of pipelines that got a second stage: `stages` itself when all did, a shared empty list when none did. */
+function pipedOnly(stages: readonly PipeStage[], piped: ReadonlySet<number>): readonly PipeStage[] {
+  let kept = 0;
+  for (const p of stages) if (piped.has(p.id)) kept++;
+  if (kept === stages.length) return stages;
+  if (kept === 0) return NO_PIPES;
+  return stages.filter((p) => piped.has(p.id));
+}
+
 /** [G-ACT-1] Walks a command line: every simple command, path and host it names. */
 export function walkCommandLine(
   command: string,
@@ -649,11 +765,11 @@ export function walkCommandLine(
     projectDir: ctx.projectDir,
     commands: [],
     paths: [],
-    hosts: new Set(),
+    hosts: undefined,
     problem: undefined,
     lexed: 0,
     nextPipe: 0,
-    piped: new Set(),
+    piped: undefined,
   };
   let text = command;
   if (text.length > limit) {
@@ -671,7 +787,7 @@ export function walkCommandLine(
     pipes: [],
   });
   // Only pipelines of two stages or more are kept: a lone command stands in none.
-  for (const c of walk.commands)
-    c.pipes = walk.piped.size === 0 ? NO_PIPES : c.pipes.filter((p) => walk.piped.has(p.id));
+  const piped = walk.piped;
+  for (const c of walk.commands) c.pipes = piped === undefined ? NO_PIPES : pipedOnly(c.pipes, piped);
   return walk;
 }

@@ -19,41 +19,43 @@ const GLOB = /[*?[]/;
 export function resolvePaths(refs: readonly PathRef[], projectDir: string): ViewPath[] {
   if (refs.length === 0) return [];
   const reals = new RealPaths();
+  // The first path's folder, when it is in the project, is asked first: one realpath of it
+  // names its prefixes too (the project among them), for one system call less [G-PERF-1].
+  const first = refs[0]!.cwd;
+  const project = resolvedPath(projectDir);
+  if (first.length > project.length && first.startsWith(project) && first.charCodeAt(project.length) === 47)
+    reals.folder(first);
   const realProject = reals.folder(projectDir);
   // Both sides are normalised absolute paths: inside is a prefix up to a `/`.
   const below = realProject === '/' ? '/' : `${realProject}/`;
-  const inside = (p: string) => p === realProject || p.startsWith(below);
-  const seen = new Set<string>();
+  // Each (path, access) once: a few paths are looked up among those kept, many in a set.
+  const seen = refs.length > 16 ? new Set<string>() : undefined;
   const out: ViewPath[] = [];
   for (const ref of refs) {
-    if (ref.written.includes('\0')) continue;
-    const absolute = resolvedPath(ref.written, ref.cwd);
-    const key = `${ref.access}\0${absolute}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const written = ref.written;
+    if (written.includes('\0')) continue;
+    const absolute = resolvedPath(written, ref.cwd);
+    if (
+      seen === undefined
+        ? keptAlready(out, absolute, ref.access)
+        : !addNew(seen, `${ref.access}\0${absolute}`)
+    )
+      continue;
     // The kernel's reading of what was written (`link/../x` next to the link's target), not of `absolute`.
-    const real = reals.of(ref.written, ref.cwd);
-    const entry = entryOf(reals, ref.written, ref.cwd, real);
-    const glob = GLOB.test(ref.written);
+    const real = reals.of(written, ref.cwd);
+    const entry = reals.entry(written, ref.cwd, real);
+    const inProject = real === realProject || real.startsWith(below);
+    const glob = GLOB.test(written);
     out.push(
       ref.command === undefined
-        ? {
-            path: absolute,
-            real,
-            entry,
-            inProject: inside(real),
-            access: ref.access,
-            written: ref.written,
-            from: ref.from,
-            glob,
-          }
+        ? { path: absolute, real, entry, inProject, access: ref.access, written, from: ref.from, glob }
         : {
             path: absolute,
             real,
             entry,
-            inProject: inside(real),
+            inProject,
             access: ref.access,
-            written: ref.written,
+            written,
             from: ref.from,
             command: ref.command,
             glob,
@@ -63,15 +65,13 @@ export function resolvePaths(refs: readonly PathRef[], projectDir: string): View
   return out;
 }
 
-/**
- * [G-LIB-3] Where the entry `written` names really is: its folder resolved (as the kernel would),
- * its last name kept — unless that name is empty (a trailing `/`), `.` or `..`, which mean the
- * target itself.
- */
-function entryOf(reals: RealPaths, written: string, cwd: string, real: string): string {
-  const cut = written.lastIndexOf('/');
-  const last = written.slice(cut + 1);
-  if (last === '' || last === '.' || last === '..') return real;
-  const folder = cut < 0 ? reals.folder(cwd) : reals.of(cut === 0 ? '/' : written.slice(0, cut), cwd);
-  return folder === '/' ? `/${last}` : `${folder}/${last}`;
+function keptAlready(out: readonly ViewPath[], absolute: string, access: ViewPath['access']): boolean {
+  for (const p of out) if (p.path === absolute && p.access === access) return true;
+  return false;
+}
+
+function addNew(seen: Set<string>, key: string): boolean {
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
 }

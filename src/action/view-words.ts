@@ -145,16 +145,19 @@ export function viewWord(source: string, word: Word, env: WordEnv): ViewWord {
   if (word.parts.length === 1 && first?.kind === 'text' && first.quoting === 'unquoted') {
     const raw = first.text;
     const text = raw === '~' || raw.startsWith('~/') ? env.home + raw.slice(1) : raw;
-    const out: ViewWord = {
-      text,
-      dynamic: false,
-      plain: true,
-      source,
-      start: word.start,
-      end: word.end,
-      nested: NONE,
-    };
-    return raw.includes('=') ? withAssigns(out, raw) : out;
+    const assigns = assignedName(raw);
+    return assigns === undefined
+      ? { text, dynamic: false, plain: true, source, start: word.start, end: word.end, nested: NONE }
+      : {
+          text,
+          dynamic: false,
+          plain: true,
+          source,
+          start: word.start,
+          end: word.end,
+          nested: NONE,
+          assigns,
+        };
   }
   let text = '';
   let dynamic = false;
@@ -181,16 +184,23 @@ export function viewWord(source: string, word: Word, env: WordEnv): ViewWord {
   });
   const nested: NestedList[] = [];
   if (holdsLists) nestedLists(source, word.parts, nested);
-  const out: ViewWord = { text, dynamic, plain, source, start: word.start, end: word.end, nested };
-  return first?.kind === 'text' && first.quoting === 'unquoted' && first.text.includes('=')
-    ? withAssigns(out, first.text)
-    : out;
+  const assigns =
+    first?.kind === 'text' && first.quoting === 'unquoted' ? assignedName(first.text) : undefined;
+  return assigns === undefined
+    ? { text, dynamic, plain, source, start: word.start, end: word.end, nested }
+    : { text, dynamic, plain, source, start: word.start, end: word.end, nested, assigns };
 }
 
 const NONE: readonly NestedList[] = [];
 
-/** `NAME=…` (the name and `=` unquoted, at the word's start): the word with the name it assigns. */
-function withAssigns(word: ViewWord, firstText: string): ViewWord {
-  const name = /^([A-Za-z_]\w*)=/.exec(firstText)?.[1];
-  return name === undefined ? word : { ...word, assigns: name };
+/** `NAME=…` (the name and `=` unquoted, at the word's start): the name it assigns. */
+function assignedName(text: string): string | undefined {
+  const c = text.charCodeAt(0);
+  if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return undefined;
+  let i = 1;
+  for (; i < text.length; i++) {
+    const d = text.charCodeAt(i);
+    if (!((d >= 65 && d <= 90) || (d >= 97 && d <= 122) || (d >= 48 && d <= 57) || d === 95)) break;
+  }
+  return text.charCodeAt(i) === 61 ? text.slice(0, i) : undefined;
 }

@@ -63,17 +63,46 @@ export function isDirectory(p: string): boolean {
  */
 export class RealPaths {
   readonly #known = new Map<string, string>();
+  readonly #folders = new Map<string, string>();
+  /** Of the last `of`: what it read, and the real path of the folder its last name stands in (undefined: not reached). */
+  #lastWritten: string | undefined;
+  #lastCwd: string | undefined;
+  #lastFolder: string | undefined;
 
   /** The real path of `written` (absolute, or relative to the absolute `cwd`). */
   of(written: string, cwd = '/'): string {
-    const start = path.isAbsolute(written) ? '/' : this.folder(cwd);
-    return this.#walk(start, written.split('/'), 0);
+    const start = written.charCodeAt(0) === 47 ? '/' : this.folder(cwd);
+    this.#lastFolder = undefined;
+    const real = this.#walk(start, written, true, 0);
+    this.#lastWritten = written;
+    this.#lastCwd = cwd;
+    return real;
+  }
+
+  /**
+   * [G-LIB-3] The directory entry `written` names: its folder's real path joined with its last
+   * name — unless that name is empty (a trailing `/`), `.` or `..`, which mean the target itself
+   * (`real`, its real path). The folder is the one the last `of` of the same path passed through
+   * on its way (no second walk), else walked anew.
+   */
+  entry(written: string, cwd: string, real: string): string {
+    const cut = written.lastIndexOf('/');
+    const last = written.slice(cut + 1);
+    if (last === '' || last === '.' || last === '..') return real;
+    let folder: string;
+    if (this.#lastWritten === written && this.#lastCwd === cwd) {
+      // The walk stopped at a missing part before the last name: the rest was appended as
+      // written, and the last name (a plain one) is appended the same way to its folder.
+      if (this.#lastFolder === undefined) return real;
+      folder = this.#lastFolder;
+    } else folder = cut < 0 ? this.folder(cwd) : this.of(cut === 0 ? '/' : written.slice(0, cut), cwd);
+    return folder === '/' ? `/${last}` : `${folder}/${last}`;
   }
 
   /**
    * The real path of a folder (the project, a call's cwd). A folder whose parent this instance
-   * knows is walked (one `lstat`); else the system's realpath answers in one call, which costs
-   * less than an `lstat` per component [G-ACT-2, G-PERF-1]. Both read the same moment's file
+   * knows is walked from it (one `lstat`); else the system's realpath answers in one call, which
+   * costs less than an `lstat` per component [G-ACT-2, G-PERF-1]. Both read the same moment's file
    * system the same way: realpath answers only when every component exists and resolves, and the
    * walk is the fallback for everything else (a missing, dangling or unsearchable part).
    */
@@ -81,10 +110,12 @@ export class RealPaths {
     let real = this.#folders.get(dir);
     if (real === undefined) {
       const resolved = resolvedPath(dir);
-      const parent = path.dirname(resolved);
-      real =
-        (parent === '/' || this.#known.has(parent) ? undefined : this.#system(resolved)) ??
-        this.#walk('/', resolved.split('/'), 0);
+      const cut = resolved.lastIndexOf('/');
+      const parent = cut <= 0 ? '/' : resolved.slice(0, cut);
+      const knownParent = parent === '/' ? undefined : this.#known.get(parent);
+      if (knownParent !== undefined) real = this.#walk(knownParent, resolved.slice(cut + 1), false, 0);
+      else
+        real = (parent === '/' ? undefined : this.#system(resolved)) ?? this.#walk('/', resolved, false, 0);
       this.#folders.set(dir, real);
     }
     return real;
@@ -111,38 +142,50 @@ export class RealPaths {
     return real;
   }
 
-  readonly #folders = new Map<string, string>();
-
-  #walk(from: string, segments: readonly string[], hops: number): string {
+  /**
+   * `text`'s `/`-separated names applied one by one from the real folder `from`. `top`: the walk
+   * `of` asked for, whose last name's folder is kept for `entry`.
+   */
+  #walk(from: string, text: string, top: boolean, hops: number): string {
     let real = from;
-    for (let i = 0; i < segments.length; i++) {
-      const segment = segments[i]!;
-      if (segment === '' || segment === '.') continue;
-      if (segment === '..') {
-        real = path.dirname(real);
+    const n = text.length;
+    for (let start = 0; start <= n; ) {
+      let stop = text.indexOf('/', start);
+      if (stop < 0) stop = n;
+      const size = stop - start;
+      const next = stop + 1;
+      if (size === 0 || (size === 1 && text.charCodeAt(start) === 46)) {
+        start = next;
         continue;
       }
+      if (size === 2 && text.charCodeAt(start) === 46 && text.charCodeAt(start + 1) === 46) {
+        real = path.dirname(real);
+        start = next;
+        continue;
+      }
+      if (top && stop === n) this.#lastFolder = real;
+      const segment = start === 0 && stop === n ? text : text.slice(start, stop);
       const candidate = real === '/' ? `/${segment}` : `${real}/${segment}`;
       const known = this.#known.get(candidate);
       if (known !== undefined) {
         real = known;
+        start = next;
         continue;
       }
       const stat = lstatOrUndefined(candidate);
       if (stat === undefined) {
         // Missing (or not searchable): the rest is appended as written, `..` folded.
-        return i + 1 === segments.length
-          ? resolvedPath(candidate)
-          : path.resolve(candidate, ...segments.slice(i + 1).filter((s) => s !== ''));
+        return stop === n ? resolvedPath(candidate) : path.resolve(`${candidate}/${text.slice(next)}`);
       }
-      let next = candidate;
+      let target = candidate;
       if (stat.isSymbolicLink()) {
-        const target = readlinkOrUndefined(candidate);
-        if (target !== undefined && hops < 40)
-          next = this.#walk(target.startsWith('/') ? '/' : real, target.split('/'), hops + 1);
+        const link = readlinkOrUndefined(candidate);
+        if (link !== undefined && hops < 40)
+          target = this.#walk(link.charCodeAt(0) === 47 ? '/' : real, link, false, hops + 1);
       }
-      this.#known.set(candidate, next);
-      real = next;
+      this.#known.set(candidate, target);
+      real = target;
+      start = next;
     }
     return real;
   }

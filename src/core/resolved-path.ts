@@ -7,22 +7,40 @@
  */
 import path from 'node:path';
 
+/**
+ * Whether the names of `p` from `from` on (each after a `/`) are all plain: no empty, `.` or
+ * `..` one, and no trailing `/` — one pass over the text [G-PERF-1].
+ */
+function plainFrom(p: string, from: number): boolean {
+  const n = p.length;
+  for (let i = p.indexOf('/', from); i >= 0; i = p.indexOf('/', i + 1)) {
+    const c = i + 1 < n ? p.charCodeAt(i + 1) : 47;
+    if (c === 47) return false;
+    if (c !== 46) continue;
+    const d = i + 2 < n ? p.charCodeAt(i + 2) : 47;
+    if (d === 47) return false;
+    if (d === 46 && (i + 3 >= n || p.charCodeAt(i + 3) === 47)) return false;
+  }
+  return true;
+}
+
 /** No empty, `.` or `..` segment and no trailing `/` (but `/` itself). */
 function isNormalAbsolute(p: string): boolean {
   if (p.charCodeAt(0) !== 47) return false;
-  if (p.length === 1) return true;
-  return !p.endsWith('/') && !p.includes('//') && plainSegments(p);
+  return p.length === 1 || plainFrom(p, 0);
 }
 
 /** A non-empty relative path of plain names only. */
 function isPlainRelative(p: string): boolean {
-  if (p === '' || p.charCodeAt(0) === 47 || p.endsWith('/') || p.includes('//')) return false;
-  return plainSegments(`/${p}`);
-}
-
-/** No `/.` or `/..` segment in a `/`-led path. */
-function plainSegments(p: string): boolean {
-  return !p.includes('/./') && !p.includes('/../') && !p.endsWith('/.') && !p.endsWith('/..');
+  if (p === '' || p.charCodeAt(0) === 47) return false;
+  // The first name, before any `/`, is checked as if a `/` led it.
+  const c = p.charCodeAt(0);
+  if (c === 46) {
+    const d = p.length > 1 ? p.charCodeAt(1) : 47;
+    if (d === 47) return false;
+    if (d === 46 && (p.length === 2 || p.charCodeAt(2) === 47)) return false;
+  }
+  return plainFrom(p, 0);
 }
 
 /** Exactly `path.resolve(base, p)`, or `path.resolve(p)` without `base`. */

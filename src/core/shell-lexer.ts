@@ -148,50 +148,68 @@ export function lexHereDocumentBody(source: string, body: Span, depth = 0): read
 
 // ---------------------------------------------------------------------------------------------
 
-const BLANKS = ' \t\r';
-/** What ends an unquoted word (`<(` and `>(` excepted). */
-const METACHARACTERS = ' \t\r\n;&|()<>';
-/** Longest first, so `&&` is not read as two `&`. */
-const OPERATORS = [
-  '&&',
-  '&>>',
-  '&>',
-  '||',
-  '|&',
-  ';;',
-  '<<<',
-  '<<-',
-  '<<',
-  '>>',
-  '<&',
-  '>&',
-  '<>',
-  '>|',
-  ';',
-  '&',
-  '|',
-  '<',
-  '>',
-];
+// Character codes the reader compares (one pass over `charCodeAt`, no one-character strings).
+const TAB = 9;
+const NEWLINE = 10;
+const CR = 13;
+const SPACE = 32;
+const QUOTE = 34;
+const DOLLAR = 36;
+const AMPERSAND = 38;
+const APOSTROPHE = 39;
+const OPEN = 40;
+const CLOSE = 41;
+const MINUS = 45;
+const SEMICOLON = 59;
+const LESS = 60;
+const GREATER = 62;
+const BACKSLASH = 92;
+const BACKTICK = 96;
+const BRACE = 123;
+const BAR = 124;
+const CLOSE_BRACE = 125;
+
+/** Per ASCII code: 1 a blank, 2 a metacharacter (what ends an unquoted word; `<(`, `>(` excepted), 4 a special parameter after `$`, 8 literal in an unquoted word whatever follows. */
+const CLASS = new Uint8Array(128);
+for (const c of ' \t\r') CLASS[c.charCodeAt(0)]! |= 1;
+for (const c of ' \t\r\n;&|()<>') CLASS[c.charCodeAt(0)]! |= 2;
+for (const c of '0123456789@*#?$!-') CLASS[c.charCodeAt(0)]! |= 4;
+for (let c = 0; c < 128; c++)
+  if ((CLASS[c]! & 2) === 0 && !'\\\'"$`'.includes(String.fromCharCode(c))) CLASS[c]! |= 8;
+
+function isBlank(c: number): boolean {
+  return c === SPACE || c === TAB || c === CR;
+}
+
+function isMeta(c: number): boolean {
+  return c < 128 && (CLASS[c]! & 2) !== 0;
+}
+
+/** A character of an unquoted word that is literal text whatever follows it (all but ASCII's specials). */
+function isPlainWordChar(c: number): boolean {
+  return c >= 128 || (CLASS[c]! & 8) !== 0;
+}
+
 const REDIRECTIONS = new Set(['&>>', '&>', '<<<', '<<-', '<<', '>>', '<&', '>&', '<>', '>|', '<', '>']);
-const SPECIAL_PARAMETERS = '0123456789@*#?$!-';
 /** What a backslash escapes inside double quotes; before anything else it is a literal `\`. */
-const DOUBLE_QUOTE_ESCAPES = '$`"\\';
+function escapesInDouble(c: number): boolean {
+  return c === DOLLAR || c === BACKTICK || c === QUOTE || c === BACKSLASH;
+}
 
 /** Where parts are read: an unquoted word, `"…"`, `${…}`, `$((…))`, or a here-document body. */
 type Mode = 'word' | 'double' | 'parameter' | 'arithmetic' | 'heredoc';
 
-function isNameStart(c: string | undefined): boolean {
-  return c !== undefined && ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c === '_');
+function isNameStartCode(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
-function isNameChar(c: string | undefined): boolean {
-  return isNameStart(c) || (c !== undefined && c >= '0' && c <= '9');
+function isNameCode(c: number): boolean {
+  return isNameStartCode(c) || (c >= 48 && c <= 57);
 }
 
 function isName(text: string): boolean {
-  if (!isNameStart(text[0])) return false;
-  for (const c of text) if (!isNameChar(c)) return false;
+  if (text === '' || !isNameStartCode(text.charCodeAt(0))) return false;
+  for (let i = 1; i < text.length; i++) if (!isNameCode(text.charCodeAt(i))) return false;
   return true;
 }
 
@@ -201,6 +219,42 @@ function digitsOf(word: Word): string | undefined {
   if (only?.kind !== 'text' || only.quoting !== 'unquoted') return undefined;
   for (const c of only.text) if (c < '0' || c > '9') return undefined;
   return only.text;
+}
+
+/** Whether `c` ends what `mode` reads (left unread). */
+function endsMode(mode: Mode, c: number, parens: number): boolean {
+  if (mode === 'word') return isMeta(c);
+  if (mode === 'double') return c === QUOTE;
+  if (mode === 'heredoc') return false;
+  if (mode === 'parameter') return c === CLOSE_BRACE;
+  return c === CLOSE && parens === 0;
+}
+
+/** Whether `c` (then `next`, -1 at the end) starts something other than literal text. */
+function startsPart(quoted: boolean, c: number, next: number): boolean {
+  if (c === BACKTICK) return true;
+  if (c === APOSTROPHE || c === QUOTE) return !quoted;
+  if (next < 0) return false;
+  if (c === BACKSLASH) return !quoted || escapesInDouble(next);
+  if (c !== DOLLAR) return false;
+  if (next === APOSTROPHE) return !quoted;
+  return next === OPEN || next === BRACE || isNameStartCode(next) || (next < 128 && (CLASS[next]! & 4) !== 0);
+}
+
+/**
+ * The parts of the words being read, before each word's are copied out at their size: a list grown
+ * by `push` from empty holds room for 17, and most words are one part [G-PERF-1]. A reader of a
+ * word (or `${…}`, `$((…))`) pushes from where the list stands and cuts it back when done, so the
+ * words read inside a substitution of a word, meanwhile, leave it as they found it.
+ */
+const PARTS: Part[] = [];
+
+/** The parts pushed since `from`, copied out; the list cut back to `from`. */
+function partsSince(from: number): Part[] {
+  const parts = PARTS.slice(from);
+  // `pop` is cheaper than setting `length` (a call into the runtime), and few are left.
+  while (PARTS.length > from) PARTS.pop();
+  return parts;
 }
 
 class Reader {
@@ -222,9 +276,9 @@ class Reader {
 
   /** The whole range read as an expanded here-document body. */
   hereDocumentParts(depth: number): Part[] {
-    const parts: Part[] = [];
-    this.#parts('heredoc', depth, parts);
-    return parts;
+    const from = PARTS.length;
+    this.#parts('heredoc', depth, PARTS);
+    return partsSince(from);
   }
 
   /**
@@ -234,56 +288,64 @@ class Reader {
   list(depth: number, closedByParen: boolean): Token[] {
     const s = this.#s;
     const tokens: Token[] = [];
-    const heredocs: Redirection[] = [];
+    let heredocs: Redirection[] | undefined;
     let parens = 0;
     while (this.#i < this.#end) {
       const i = this.#i;
-      const c = s[i]!;
-      if (BLANKS.includes(c)) this.#i++;
+      const c = s.charCodeAt(i);
+      if (isBlank(c)) this.#i++;
       else if (this.#isLineJoin(i)) this.#i += 2;
-      else if (c === '#') tokens.push(this.#comment());
-      else if (c === '\n') {
+      else if (c === 35) tokens.push(this.#comment());
+      else if (c === NEWLINE) {
         tokens.push(this.#operator('\n'));
-        for (const [k, doc] of heredocs.splice(0).entries()) {
-          // The next body starts on the line after the last one's delimiter.
-          if (k > 0 && this.#i < this.#end) this.#i++;
-          tokens.push(this.#hereDocument(doc));
+        if (heredocs !== undefined && heredocs.length > 0) {
+          const docs = heredocs;
+          heredocs = undefined;
+          for (let k = 0; k < docs.length; k++) {
+            // The next body starts on the line after the last one's delimiter.
+            if (k > 0 && this.#i < this.#end) this.#i++;
+            tokens.push(this.#hereDocument(docs[k]!));
+          }
         }
-      } else if (c === '(') {
+      } else if (c === OPEN) {
         parens++;
         if (depth + parens > MAX_NESTING) this.#unbalanced = true;
-        tokens.push(this.#operator(c));
-      } else if (c === ')') {
+        tokens.push(this.#operator('('));
+      } else if (c === CLOSE) {
         if (parens === 0 && closedByParen) return tokens;
         if (parens === 0) this.#unbalanced = true;
         else parens--;
-        tokens.push(this.#operator(c));
-      } else if (this.#startsWord(i)) tokens.push(this.#wordOrRedirection(depth + parens, heredocs));
-      else tokens.push(this.#operatorAt(depth + parens, heredocs));
+        tokens.push(this.#operator(')'));
+      } else {
+        heredocs ??= [];
+        if (this.#startsWord(i)) tokens.push(this.#wordOrRedirection(depth + parens, heredocs));
+        else tokens.push(this.#operatorAt(depth + parens, heredocs));
+      }
     }
     if (parens > 0 || closedByParen) this.#unbalanced = true;
     return tokens;
   }
 
   #isLineJoin(i: number): boolean {
-    return this.#s[i] === '\\' && this.#next(i) === '\n';
+    return this.#s.charCodeAt(i) === BACKSLASH && this.#next(i) === NEWLINE;
   }
 
-  #next(i: number): string | undefined {
-    return i + 1 < this.#end ? this.#s[i + 1] : undefined;
+  /** The code after `i`, or -1 at the end. */
+  #next(i: number): number {
+    return i + 1 < this.#end ? this.#s.charCodeAt(i + 1) : -1;
   }
 
   #startsWord(i: number): boolean {
-    const c = this.#s[i];
-    if (c === undefined || i >= this.#end) return false;
-    return !METACHARACTERS.includes(c) || ((c === '<' || c === '>') && this.#next(i) === '(');
+    if (i >= this.#end || i >= this.#s.length) return false;
+    const c = this.#s.charCodeAt(i);
+    return !isMeta(c) || ((c === LESS || c === GREATER) && this.#next(i) === OPEN);
   }
 
   /** Index of the next `c` from `from`, or the end. */
   #find(c: string, from: number): number {
-    let j = from;
-    while (j < this.#end && this.#s[j] !== c) j++;
-    return j;
+    if (from >= this.#end) return from;
+    const j = this.#s.indexOf(c, from);
+    return j < 0 || j > this.#end ? this.#end : j;
   }
 
   #operator(op: string): Operator {
@@ -292,8 +354,33 @@ class Reader {
     return { kind: 'operator', op, start, end: this.#i };
   }
 
+  /** The operator at `i`, longest first (`&&` is not two `&`), within the text read. */
   #operatorMatching(i: number): string | undefined {
-    return OPERATORS.find((o) => this.#s.startsWith(o, i) && i + o.length <= this.#end);
+    if (i >= this.#end) return undefined;
+    const c = this.#s.charCodeAt(i);
+    const n1 = this.#next(i);
+    const n2 = n1 < 0 ? -1 : this.#next(i + 1);
+    switch (c) {
+      case AMPERSAND:
+        if (n1 === AMPERSAND) return '&&';
+        if (n1 === GREATER) return n2 === GREATER ? '&>>' : '&>';
+        return '&';
+      case BAR:
+        if (n1 === BAR) return '||';
+        return n1 === AMPERSAND ? '|&' : '|';
+      case SEMICOLON:
+        return n1 === SEMICOLON ? ';;' : ';';
+      case LESS:
+        if (n1 === LESS) return n2 === LESS ? '<<<' : n2 === MINUS ? '<<-' : '<<';
+        if (n1 === AMPERSAND) return '<&';
+        return n1 === GREATER ? '<>' : '<';
+      case GREATER:
+        if (n1 === GREATER) return '>>';
+        if (n1 === AMPERSAND) return '>&';
+        return n1 === BAR ? '>|' : '>';
+      default:
+        return undefined;
+    }
   }
 
   #comment(): Comment {
@@ -313,7 +400,7 @@ class Reader {
     const fd = digitsOf(word);
     const op = fd === undefined ? undefined : this.#operatorMatching(this.#i);
     // `2>x`: digits right before `<` or `>` name a file descriptor (`2&>x` is a word and `&>`).
-    if (op === undefined || !REDIRECTIONS.has(op) || op.startsWith('&')) return word;
+    if (op === undefined || !REDIRECTIONS.has(op) || op.charCodeAt(0) === AMPERSAND) return word;
     return this.#redirection(op, word.start, fd, nesting, heredocs);
   }
 
@@ -327,9 +414,10 @@ class Reader {
     const s = this.#s;
     this.#i += op.length;
     const opEnd = this.#i;
-    while (this.#i < this.#end && (BLANKS.includes(s[this.#i]!) || this.#isLineJoin(this.#i)))
-      this.#i += s[this.#i] === '\\' ? 2 : 1;
-    const target = s[this.#i] !== '#' && this.#startsWord(this.#i) ? this.#word(nesting) : undefined;
+    while (this.#i < this.#end && (isBlank(s.charCodeAt(this.#i)) || this.#isLineJoin(this.#i)))
+      this.#i += s.charCodeAt(this.#i) === BACKSLASH ? 2 : 1;
+    const target =
+      s.charCodeAt(this.#i) !== 35 && this.#startsWord(this.#i) ? this.#word(nesting) : undefined;
     if (target === undefined) this.#i = opEnd;
     const token: Redirection = { kind: 'redirection', op, fd, target, start, end: target?.end ?? opEnd };
     if ((op === '<<' || op === '<<-') && target !== undefined) heredocs.push(token);
@@ -362,82 +450,76 @@ class Reader {
 
   #word(nesting: number): Word {
     const start = this.#i;
-    const parts: Part[] = [];
-    this.#parts('word', nesting, parts);
-    return { kind: 'word', parts, start, end: this.#i };
+    const from = PARTS.length;
+    this.#parts('word', nesting, PARTS);
+    return { kind: 'word', parts: partsSince(from), start, end: this.#i };
+  }
+
+  /** Literal text from `run` to the cursor, if any, as a part of `quoting`. */
+  #text(run: number, quoting: Quoting, into: Part[]): void {
+    if (run >= 0)
+      into.push({ kind: 'text', quoting, text: this.#s.slice(run, this.#i), start: run, end: this.#i });
   }
 
   /** Reads parts into `into` up to what ends `mode` (left unread) or the end. */
   #parts(mode: Mode, nesting: number, into: Part[]): void {
     const s = this.#s;
-    const quoting: Quoting = mode === 'double' || mode === 'heredoc' ? 'double' : 'unquoted';
+    const quoted = mode === 'double' || mode === 'heredoc';
+    const quoting: Quoting = quoted ? 'double' : 'unquoted';
+    const inWord = mode === 'word';
     /** Start of the literal text being read, or -1. */
     let run = -1;
-    const flush = () => {
-      if (run >= 0)
-        into.push({ kind: 'text', quoting, text: s.slice(run, this.#i), start: run, end: this.#i });
-      run = -1;
-    };
     /** `$((…))`: parentheses opened inside it and not closed. */
     let parens = 0;
     while (this.#i < this.#end) {
       const i = this.#i;
-      const c = s[i]!;
+      const c = s.charCodeAt(i);
+      if (inWord && isPlainWordChar(c)) {
+        // The common run of an unquoted word: nothing in it ends the word or starts a part.
+        if (run < 0) run = i;
+        let j = i + 1;
+        while (j < this.#end && isPlainWordChar(s.charCodeAt(j))) j++;
+        this.#i = j;
+        continue;
+      }
       const next = this.#next(i);
-      const substitution = mode === 'word' && (c === '<' || c === '>') && next === '(';
-      if (!substitution && this.#endsMode(mode, c, parens)) break;
-      if (c === '\\' && next === '\n') {
+      const substitution = inWord && (c === LESS || c === GREATER) && next === OPEN;
+      if (!substitution && endsMode(mode, c, parens)) break;
+      if (c === BACKSLASH && next === NEWLINE) {
         // A line join right before a word's end is a blank after it, not part of it.
-        if (mode === 'word' && !this.#startsWord(i + 2)) break;
-        flush();
+        if (inWord && !this.#startsWord(i + 2)) break;
+        this.#text(run, quoting, into);
+        run = -1;
         this.#i += 2;
-      } else if (!substitution && !this.#startsPart(mode, c, next)) {
-        if (mode === 'arithmetic' && c === '(') parens++;
-        if (mode === 'arithmetic' && c === ')') parens--;
+      } else if (!substitution && !startsPart(quoted, c, next)) {
+        if (mode === 'arithmetic' && c === OPEN) parens++;
+        if (mode === 'arithmetic' && c === CLOSE) parens--;
         if (run < 0) run = i;
         this.#i++;
       } else {
-        flush();
-        if (c === '\\') {
-          into.push({ kind: 'text', quoting: 'escaped', text: next ?? '', start: i, end: i + 2 });
+        this.#text(run, quoting, into);
+        run = -1;
+        if (c === BACKSLASH) {
+          into.push({ kind: 'text', quoting: 'escaped', text: s[i + 1] ?? '', start: i, end: i + 2 });
           this.#i += 2;
-        } else if (c === "'") into.push(this.#singleQuoted());
-        else if (c === '"') {
+        } else if (c === APOSTROPHE) into.push(this.#singleQuoted());
+        else if (c === QUOTE) {
           this.#i++;
           this.#parts('double', nesting, into);
           this.#close();
-        } else if (c === '$') into.push(this.#dollar(mode, nesting));
-        else if (c === '`') into.push(this.#backticks(quoting, nesting));
-        else into.push(this.#commandList(c === '<' ? '<(' : '>(', quoting, nesting));
+        } else if (c === DOLLAR) into.push(this.#dollar(mode, nesting));
+        else if (c === BACKTICK) into.push(this.#backticks(quoting, nesting));
+        else into.push(this.#commandList(c === LESS ? '<(' : '>(', quoting, nesting));
       }
     }
-    flush();
-  }
-
-  #endsMode(mode: Mode, c: string, parens: number): boolean {
-    if (mode === 'word') return METACHARACTERS.includes(c);
-    if (mode === 'double') return c === '"';
-    if (mode === 'heredoc') return false;
-    if (mode === 'parameter') return c === '}';
-    return c === ')' && parens === 0;
-  }
-
-  /** Whether `c` (then `next`) starts something other than literal text. */
-  #startsPart(mode: Mode, c: string, next: string | undefined): boolean {
-    const quoted = mode === 'double' || mode === 'heredoc';
-    if (c === '`') return true;
-    if (c === "'" || c === '"') return !quoted;
-    if (next === undefined) return false;
-    if (c === '\\') return !quoted || DOUBLE_QUOTE_ESCAPES.includes(next);
-    if (c !== '$') return false;
-    if (next === "'") return !quoted;
-    return next === '(' || next === '{' || isNameStart(next) || SPECIAL_PARAMETERS.includes(next);
+    this.#text(run, quoting, into);
   }
 
   /** Index of the next `c` from `from` (`escapes`: not one after a backslash); the end, flagged, if none. */
-  #closing(c: string, from: number, escapes: boolean): number {
+  #closing(c: number, from: number, escapes: boolean): number {
+    const s = this.#s;
     let j = from;
-    while (j < this.#end && this.#s[j] !== c) j += escapes && this.#s[j] === '\\' ? 2 : 1;
+    while (j < this.#end && s.charCodeAt(j) !== c) j += escapes && s.charCodeAt(j) === BACKSLASH ? 2 : 1;
     if (j < this.#end) return j;
     this.#unbalanced = true;
     return this.#end;
@@ -445,7 +527,7 @@ class Reader {
 
   #singleQuoted(): TextPart {
     const start = this.#i;
-    const close = this.#closing("'", start + 1, false);
+    const close = this.#closing(APOSTROPHE, start + 1, false);
     this.#i = Math.min(close + 1, this.#end);
     return { kind: 'text', quoting: 'single', text: this.#s.slice(start + 1, close), start, end: this.#i };
   }
@@ -453,27 +535,27 @@ class Reader {
   /** `$'…'`, where a backslash escapes the quote. */
   #ansiQuoted(): TextPart {
     const start = this.#i;
-    const close = this.#closing("'", start + 2, true);
+    const close = this.#closing(APOSTROPHE, start + 2, true);
     this.#i = Math.min(close + 1, this.#end);
     return { kind: 'text', quoting: 'ansi', text: this.#s.slice(start + 2, close), start, end: this.#i };
   }
 
-  /** `$…` at the cursor, where `#startsPart` says an expansion starts. */
+  /** `$…` at the cursor, where `startsPart` says an expansion starts. */
   #dollar(mode: Mode, nesting: number): Part {
     const s = this.#s;
     const start = this.#i;
     const next = this.#next(start);
     const quoting: Quoting = mode === 'double' || mode === 'heredoc' ? 'double' : 'unquoted';
-    if (next === '(' && this.#next(start + 1) === '(') return this.#arithmetic(quoting, nesting);
-    if (next === '(') return this.#commandList('$(', quoting, nesting);
-    if (next === '{') return this.#parameter(quoting, nesting);
-    if (next === "'") return this.#ansiQuoted();
-    if (!isNameStart(next)) {
+    if (next === OPEN && this.#next(start + 1) === OPEN) return this.#arithmetic(quoting, nesting);
+    if (next === OPEN) return this.#commandList('$(', quoting, nesting);
+    if (next === BRACE) return this.#parameter(quoting, nesting);
+    if (next === APOSTROPHE) return this.#ansiQuoted();
+    if (!isNameStartCode(next)) {
       this.#i = start + 2;
       return { kind: 'special', quoting, start, end: this.#i };
     }
     let end = start + 2;
-    while (end < this.#end && isNameChar(s[end])) end++;
+    while (end < this.#end && isNameCode(s.charCodeAt(end))) end++;
     this.#i = end;
     return { kind: 'variable', quoting, name: s.slice(start + 1, end), start, end };
   }
@@ -503,7 +585,7 @@ class Reader {
 
   #backticks(quoting: Quoting, nesting: number): CommandPart {
     const start = this.#i;
-    const close = this.#closing('`', start + 1, true);
+    const close = this.#closing(BACKTICK, start + 1, true);
     let tokens: Token[] = [];
     const end = this.#end;
     if (!this.#tooDeep(nesting)) {
