@@ -22,6 +22,7 @@ import type {
   AgentRuleHook,
   GateEntry,
   InProcessGateHook,
+  UnapprovedHook,
 } from '../registry/hook-definition.ts';
 import { ABORTED, type Ending } from '../runners/run-result.ts';
 import type { Runners } from '../runners/runners.ts';
@@ -151,18 +152,70 @@ export async function runAgentGate(
   } else {
     steps.push(...(await Promise.all(planned.map((entry) => tracedStep(gate, entry, gate.input, checks)))));
   }
-  // Records and answers in configuration order, whatever the order they finished in.
+  return gathered(gate, steps, before);
+}
+
+/**
+ * [G-PERF-1] The same gate, decided at once, when every selected entry is a `rule` (or an
+ * unapproved entry, only recorded): rules run in this process and synchronously [G-CEL-2], so
+ * they need no promise per hook. Everything else is exactly `runAgentGate`'s — the plan (`if`,
+ * duplicates), the consent check of a project's rules before and after each runs [L-TRUST-6,
+ * L-TRUST-8], the records in configuration order, the dialect's merge — with one `at` for the
+ * decide (its rules start within the same microseconds). Undefined when some entry needs the
+ * asynchronous gate: a command, HTTP or in-process hook, a traced decide (each run is a span,
+ * AD-OTEL-1), or a sequential one (G-RUN-1, A-COP-1).
+ */
+export function decideRulesNow(
+  dialect: ParallelDialect,
+  event: string,
+  input: Record<string, unknown>,
+  entries: readonly GateEntry[],
+  ctx: GateRunContext,
+  call: DecideCall | undefined,
+  before: readonly { answer: AgentAnswer; record: RunRecord }[],
+): AgentDecision | undefined {
+  if (call?.trace !== undefined || dialect.inOrder === true) return undefined;
+  for (const entry of entries) {
+    if (entry.kind === 'unapproved') continue;
+    if (entry.kind !== 'rule' || (dialect.sequentialDefinitions && entry.sequential === true))
+      return undefined;
+  }
+  const subject = runSubject(input, ctx.sessionId, call);
+  const gate: AgentGate = { dialect, event, input, entries, ctx, subject, call };
+  const checks: ConsentChecks = new Map();
+  // Rules are never `async`: the plan hands nothing to the background here.
+  const planned = plan(gate, checks);
+  const at = isoNow();
+  const steps: Step[] = [];
+  for (const entry of planned) {
+    if (entry.kind === 'unapproved') steps.push(unapprovedStep(gate, entry, at));
+    else if (entry.kind === 'rule') steps.push(ruleStep(gate, entry, input, checks, at));
+  }
+  return gathered(gate, steps, before);
+}
+
+/**
+ * The decision of a gate's steps: records and answers in configuration order, whatever the
+ * order they finished in, after the layers' (`before`); each record kept, the answers merged.
+ */
+function gathered(
+  gate: AgentGate,
+  steps: readonly Step[],
+  before: readonly { answer: AgentAnswer; record: RunRecord }[],
+): AgentDecision {
   const runs: RunRecord[] = before.map((b) => b.record);
   const answers: AgentAnswer[] = before.map((b) => b.answer);
   let env: Record<string, string> | undefined;
   for (const step of steps) {
     runs.push(step.record);
-    ctx.record(step.record);
+    gate.ctx.record(step.record);
     if (step.kind !== 'answer') continue;
     answers.push(step.answer);
     if (step.env !== undefined) env = Object.assign(env ?? {}, step.env);
   }
-  const decision: AgentDecision = Object.assign(dialect.merge(event, answers, input), { runs });
+  const decision: AgentDecision = Object.assign(gate.dialect.merge(gate.event, answers, gate.input), {
+    runs,
+  });
   if (env !== undefined) decision.env = Object.assign(decision.env ?? {}, env);
   return decision;
 }
@@ -313,11 +366,7 @@ async function stepOf(
   checks: ConsentChecks,
 ): Promise<Step> {
   const at = isoNow();
-  if (entry.kind === 'unapproved') {
-    const record = skipped(gate, entry, at, entry.reason);
-    record.cause = 'untrusted';
-    return { kind: 'skip', record };
-  }
+  if (entry.kind === 'unapproved') return unapprovedStep(gate, entry, at);
   if (entry.dialect === 'lurus') {
     // Lurus file hooks never reach an agent gate (the registry holds one gate dialect's files).
     if (entry.kind !== 'in-process')
@@ -335,11 +384,43 @@ async function stepOf(
     if (answer.ending.cause === ABORTED) return abortedStep(gate, entry, at, answer.ending);
     return { kind: 'answer', answer, record: recordOf(gate, entry, at, answer) };
   }
+  // [G-CEL-1] A rule runs at once, in this process (no promise of its own).
+  if (entry.kind === 'rule') return ruleStep(gate, entry, input, checks, at);
   // [L-TRUST-6, L-TRUST-9] Right before it runs: a changed or unpinned file means it cannot run as approved.
   const consent = consentBefore(entry, input, checks, gate.ctx.home());
   if (consent.refusal !== undefined) return refusedStep(gate, entry, at, consent.refusal, consent.pending);
   const run = await runHook(gate, entry, input, gate.call?.signal, gate.call?.deadline);
   if (run.answer.ending.cause === ABORTED) return abortedStep(gate, entry, at, run.answer.ending);
+  return ranStep(gate, entry, at, consent, run);
+}
+
+/** [L-TRUST-3] An entry of a source that is not approved: recorded as skipped, never run. */
+function unapprovedStep(gate: AgentGate, entry: UnapprovedHook, at: string): Step {
+  const record = skipped(gate, entry, at, entry.reason);
+  record.cause = 'untrusted';
+  return { kind: 'skip', record };
+}
+
+/**
+ * [G-CEL-1, G-CEL-2] One `rule` hook, synchronously: its project's consent checked right before
+ * (a rule of a project policy runs only as approved, L-TRUST-6) and right after, as any hook's.
+ */
+function ruleStep(
+  gate: AgentGate,
+  entry: AgentRuleHook,
+  input: Record<string, unknown>,
+  checks: ConsentChecks,
+  at: string,
+): Step {
+  const consent = consentBefore(entry, input, checks, gate.ctx.home());
+  if (consent.refusal !== undefined) return refusedStep(gate, entry, at, consent.refusal, consent.pending);
+  const facts = { agent: gate.subject.agent, project: gate.ctx.projectDir(), home: gate.ctx.home() };
+  const answer = gate.dialect.runRule(entry, gate.event, input, facts);
+  return ranStep(gate, entry, at, consent, { answer });
+}
+
+/** A hook that ran: its answer and record, unless its approved code moved while it ran. */
+function ranStep(gate: AgentGate, entry: AgentHook, at: string, consent: ConsentBefore, run: AgentRun): Step {
   // [L-TRUST-8] And right after: an answer from a run during which its code moved is not the approved code's.
   const after =
     entry.consent !== undefined && consent.check !== undefined

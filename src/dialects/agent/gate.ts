@@ -7,7 +7,7 @@
 import { HookInputError } from '../../core/errors.ts';
 import type { FailMode } from '../../core/fail-mode.ts';
 import type { AgentAnswer, AgentDecision } from '../../dispatch/agent-answer.ts';
-import { type ParallelDialect, runAgentGate } from '../../dispatch/gate-parallel.ts';
+import { decideRulesNow, type ParallelDialect, runAgentGate } from '../../dispatch/gate-parallel.ts';
 import type { AgentCommandHook, AgentDialectName, AgentHook } from '../../registry/hook-definition.ts';
 import type { RunResult } from '../../runners/run-result.ts';
 import type { AgentConfig } from '../../sources/agent-config.ts';
@@ -143,20 +143,26 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
         }
         if (entries.length === 0 && before.length === 0)
           return Promise.resolve({ decision: 'allow', blocked: false, continue: true, runs: [] });
+        // [G-PERM-1, T-MGD-1] A hook's rewrite is what the agent runs: the layers judge it
+        // too, so that no hook (a user's, under a managed policy) rewrites a call past a deny.
+        const judged = (decided: AgentDecision): AgentDecision => {
+          if (layers.length === 0 || decided.blocked || decided.updatedInput === undefined) return decided;
+          const rewritten = { ...input, tool_input: decided.updatedInput };
+          const after = layerSteps(layers, spec.name, event, rewritten, rt, call);
+          const deniedAfter = after.find((b) => b.answer.block === true);
+          if (deniedAfter === undefined) return decided;
+          const merged = spec.merge(event, [deniedAfter.answer], input);
+          return { ...merged, runs: [...decided.runs, ...after.map((b) => b.record)] };
+        };
+        // [G-PERF-1] Only rules: decided here and now, beside the permissions and guards.
+        try {
+          const now = decideRulesNow(parallel, event, input, entries, rt, call, before);
+          if (now !== undefined) return Promise.resolve(judged(now));
+        } catch (err) {
+          return Promise.reject(err);
+        }
         rt.begin();
-        return runAgentGate(parallel, event, input, entries, rt, call, before)
-          .then((decided) => {
-            // [G-PERM-1, T-MGD-1] A hook's rewrite is what the agent runs: the layers judge it
-            // too, so that no hook (a user's, under a managed policy) rewrites a call past a deny.
-            if (layers.length === 0 || decided.blocked || decided.updatedInput === undefined) return decided;
-            const rewritten = { ...input, tool_input: decided.updatedInput };
-            const after = layerSteps(layers, spec.name, event, rewritten, rt, call);
-            const deniedAfter = after.find((b) => b.answer.block === true);
-            if (deniedAfter === undefined) return decided;
-            const merged = spec.merge(event, [deniedAfter.answer], input);
-            return { ...merged, runs: [...decided.runs, ...after.map((b) => b.record)] };
-          })
-          .finally(rt.done);
+        return runAgentGate(parallel, event, input, entries, rt, call, before).then(judged).finally(rt.done);
       };
       // [G-FAIL-1] A source that cannot be used closes the gate here, once, for every caller.
       const unusable = rt.unusable();
