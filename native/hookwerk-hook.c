@@ -482,9 +482,6 @@ static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large
   }
   char script_buf[PATH_MAX];
   const char *script = cli_path(argv[0], script_buf, sizeof script_buf);
-  /* The test seam of peer-verify.h; a project file's value never gets here (trusted). */
-  const char *any = trusted ? getenv("HOOKWERK_TEST_DAEMON_PID") : NULL;
-  long any_pid = any != NULL ? strtol(any, NULL, 10) : 0;
   struct buf req = {0}, reply = {0};
   int result = ASK_FAILED;
   int fd = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -507,7 +504,7 @@ static int ask_daemon(int argc, char **argv, const struct buf *in, int too_large
     refused(path, "this installation's bin/hookwerk.js is not found");
     goto done;
   }
-  int peer = verify_daemon_peer(fd, geteuid(), script, any_pid, &why);
+  int peer = verify_daemon_peer(fd, geteuid(), script, &why);
   if (peer == PEER_GONE) {
     /* A daemon dying as it accepted: as a connection closed before any reply [G-WARM-1]. */
     result = ASK_DROPPED;

@@ -3,10 +3,9 @@
  * no API for a Unix socket's peer credentials, so `hookwerk hook` hands its connected socket to
  * this program as descriptor 3 and asks:
  *
- *   hookwerk-peer SCRIPT UID [ANY_PID]
+ *   hookwerk-peer SCRIPT UID
  *
- * SCRIPT is the installation's bin/hookwerk.js, UID the account the daemon must run as, ANY_PID
- * the test seam of peer-verify.h (0 for none). Exit 0: the peer is that account's `hookwerk
+ * SCRIPT is the installation's bin/hookwerk.js, UID the account the daemon must run as. Exit 0: the peer is that account's `hookwerk
  * daemon` of this installation; 1: it is not (why, one line on stdout); 2: this platform cannot
  * tell (why on stdout); 3: the listener has exited. Built beside the C client by
  * scripts/build-launcher.js.
@@ -41,8 +40,8 @@ int main(int argc, char **argv) {
     if (result != PEER_OK) printf("%s\n", why);
     return exit_code(result);
   }
-  if (argc < 3) {
-    fputs("usage: hookwerk-peer SCRIPT UID [ANY_PID] (the socket on descriptor 3)\n", stderr);
+  if (argc != 3) {
+    fputs("usage: hookwerk-peer SCRIPT UID (the socket on descriptor 3)\n", stderr);
     return 64;
   }
   char *end = NULL;
@@ -51,8 +50,7 @@ int main(int argc, char **argv) {
     fputs("hookwerk-peer: UID must be a number\n", stderr);
     return 64;
   }
-  long any_pid = argc > 3 ? strtol(argv[3], NULL, 10) : 0;
-  int result = verify_daemon_peer(3, (uid_t)uid, argv[1], any_pid, &why);
+  int result = verify_daemon_peer(3, (uid_t)uid, argv[1], &why);
   if (result != PEER_OK) printf("%s\n", why);
   return exit_code(result);
 }

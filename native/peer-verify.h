@@ -87,10 +87,10 @@ static int peer_env_injects(const char *env, size_t len) {
  * Checks the process at the other end of the connected Unix socket `fd`: PEER_OK, PEER_REFUSED
  * with `why` (one short phrase), PEER_GONE when that process has exited (its /proc entry gone, or
  * a zombie whose program is released), or PEER_UNCHECKED (no peer credentials on this platform).
- * `script` is this installation's bin/hookwerk.js; `any_pid` (> 0) is a test seam: that one
- * process passes the exe and script checks (never the uid check) — see docs/threat-model.md.
+ * `script` is this installation's bin/hookwerk.js. There is no exception for tests: whatever the
+ * environment says, the peer must be the daemon itself (tests start a real one) [T-SELF-4].
  */
-static int verify_daemon_peer(int fd, uid_t expected_uid, const char *script, long any_pid, const char **why) {
+static int verify_daemon_peer(int fd, uid_t expected_uid, const char *script, const char **why) {
 #ifdef SO_PEERCRED
   /* struct ucred's layout on Linux, declared here so no _GNU_SOURCE is needed. */
   struct {
@@ -112,7 +112,6 @@ static int verify_daemon_peer(int fd, uid_t expected_uid, const char *script, lo
     *why = "the daemon has no process id";
     return PEER_REFUSED;
   }
-  if (any_pid > 0 && pid == any_pid) return PEER_OK;
   char link[64], exe[PATH_MAX];
   snprintf(link, sizeof link, "/proc/%ld/exe", pid);
   ssize_t n = readlink(link, exe, sizeof exe - 1);
@@ -169,7 +168,6 @@ done:
   (void)fd;
   (void)expected_uid;
   (void)script;
-  (void)any_pid;
   *why = "this platform gives no peer credentials (SO_PEERCRED)";
   return PEER_UNCHECKED;
 #endif

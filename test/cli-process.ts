@@ -31,6 +31,8 @@ export interface CliProcessOptions {
   fullEnv?: NodeJS.ProcessEnv;
   /** Run under `prlimit --nofile=N:N` (which execs node: the pid stays the CLI's). */
   nofile?: number;
+  /** Not killed after each test: one process shared by a describe block, which stops it in `afterAll`. */
+  shared?: boolean;
 }
 
 const running = new Set<CliProcess>();
@@ -45,11 +47,14 @@ export function startCli(args: string[], opts: CliProcessOptions = {}): CliProce
   const env = opts.fullEnv !== undefined ? { ...opts.fullEnv } : cleanEnv(opts.env);
   if (opts.home !== undefined) env.HOME = opts.home;
   const argv = [BIN, ...args];
+  const label = `hookwerk ${args[0]}`;
+  const shared = opts.shared === true;
   return opts.nofile === undefined
-    ? startProgram(process.execPath, argv, { env, label: `hookwerk ${args[0]}` })
+    ? startProgram(process.execPath, argv, { env, label, shared })
     : startProgram('prlimit', [`--nofile=${opts.nofile}:${opts.nofile}`, process.execPath, ...argv], {
         env,
-        label: `hookwerk ${args[0]}`,
+        label,
+        shared,
       });
 }
 
@@ -57,7 +62,7 @@ export function startCli(args: string[], opts: CliProcessOptions = {}): CliProce
 export function startProgram(
   command: string,
   argv: readonly string[],
-  opts: { env: NodeJS.ProcessEnv; cwd?: string; label?: string },
+  opts: { env: NodeJS.ProcessEnv; cwd?: string; label?: string; shared?: boolean },
 ): CliProcess {
   const { env } = opts;
   const label = opts.label ?? command;
@@ -102,6 +107,6 @@ export function startProgram(
       return (await exit).code;
     },
   };
-  running.add(proc);
+  if (opts.shared !== true) running.add(proc);
   return proc;
 }

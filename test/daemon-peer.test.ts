@@ -90,9 +90,9 @@ afterAll(() => {
 
 /**
  * The attack's server: `node -e`, listening on `socket`, answering every request with an explicit
- * allow in the daemon's wire format. Resolves once it listens.
+ * allow in the daemon's wire format. Resolves with its pid once it listens.
  */
-async function plantSocket(socket: string, as?: { uid: number; gid: number }): Promise<void> {
+async function plantSocket(socket: string, as?: { uid: number; gid: number }): Promise<number> {
   const reply = encodeReply({ exitCode: 0, stdout: Buffer.from(ALLOW), stderr: Buffer.alloc(0) }).toString(
     'base64',
   );
@@ -112,6 +112,8 @@ async function plantSocket(socket: string, as?: { uid: number; gid: number }): P
     out += d;
   });
   await waitFor(() => out.includes('ready'), 'the planted server to listen');
+  if (child.pid === undefined) throw new Error('the planted server has no pid');
+  return child.pid;
 }
 
 /** Runs a client with `input` on stdin (as `as`, when given). */
@@ -164,6 +166,26 @@ describe('[T-SELF-4] a daemon socket is believed only when its peer is our daemo
         .entries.filter((e) => e.cause === 'daemon_refused');
       expect(refusals).toHaveLength(1);
       expect(refusals[0]).toMatchObject({ source: socket, agent: 'claude', event: 'PreToolUse' });
+    });
+
+    it(`[T-SELF-4] ${client} client: HOOKWERK_TEST_DAEMON_PID naming the planted server's pid vouches for nothing (no test seam); decided here, one line`, async () => {
+      const s = setup();
+      const socket = path.join(s.home, '.hookwerk', 'daemon.sock');
+      const pid = await plantSocket(socket);
+      // The variable a test seam once read: an agent that sets the hook's environment names its own server.
+      const env = cleanEnv({
+        HOME: s.home,
+        HOOKWERK_DAEMON_SOCKET: '',
+        HOOKWERK_TEST_DAEMON_PID: String(pid),
+      });
+      const r = await runClient(client, rmCall(s), env, s.project);
+      denied(r);
+      expect(r.stdout).toContain('rm -rf is not allowed here');
+      expect(r.stdout).not.toContain('planted');
+      expect(r.exitCode).toBe(0);
+      expect(socketLines(r)).toEqual([
+        `hookwerk: the daemon socket ${socket} was not used (the daemon is not \`hookwerk daemon\` of this installation); this call was decided here [T-SELF-4]`,
+      ]);
     });
 
     it(`${client} client: a socket of another account, or in a folder others may enter (0755), is not used`, async () => {

@@ -8,15 +8,14 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { answerHookArgs } from '../src/cli/hook.ts';
 import type { HookReply } from '../src/dialects/hook-agent.ts';
 import { GUARD_TABLE } from '../src/guards/guard-table.ts';
 import { coldDecider } from '../src/hook/cold-decider.ts';
-import { startDaemonServer } from '../src/hook/daemon-server.ts';
-import { WarmDecider } from '../src/hook/warm-decider.ts';
 import { journalDir } from '../src/records/journal-segments.ts';
 import { RunJournal } from '../src/records/run-journal.ts';
+import { startCli } from './cli-process.ts';
 import { BIN, cleanEnv, REPO, runProgram } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
 
@@ -90,14 +89,7 @@ async function hookProcess(
   socket = '',
   extra: Record<string, string> = {},
 ): Promise<HookReply> {
-  // The daemon of these tests runs in this process: the clients' test seam lets it pass as a
-  // `hookwerk daemon` (the uid is still checked) [T-SELF-4].
-  const env = cleanEnv({
-    HOME: s.home,
-    HOOKWERK_DAEMON_SOCKET: socket,
-    HOOKWERK_TEST_DAEMON_PID: String(process.pid),
-    ...extra,
-  });
+  const env = cleanEnv({ HOME: s.home, HOOKWERK_DAEMON_SOCKET: socket, ...extra });
   const r = await runProgram(process.execPath, [BIN, 'hook', ...ARGS], {
     env,
     cwd: s.project,
@@ -121,11 +113,6 @@ function cacheFiles(s: Setup): string[] {
     .filter((n) => n.startsWith('cold-bundle-'))
     .map((n) => path.join(dir, n));
 }
-
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0).reverse()) await stop();
-});
 
 describe('[G-PERF-1] the cold bundle', () => {
   it('is built, and a cold call runs it: its code cache appears, and the next call uses it unchanged', async () => {
@@ -163,16 +150,10 @@ describe('[G-PERF-1] the cold bundle', () => {
     }
     expect(records(s, coldRecords.length)).toEqual(coldRecords);
 
-    // The warm path: a daemon's warm decider, asked by the same `hookwerk hook` process.
-    const warm = new WarmDecider();
-    const server = await startDaemonServer({
-      socket: s.socket,
-      handle: (r) => answerHookArgs(r.args, { stdin: r.stdin, cwd: r.cwd, env: r.env }, { decider: warm }),
-    });
-    stops.push(async () => {
-      await server.stop(0);
-      await warm.close();
-    });
+    // The warm path: a real `hookwerk daemon` (the only kind a client believes [T-SELF-4]), asked
+    // by the same `hookwerk hook` process.
+    const daemon = startCli(['daemon', '--socket', s.socket, '--idle', '0'], { home: s.home });
+    await daemon.waitForOutput(/^ready$/m);
     const mark = coldRecords.length * 2;
     for (const [i, command] of COMMANDS.entries())
       expect(await hookProcess(s, bash(s, command), s.socket)).toEqual(bundled[i]);

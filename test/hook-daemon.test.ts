@@ -5,16 +5,21 @@
  * stdout, stderr and exit code as `hookwerk hook` deciding in its own process — through the
  * daemon, without one, and when the daemon dies mid-call. Real processes, real sockets, real
  * files in temp folders; every wait is for an event (a line, a file, a close), never the clock.
+ * The clients believe only a real `hookwerk daemon` of this installation [T-SELF-4]: the calls
+ * through a daemon go to one started as a process; a server inside this test process is refused.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { answerHookArgs } from '../src/cli/hook.ts';
 import type { HookReply } from '../src/dialects/hook-agent.ts';
 import { coldDecider, policyEngine, projectSession } from '../src/hook/cold-decider.ts';
-import { type DaemonServer, startDaemonServer } from '../src/hook/daemon-server.ts';
+import { askControl } from '../src/hook/daemon-client.ts';
+import { DEFAULT_MAX_CONNECTIONS, startDaemonServer } from '../src/hook/daemon-server.ts';
 import {
   encodeReply,
   encodeRequest,
@@ -26,7 +31,7 @@ import type { PolicyQuestion } from '../src/hook/hook-call.ts';
 import { WarmDecider } from '../src/hook/warm-decider.ts';
 import { journalDir } from '../src/records/journal-segments.ts';
 import { RunJournal } from '../src/records/run-journal.ts';
-import { startCli } from './cli-process.ts';
+import { type CliProcess, startCli } from './cli-process.ts';
 import { BIN, cleanEnv, REPO, runCli, runProgram, STACK } from './cli-runner.ts';
 import { tempDir, waitFor, writeScript } from './helpers.ts';
 
@@ -104,17 +109,30 @@ const read = (s: Setup) =>
     tool_input: { file_path: 'a' },
   });
 
-/**
- * The hook process's environment: a temp HOME, and the socket clients look for. The daemons of
- * these tests run in this process: the clients' test seam lets it pass as a `hookwerk daemon`
- * (the uid is still checked) [T-SELF-4].
- */
+/** The hook process's environment: a temp HOME, and the socket clients look for. */
 function envOf(s: Setup, socket = s.socket): NodeJS.ProcessEnv {
-  return cleanEnv({
-    HOME: s.home,
-    HOOKWERK_DAEMON_SOCKET: socket,
-    HOOKWERK_TEST_DAEMON_PID: String(process.pid),
-  });
+  return cleanEnv({ HOME: s.home, HOOKWERK_DAEMON_SOCKET: socket });
+}
+
+/** A real `hookwerk daemon` on the setup's socket, once it printed `ready` (cli-process.ts kills it after the test). */
+async function startDaemon(s: Setup, args: readonly string[] = []): Promise<CliProcess> {
+  const daemon = startCli(['daemon', '--socket', s.socket, '--idle', '0', ...args], { home: s.home });
+  await daemon.waitForOutput(/^ready$/m);
+  return daemon;
+}
+
+/** The part of `daemon status --json` these tests read. */
+const StatusSchema = z.object({ calls: z.number(), engines: z.array(z.object({ project: z.string() })) });
+
+/** What the daemon on `socket` says of itself (`daemon status --json`'s message), or undefined without a reply. */
+async function daemonStatus(socket: string): Promise<z.infer<typeof StatusSchema> | undefined> {
+  const asked = await askControl(socket, 'status');
+  return asked.kind === 'reply' ? StatusSchema.parse(JSON.parse(asked.json)) : undefined;
+}
+
+/** The calls a daemon has answered so far. */
+async function callsOf(socket: string): Promise<number | undefined> {
+  return (await daemonStatus(socket))?.calls;
 }
 
 /** Runs a client with `input` on stdin; its stdout, stderr and exit code. */
@@ -134,10 +152,8 @@ function cold(s: Setup, input: string, env = envOf(s)): Promise<HookReply> {
   return answerHookArgs(ARGS, { stdin: Buffer.from(input), cwd: s.project, env }, { decider: coldDecider });
 }
 
-/** An in-process daemon: the real server and warm decider, counting the calls it answers. */
+/** An in-process daemon server (no client believes it [T-SELF-4]), counting the calls it answers. */
 interface Served {
-  readonly server: DaemonServer;
-  readonly warm: WarmDecider;
   readonly calls: number;
   readonly malformed: readonly string[];
 }
@@ -168,8 +184,6 @@ async function serve(
     await warm.close();
   });
   return {
-    server,
-    warm,
     get calls() {
       return seen.calls;
     },
@@ -178,17 +192,34 @@ async function serve(
 }
 
 describe('[R-HOOK-4] the warm path answers exactly as the cold path', () => {
+  // One real daemon for the tests that only make calls, each with its own home and project: its
+  // calls are counted by difference, its engines by project. Its own home is never asked about.
+  // (Its folder is not a tempDir: those go after each test.)
+  const sharedDir = mkdtempSync(path.join(tmpdir(), 'hw-daemon-shared-'));
+  const sharedSocket = path.join(sharedDir, 'd.sock');
+  let shared: CliProcess | undefined;
+  beforeAll(async () => {
+    shared = startCli(['daemon', '--socket', sharedSocket, '--idle', '0'], { home: sharedDir, shared: true });
+    await shared.waitForOutput(/^ready$/m);
+  });
+  afterAll(async () => {
+    expect(await shared?.stop('SIGTERM')).toBe(0);
+    rmSync(sharedDir, { recursive: true, force: true });
+  });
+  /** A fresh home and project whose socket is the shared daemon's. */
+  const onShared = (): Setup => ({ ...setup(), socket: sharedSocket });
+
   for (const client of CLIENTS) {
     it(`${client} client through the daemon: deny, allow, no opinion and no hook, as cold`, async () => {
-      const s = setup();
-      const d = await serve(s);
+      const s = onShared();
+      const before = await callsOf(s.socket);
       const env = envOf(s);
       const inputs = [bash(s, 'rm -rf /tmp/x'), bash(s, 'echo hi'), bash(s, 'ls -la'), read(s)];
       for (const input of inputs) {
         const warm = await runClient(client, input, env, s.project);
         expect(warm).toEqual(await cold(s, input));
       }
-      expect(d.calls).toBe(inputs.length);
+      expect(await callsOf(s.socket)).toBe((before ?? Number.NaN) + inputs.length);
       const [deny, allow] = await Promise.all(inputs.slice(0, 2).map((i) => cold(s, i)));
       expect(deny?.stdout).toContain('"permissionDecision":"deny"');
       expect(deny?.stdout).toContain('rm -rf is not allowed here');
@@ -208,11 +239,11 @@ describe('[R-HOOK-4] the warm path answers exactly as the cold path', () => {
   }
 
   it('a warm call’s runs go to the journal as a cold call’s do, with agent, session and tool [R-HOOK-3]', async () => {
-    const s = setup();
-    const d = await serve(s);
+    const s = onShared();
+    const before = await callsOf(s.socket);
     const reply = await runClient(CLIENTS[0] ?? 'node', bash(s, 'rm -rf /tmp/x'), envOf(s), s.project);
     expect(reply.stdout).toContain('"permissionDecision":"deny"');
-    expect(d.calls).toBe(1);
+    expect(await callsOf(s.socket)).toBe((before ?? Number.NaN) + 1);
     const runs = new RunJournal(journalDir(s.home)).read({}).entries;
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({
@@ -224,8 +255,8 @@ describe('[R-HOOK-4] the warm path answers exactly as the cold path', () => {
   });
 
   it('a call that names no session gets the project’s, one that names one keeps its own, on one shared engine', async () => {
-    const s = setup();
-    const d = await serve(s);
+    const s = onShared();
+    const before = await callsOf(s.socket);
     const env = envOf(s);
     const client = CLIENTS[0] ?? 'node';
     await runClient(client, bash(s, 'ls', { session_id: undefined }), env, s.project);
@@ -236,12 +267,13 @@ describe('[R-HOOK-4] the warm path answers exactly as the cold path', () => {
       .split('\n')
       .map((line) => JSON.parse(line).session_id);
     expect(sessions).toEqual([projectSession(s.project), 'sess-a', 'sess-b']);
-    expect(d.warm.size).toBe(1);
+    const status = await daemonStatus(s.socket);
+    expect(status?.calls).toBe((before ?? Number.NaN) + 3);
+    expect(status?.engines.filter((e) => e.project === s.project)).toHaveLength(1);
   });
 
   it('a policy file changed (or approved) while the daemon runs: the next call sees it, no restart', async () => {
-    const s = setup();
-    await serve(s);
+    const s = onShared();
     const env = envOf(s);
     const client = CLIENTS[0] ?? 'node';
     const ls = bash(s, 'ls');
@@ -263,7 +295,8 @@ describe('[R-HOOK-4] the warm path answers exactly as the cold path', () => {
     expect(approved).toEqual(await cold(s, ls));
   });
 
-  it('a malformed request, one over its bounds, or a stalled one is closed with no reply; the daemon goes on', async () => {
+  it('a malformed request, one over its bounds, or a stalled one is closed with no reply; the daemon goes on (a server in this process is refused by the client [T-SELF-4])', async () => {
+    // In this process: the server's bounds are injected (a 200 ms request timeout) and its reasons counted.
     const s = setup();
     const d = await serve(s, { requestTimeoutMs: 200 });
     expect(await rawExchange(s.socket, Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n'))).toEqual({
@@ -286,8 +319,21 @@ describe('[R-HOOK-4] the warm path answers exactly as the cold path', () => {
       'the request did not arrive in time',
     ]);
     expect(d.calls).toBe(0);
+    // It goes on: a whole request still gets its reply.
+    expect((await rawExchange(s.socket, whole)).bytes).toBeGreaterThan(0);
+    expect(d.calls).toBe(1);
+    // A client does not believe this process (it is no `hookwerk daemon`): it decides itself, says so once.
     const input = bash(s, 'rm -rf /tmp/x');
-    expect(await runClient(CLIENTS[0] ?? 'node', input, envOf(s), s.project)).toEqual(await cold(s, input));
+    const reference = await cold(s, input);
+    const here = await runClient(CLIENTS[0] ?? 'node', input, envOf(s), s.project);
+    expect({ stdout: here.stdout, exitCode: here.exitCode }).toEqual({
+      stdout: reference.stdout,
+      exitCode: reference.exitCode,
+    });
+    expect(here.stderr).toBe(
+      `${reference.stderr}hookwerk: the daemon socket ${s.socket} was not used (the daemon is not \`hookwerk daemon\` of this installation); this call was decided here [T-SELF-4]\n`,
+    );
+    expect(d.calls).toBe(1);
   });
 
   it('stopping: the socket goes at once, a running call finishes within the grace; past it, the client decides itself', async () => {
@@ -298,45 +344,52 @@ describe('[R-HOOK-4] the warm path answers exactly as the cold path', () => {
     const go = path.join(s.dir, 'go');
     const runsLogged = () => readFileSync(path.join(s.dir, 'inputs.log'), 'utf8').trim().split('\n').length;
 
-    const d = await serve(s);
+    const d = await startDaemon(s, ['--shutdown-grace-ms', '60000']);
     const answered = runClient(client, input, envOf(s), s.project);
     await waitFor(() => existsSync(started), 'the guard to run in the daemon');
-    const stopping = d.server.stop(60_000);
-    expect(existsSync(s.socket)).toBe(false);
+    d.child.kill('SIGTERM');
+    await waitFor(() => !existsSync(s.socket), 'the stopping daemon to remove its socket');
     writeFileSync(go, '');
     expect(await answered).toEqual(await cold(s, input));
-    await stopping;
+    expect((await d.exit).code).toBe(0);
     // The guard ran twice: once in the daemon, once for the reference; the client did not fall back.
     expect(runsLogged()).toBe(2);
 
     rmSync(go);
     rmSync(started);
-    const e = await serve(s);
+    const e = await startDaemon(s, ['--shutdown-grace-ms', '0']);
     const cut = runClient(client, input, envOf(s), s.project);
     await waitFor(() => existsSync(started), 'the guard to run in the daemon');
     rmSync(started);
-    await e.server.stop(0);
+    e.child.kill('SIGTERM');
     // Cut off unanswered: the client runs the guard itself (it starts again), then answers.
     await waitFor(() => existsSync(started), 'the client to run the guard itself');
     writeFileSync(go, '');
     expect(await cut).toEqual(await cold(s, input));
+    expect((await e.exit).code).toBe(0);
   });
 
   it('past its connection bound the daemon refuses (accepts and closes): the client decides itself', async () => {
-    const s = setup();
-    const d = await serve(s, { maxConnections: 1 });
-    // One connection that is still sending holds the only place.
-    const holder = connect(s.socket);
-    await new Promise<void>((resolve) => holder.once('connect', () => resolve()));
+    const s = onShared();
+    const before = await callsOf(s.socket);
+    // Connections that are still sending hold every place (accepted in order, before the client's).
+    const holders: Socket[] = [];
     try {
+      for (let i = 0; i < DEFAULT_MAX_CONNECTIONS; i++) {
+        const holder = connect(s.socket);
+        holders.push(holder);
+        await new Promise<void>((resolve) => holder.once('connect', () => resolve()));
+      }
       for (const client of CLIENTS) {
         const input = bash(s, 'rm -rf /tmp/x');
         expect(await runClient(client, input, envOf(s), s.project)).toEqual(await cold(s, input));
       }
-      expect(d.calls).toBe(0);
     } finally {
-      holder.destroy();
+      for (const holder of holders) holder.destroy();
     }
+    // The daemon answered none of them (asked once it has seen the holders go: a reply again).
+    const after = await waitFor(() => daemonStatus(s.socket), 'the daemon to free its places');
+    expect(after?.calls).toBe(before);
   });
 });
 

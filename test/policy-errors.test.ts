@@ -13,9 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { answerHookArgs } from '../src/cli/hook.ts';
 import type { HookReply } from '../src/dialects/hook-agent.ts';
 import { coldDecider } from '../src/hook/cold-decider.ts';
-import { startDaemonServer } from '../src/hook/daemon-server.ts';
-import { WarmDecider } from '../src/hook/warm-decider.ts';
 import { journalDir } from '../src/records/journal-segments.ts';
+import { startCli } from './cli-process.ts';
 import { BIN, cleanEnv, REPO, runCli, runProgram } from './cli-runner.ts';
 import { tempDir, waitFor, writeScript } from './helpers.ts';
 
@@ -86,19 +85,18 @@ function hook(
   );
 }
 
-/** A daemon (the real server and warm decider) on a socket in `dir` while `use` runs with its env. */
+/**
+ * A real `hookwerk daemon` on a socket in `dir` while `use` runs with its env (a server inside this
+ * process would be refused by the clients [T-SELF-4], and the calls decided in the hook process).
+ */
 async function withDaemon(dir: string, use: (env: Record<string, string>) => Promise<void>): Promise<void> {
   const socket = path.join(dir, 'd.sock');
-  const warm = new WarmDecider();
-  const server = await startDaemonServer({
-    socket,
-    handle: (r) => answerHookArgs(r.args, { stdin: r.stdin, cwd: r.cwd, env: r.env }, { decider: warm }),
-  });
+  const daemon = startCli(['daemon', '--socket', socket, '--idle', '0'], { home: dir });
+  await daemon.waitForOutput(/^ready$/m);
   try {
     await use({ HOOKWERK_DAEMON_SOCKET: socket });
   } finally {
-    await server.stop(0);
-    await warm.close();
+    await daemon.stop('SIGTERM');
   }
 }
 
@@ -333,7 +331,10 @@ describe('[R-HOOK-4, L-TRUST-6] the fast path decides from the approved text onl
             cwd: s.project,
             stdin: { text: bash(s, 'rm -rf x') },
           });
-        expect(JSON.parse((await viaDaemon()).stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+        const first = await viaDaemon();
+        expect(JSON.parse(first.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+        // Answered by the daemon: no client line about a socket it did not use [T-SELF-4].
+        expect(first.stderr).not.toContain('[T-SELF-4]');
         rmSync(s.projectPolicy);
         const after = await viaDaemon();
         expect(JSON.parse(after.stdout).hookSpecificOutput).toMatchObject({
@@ -407,6 +408,7 @@ describe('[G-FAIL-1, L-TRUST-4] hostile files at the policy path never hang or o
         stdin: { text: bash(good, 'rm -rf x') },
       });
       expect(JSON.parse(goodCall.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+      expect(goodCall.stderr).not.toContain('[T-SELF-4]');
       const answered = await hostileCall;
       expect(answered.code).toBe(0);
       expect(answered.stderr).not.toMatch(/\n\s+at /);

@@ -82,7 +82,7 @@ async function ask<T>(
     if (state !== 'ours') throw new CliError(`${socket} is not a socket of this account: not asked`);
     peerCheck = async (conn) => {
       const folder = privateFolder(socket);
-      return folder !== undefined ? { kind: 'refused', why: folder } : checkPeer(conn, socket, env);
+      return folder !== undefined ? { kind: 'refused', why: folder } : checkPeer(conn, socket);
     };
   }
   let unchecked: string | undefined;

@@ -159,7 +159,7 @@ export async function hookCommand(
         async (conn) => {
           const folder = privateFolder(found.socket);
           if (folder !== undefined) return folder;
-          const peer = await checkPeer(conn, found.socket, input.env);
+          const peer = await checkPeer(conn, found.socket);
           if (peer.kind === 'refused') return peer.why;
           if (peer.kind === 'gone') return { gone: true };
           if (peer.kind === 'unchecked')

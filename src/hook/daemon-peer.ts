@@ -24,9 +24,6 @@ const HELPER = fileURLToPath(new URL('../../dist/native/hookwerk-peer', import.m
 /** [T-MGD-3] This installation's door of the system daemon (native/hookwerk-accept.c). */
 export const ACCEPT_HELPER = fileURLToPath(new URL('../../dist/native/hookwerk-accept', import.meta.url));
 
-/** The test seam of native/peer-verify.h: that process passes the exe and script checks. */
-export const TEST_DAEMON_PID_ENV = 'HOOKWERK_TEST_DAEMON_PID';
-
 export type PeerCheck =
   | { kind: 'ok' }
   | { kind: 'refused'; why: string }
@@ -47,9 +44,9 @@ function socketKey(socket: string): string | undefined {
 /**
  * Who is at the other end of `conn` (connected to `socket`): this account's `hookwerk daemon` of
  * this installation (`ok`), someone else (`refused`, why), or it cannot be told (`unchecked`, why).
- * Never rejects. `env` is the call's (already guarded against project files, project-env.ts).
+ * Never rejects. Nothing in the environment loosens it: a test's daemon is a real one [T-SELF-4].
  */
-export function checkPeer(conn: Socket, socket: string, env: NodeJS.ProcessEnv): Promise<PeerCheck> {
+export function checkPeer(conn: Socket, socket: string): Promise<PeerCheck> {
   const key = socketKey(socket);
   if (key !== undefined && verified.has(key)) return Promise.resolve({ kind: 'ok' });
   const uid = process.geteuid?.();
@@ -59,12 +56,9 @@ export function checkPeer(conn: Socket, socket: string, env: NodeJS.ProcessEnv):
       kind: 'unchecked',
       why: 'the peer-credentials helper (dist/native/hookwerk-peer) was not built (no C compiler at install)',
     });
-  const anyPid = /^[1-9][0-9]*$/.test(env[TEST_DAEMON_PID_ENV] ?? '')
-    ? (env[TEST_DAEMON_PID_ENV] ?? '0')
-    : '0';
   return new Promise((resolve) => {
     let out = '';
-    const child = spawn(HELPER, [INSTALLED_BIN, String(uid), anyPid], {
+    const child = spawn(HELPER, [INSTALLED_BIN, String(uid)], {
       stdio: ['ignore', 'pipe', 'ignore', conn],
       env: {},
     });
