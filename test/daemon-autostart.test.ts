@@ -516,7 +516,7 @@ describe('[G-WARM-1] hookwerk daemon status and stop', { timeout: TEST_MS }, () 
       socket: w.socket,
       calls: 1,
       idleExitMinutes: 45,
-      engines: [{ project: w.project, home: w.home, agent: 'claude', busy: 0 }],
+      engines: [{ project: w.project, home: w.home, agent: 'claude', busy: 0, calls: 1, loads: 1 }],
     });
     expect(Date.parse(s.since)).toBeLessThanOrEqual(Date.now());
     expect(s.engines[0].idleSeconds).toBeGreaterThanOrEqual(0);
@@ -524,7 +524,7 @@ describe('[G-WARM-1] hookwerk daemon status and stop', { timeout: TEST_MS }, () 
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(
       new RegExp(
-        `^hookwerk daemon: running, pid ${daemon.pid}, since .+, 1 call answered\\nsocket: ${w.socket}\\nidle exit: after 45 minutes without a call\\nengines: 1\\n  ${w.project} \\(Claude Code\\): idle \\d+ s\\n$`,
+        `^hookwerk daemon: running, pid ${daemon.pid}, since .+, 1 call answered\\nsocket: ${w.socket}\\nidle exit: after 45 minutes without a call\\nengines: 1\\n  ${w.project} \\(Claude Code\\): idle \\d+ s, 1 call, policy read 1×\\n$`,
       ),
     );
     expect(await daemon.stop('SIGTERM')).toBe(0);

@@ -411,12 +411,62 @@ describe('[T-MGD-3] daemon --system', SLOW, () => {
       pid: daemon.pid,
       system: true,
       user: 'hookwerk',
+      engines: [{ agent: 'claude', calls: 1 }],
     });
+    // [G-WARM-1] Another account (nobody) sees the daemon, not the agent's engine and its project.
+    const nobody = { name: 'nobody', uid: 65534, gid: 65534 };
+    const other = await hookwerkIn(['daemon', 'status', '--system', '--json'], {
+      binds: s.binds,
+      etc: s.etc,
+      as: nobody,
+      env: agentEnv(s.home),
+      cwd: '/',
+    });
+    expect(other.code, other.stderr).toBe(0);
+    expect(JSON.parse(other.stdout)).toMatchObject({ running: true, engines: [] });
     expect(readFileSync(path.join(s.base, 'etc-hookwerk', 'policy.json'), 'utf8')).toContain('curl');
     // Root stops it.
     const rootStop = await asRoot(s, ['daemon', 'stop', '--system']);
     expect(rootStop.code, rootStop.stderr).toBe(0);
     await gone(daemon.pid);
+  });
+
+  it('[R-HOOK-4, G-WARM-1, T-MGD-3] the managed engine stays warm: a second call is answered by the same engine; an edit by root, a group-writable policy and broken JSON are in force at the next call', async () => {
+    const s = setup();
+    expect((await asRoot(s, ['setup-system'])).code).toBe(0);
+    await startDaemon(s);
+    const policy = path.join(s.base, 'etc-hookwerk', 'policy.json');
+    const engines = async (): Promise<unknown> => {
+      const r = await asRoot(s, ['daemon', 'status', '--system', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).engines;
+    };
+    // A FINAL deny is the daemon's alone: the user's path (which would deny too, T-MGD-1) did not run.
+    const daemonDenies = async (command: string) => {
+      const r = await hook(s, bash(s, command));
+      expect(decision(r)).toBe('deny');
+      expect(homeRecords(s)).not.toContain(command);
+      return r;
+    };
+    await daemonDenies('curl one');
+    await daemonDenies('curl two');
+    // Two calls, one engine, its policy read once: the second call was answered warm.
+    expect(await engines()).toEqual([expect.objectContaining({ agent: 'claude', calls: 2, loads: 1 })]);
+    // Root's edit is in force at the next call: wget is the daemon's deny, curl no longer is.
+    writeFileSync(policy, JSON.stringify({ permissions: { deny: ['Bash(wget *)'] } }));
+    await daemonDenies('wget x');
+    expect(decision(await hook(s, bash(s, 'curl three')))).toBe('none');
+    // [T-MGD-1, G-FAIL-1] Group-writable: refused, and the call denied with the reason.
+    chmodSync(policy, 0o664);
+    const refused = await daemonDenies('echo one');
+    expect(refused.stdout).toContain('not writable by group or others');
+    chmodSync(policy, 0o644);
+    expect(decision(await hook(s, bash(s, 'echo two')))).toBe('none');
+    // Broken JSON: a policy that cannot be used denies.
+    writeFileSync(policy, '{ "permissions": ');
+    await daemonDenies('echo three');
+    // The same engine all along, its policy read again for each change (edit, chmod twice, break).
+    expect(await engines()).toEqual([expect.objectContaining({ calls: 7, loads: 5 })]);
   });
 
   it("[T-MGD-3] a reply without FINAL goes on to the user's path; with the daemon down, the managed policy still denies in-process", async () => {

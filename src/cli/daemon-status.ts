@@ -12,6 +12,7 @@ import { askControl } from '../hook/daemon-client.ts';
 import { checkPeer, checkSystemPeer, type PeerCheck } from '../hook/daemon-peer.ts';
 import { privateFolder, socketAt } from '../hook/daemon-socket.ts';
 import { checkSystemSocket } from '../hook/system-socket.ts';
+import type { WarmEngineInfo } from '../hook/warm-decider.ts';
 import { SYSTEM_SOCKET } from '../system/system-paths.ts';
 import { CliError } from './cli-error.ts';
 import { socketOf } from './daemon-socket-option.ts';
@@ -23,7 +24,24 @@ const engineSchema = z.object({
   agent: z.enum(['claude', 'other']),
   busy: z.number().int().nonnegative(),
   idleSeconds: z.number().nonnegative(),
+  // Optional: a daemon of an earlier version does not count them.
+  calls: z.number().int().nonnegative().optional(),
+  loads: z.number().int().nonnegative().optional(),
 });
+type EngineStatus = z.infer<typeof engineSchema>;
+
+/** [G-WARM-1] One warm engine as both daemons' `status` shows it (user's, and system's T-MGD-3). */
+export function engineStatus(e: WarmEngineInfo): EngineStatus {
+  return {
+    project: e.project,
+    home: e.home,
+    agent: e.agent,
+    busy: e.busy,
+    idleSeconds: Math.floor(e.idleMs / 1000),
+    calls: e.calls,
+    loads: e.loads,
+  };
+}
 
 /** What a running daemon answers to `status`; loose: a later daemon may add keys (a fleet). */
 export const daemonStatusSchema = z.looseObject({
@@ -161,6 +179,8 @@ export async function daemonStatusCommand(
     out(
       `  ${e.project} (${e.agent === 'claude' ? 'Claude Code' : 'other agents'}): ${
         e.busy > 0 ? `${e.busy} running` : `idle ${duration(e.idleSeconds)}`
+      }${e.calls !== undefined ? `, ${e.calls} call${e.calls === 1 ? '' : 's'}` : ''}${
+        e.loads !== undefined ? `, policy read ${e.loads}×` : ''
       }`,
     );
   return 0;

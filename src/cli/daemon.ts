@@ -22,7 +22,7 @@ import type { HookCallDeps } from '../hook/hook-call.ts';
 import { WarmDecider } from '../hook/warm-decider.ts';
 import { CliError } from './cli-error.ts';
 import { socketOf } from './daemon-socket-option.ts';
-import type { DaemonStatus } from './daemon-status.ts';
+import { type DaemonStatus, engineStatus } from './daemon-status.ts';
 import { answerHookArgs } from './hook.ts';
 import { graceOption } from './shutdown.ts';
 
@@ -124,13 +124,7 @@ export async function daemonCommand(
     since: since.toISOString(),
     calls,
     idleExitMinutes: idleMs > 0 ? idleMs / 60_000 : null,
-    engines: warm.engines().map((e) => ({
-      project: e.project,
-      home: e.home,
-      agent: e.agent,
-      busy: e.busy,
-      idleSeconds: Math.floor(e.idleMs / 1000),
-    })),
+    engines: warm.engines().map(engineStatus),
   });
   const control = (command: ControlCommand): WireReply => {
     const json = (value: unknown) => ({

@@ -47,16 +47,11 @@ export function projectSession(projectDir: string): string {
  * [G-TEST-1]. Such a decider never writes the fast path's index: it would describe other files
  * than the ones `hookwerk hook` reads.
  */
-export function coldDeciderOf(files?: readonly string[], managedLayer = false): PolicyDecider {
+export function coldDeciderOf(files?: readonly string[]): PolicyDecider {
   return {
     async decide(q): Promise<AgentDecision> {
       const started = Date.now();
-      const engine = await policyEngine(
-        q,
-        q.call.sessionId ?? projectSession(q.projectDir),
-        files,
-        managedLayer,
-      );
+      const engine = await policyEngine(q, q.call.sessionId ?? projectSession(q.projectDir), files);
       // [R-HOOK-4] What this load found is what the next calls' fast path may trust.
       if (q.indexStale === true && files === undefined) await writeIndex(q, engine.gate.config, started);
       try {

@@ -1,5 +1,5 @@
 /**
- * One `stat` per path, as a stamp — existence, inode, size, modification and change time — so
+ * One `stat` per path, as a stamp — existence, device, inode, size, modification and change time — so
  * that "would a fresh load read something else now?" is answered without reading anything: the
  * daemon's warm engines [R-HOOK-4] and the policy index of the fast path (`policy-index.ts`) both
  * ask it. Light on purpose: `hookwerk hook` loads it on every call.
@@ -23,8 +23,9 @@ export function stampOf(file: string): { stamp: string; changedNs: bigint } {
   try {
     const s = statSync(file, { bigint: true, throwIfNoEntry: false });
     if (s === undefined) return { stamp: 'absent', changedNs: 0n };
-    // The change time moves with every write, rename or `touch -d` (which sets only the mtime).
-    return { stamp: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, changedNs: s.ctimeNs };
+    // The change time moves with every write, rename or `touch -d` (which sets only the mtime); the
+    // device tells a file system mounted over the path from the file it hides.
+    return { stamp: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, changedNs: s.ctimeNs };
   } catch (e) {
     const code = errorCode(e);
     return { stamp: code === 'ENOTDIR' ? 'absent' : `error ${code ?? '?'}`, changedNs: 0n };

@@ -30,6 +30,11 @@ export interface WarmDeciderOptions {
   idleTimer?: IdleTimer;
   /** How an engine is made (default: the cold decider's `policyEngine`). */
   makeEngine?: (q: PolicyQuestion, sessionId: string) => Promise<HookEngine>;
+  /**
+   * A fact beside the stamped files that a fresh load reads, as a string: a change reloads the
+   * gate too (the system daemon's: the managed policy's state, T-MGD-1). Default: none.
+   */
+  loadState?: () => string;
 }
 
 /** [G-WARM-1] One warm engine, as `hookwerk daemon status` shows it. */
@@ -38,20 +43,33 @@ export interface WarmEngineInfo {
   home: string;
   /** The agent is Claude Code (its own files are then not run by the policy) or another. */
   agent: 'claude' | 'other';
+  /**
+   * `USER` of its environment (part of its key): the system daemon sets it from /etc/passwd, and
+   * shows each caller only its own engines [T-MGD-3].
+   */
+  user: string | undefined;
   /** Decides running now. */
   busy: number;
   /** Milliseconds since its last decide ended (0 while one runs). */
   idleMs: number;
+  /** Decides it has begun. */
+  calls: number;
+  /** Times its gate read the policy: 1 when made, +1 per reload. */
+  loads: number;
 }
 
 interface Warm {
   readonly key: string;
-  readonly info: Pick<WarmEngineInfo, 'project' | 'home' | 'agent'>;
+  readonly info: Pick<WarmEngineInfo, 'project' | 'home' | 'agent' | 'user'>;
   /** When its last decide ended. */
   usedAt: number;
   readonly engine: Promise<HookEngine>;
   seen: SourceStamps | undefined;
+  /** `loadState` as it was before the last load. */
+  state: string;
   busy: number;
+  calls: number;
+  loads: number;
   /** Out of the table (evicted, idle, or the decider closed): closed once `busy` is 0. */
   retired: boolean;
   closing: Promise<void> | undefined;
@@ -77,6 +95,7 @@ export class WarmDecider implements PolicyDecider {
   readonly #idleMs: number;
   readonly #timer: IdleTimer;
   readonly #make: (q: PolicyQuestion, sessionId: string) => Promise<HookEngine>;
+  readonly #loadState: () => string;
   /** Every engine not closed yet: in the table, or retired and still deciding. */
   readonly #open = new Set<Warm>();
   #closed = false;
@@ -86,6 +105,7 @@ export class WarmDecider implements PolicyDecider {
     this.#idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
     this.#timer = opts.idleTimer ?? unrefTimer;
     this.#make = opts.makeEngine ?? policyEngine;
+    this.#loadState = opts.loadState ?? (() => '');
   }
 
   /** Engines in the table now (warm or being made). */
@@ -99,6 +119,8 @@ export class WarmDecider implements PolicyDecider {
       ...warm.info,
       busy: warm.busy,
       idleMs: warm.busy > 0 ? 0 : Math.max(0, now - warm.usedAt),
+      calls: warm.calls,
+      loads: warm.loads,
     }));
   }
 
@@ -106,6 +128,7 @@ export class WarmDecider implements PolicyDecider {
     if (this.#closed) throw new Error('the daemon is shutting down');
     const warm = this.#take(q);
     warm.busy++;
+    warm.calls++;
     warm.idle?.cancel();
     warm.idle = undefined;
     let ready = false;
@@ -158,16 +181,26 @@ export class WarmDecider implements PolicyDecider {
     const started = Date.now();
     const warm: Warm = {
       key,
-      info: { project: q.projectDir, home: q.home, agent: q.agent === 'claude' ? 'claude' : 'other' },
+      info: {
+        project: q.projectDir,
+        home: q.home,
+        agent: q.agent === 'claude' ? 'claude' : 'other',
+        user: q.env.USER,
+      },
       usedAt: started,
       engine: Promise.resolve()
         .then(() => this.#make(q, projectSession(q.projectDir)))
         .then((engine) => {
           warm.seen = stampSources(watchedPaths(engine.gate.config), started);
+          warm.loads = 1;
           return engine;
         }),
       seen: undefined,
+      // Read before the load: a change while it runs reloads at the next call.
+      state: this.#loadState(),
       busy: 0,
+      calls: 0,
+      loads: 0,
       retired: false,
       closing: undefined,
       idle: undefined,
@@ -183,12 +216,18 @@ export class WarmDecider implements PolicyDecider {
     return warm;
   }
 
-  /** Reloads the gate when what it read changed since it was read (see `source-stamps.ts`). */
+  /**
+   * Reloads the gate when what it read changed since it was read (see `source-stamps.ts`), or
+   * the `loadState` did.
+   */
   #refresh(warm: Warm, engine: HookEngine): void {
-    if (warm.seen !== undefined && !sourcesChanged(warm.seen)) return;
+    const state = this.#loadState();
+    if (warm.seen !== undefined && !sourcesChanged(warm.seen) && state === warm.state) return;
     const started = Date.now();
     const config = engine.gate.reload();
     warm.seen = stampSources(watchedPaths(config), started);
+    warm.state = state;
+    warm.loads++;
   }
 
   #retire(warm: Warm): void {

@@ -13,10 +13,12 @@ import { parseHookArgs } from '../cli/hook.ts';
 import type { HookReply } from '../dialects/hook-agent.ts';
 import { HOOK_AGENTS, type HookAgentName, isHookAgentName } from '../dialects/hook-agents.ts';
 import { MANAGED_POLICY_FILE } from '../dialects/policy/files.ts';
-import { coldDeciderOf } from '../hook/cold-decider.ts';
+import { managedPolicyState } from '../dialects/policy/managed-policy.ts';
+import { policyEngine } from '../hook/cold-decider.ts';
 import type { Peer } from '../hook/daemon-server.ts';
 import type { WireRequest } from '../hook/daemon-wire.ts';
 import { type AgentRunRecord, answerHookCall, type PolicyDecider } from '../hook/hook-call.ts';
+import { WarmDecider } from '../hook/warm-decider.ts';
 import { appendJournal } from '../records/journal-append.ts';
 import type { JournalEntry } from '../records/journal-entry.ts';
 import { accountByUid } from './passwd-entry.ts';
@@ -36,12 +38,28 @@ export interface ManagedAnswerDeps {
   recordsDir: string;
   /** Where each line to say goes (the daemon's stderr). */
   note(line: string): void;
-  /** For tests: the decider (default: the managed layer, cold). */
-  decider?: PolicyDecider;
+  /** The managed layer's decider (`managedWarmDecider`). */
+  decider: PolicyDecider;
 }
 
-/** The system daemon's decider: an engine over the managed policy alone, per call. */
-export const managedLayerDecider: PolicyDecider = coldDeciderOf([], true);
+/** Bounded for every user together: beyond it, the least recently used engine is closed. */
+export const MANAGED_MAX_ENGINES = 16;
+
+/**
+ * [R-HOOK-4, G-WARM-1] The system daemon's decider: the user daemon's warm engines over the
+ * managed policy alone. Keyed as the user's (project, home, Claude Code or not, environment):
+ * the managed layer's guards, rules and hooks read the caller's project, home and environment,
+ * so one engine per dialect would answer other callers differently. A changed stamp of the file
+ * or its folder reloads it, and so does a change of the policy's state (absent, present, refused:
+ * a refused policy denies, T-MGD-1, G-FAIL-1) — only root can make either.
+ */
+export function managedWarmDecider(): WarmDecider {
+  return new WarmDecider({
+    maxEngines: MANAGED_MAX_ENGINES,
+    makeEngine: (q, sessionId) => policyEngine(q, sessionId, undefined, true),
+    loadState: () => JSON.stringify(managedPolicyState()),
+  });
+}
 
 export async function answerManaged(
   request: WireRequest,
@@ -76,7 +94,7 @@ export async function answerManaged(
       startedAt: Date.now(),
     },
     {
-      decider: deps.decider ?? managedLayerDecider,
+      decider: deps.decider,
       policyFiles: [MANAGED_POLICY_FILE],
       record: (runs) => record(runs, peer, account?.name, deps),
     },

@@ -5,22 +5,26 @@
  * its door (native/hookwerk-accept.c: binds `/run/hookwerk/daemon.sock` as root, drops to the
  * account, listens, hands each connection over with the caller's uid, gid and pid from the
  * kernel), then drops to the account itself and refuses to go on if it could get root back. Each
- * hook call is answered by the managed layer alone (`managed-answer.ts`); `status` is for
- * everyone, `stop` only for root and the daemon's account (the kernel's uid, not the request's).
+ * hook call is answered by the managed layer alone (`managed-answer.ts`), its engines kept warm
+ * as the user daemon's are [R-HOOK-4]; `status` is for everyone (each user sees its own engines;
+ * root and the account see all), `stop` only for root and the daemon's account
+ * (the kernel's uid, not the request's).
  * Without the door (no C compiler at install) it does not start: managed answers need callers
  * the kernel named.
  */
 import { lstatSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { CliError } from '../cli/cli-error.ts';
+import { engineStatus } from '../cli/daemon-status.ts';
 import { graceOption } from '../cli/shutdown.ts';
 import { errorMessage } from '../core/errno.ts';
 import { connectionHandler, type Peer } from '../hook/daemon-server.ts';
 import type { ControlCommand, WireReply } from '../hook/daemon-wire.ts';
 import { systemFolderProblem } from '../hook/system-socket.ts';
+import type { WarmEngineInfo } from '../hook/warm-decider.ts';
 import { doorBuilt, openDoor } from './accept-door.ts';
-import { answerManaged } from './managed-answer.ts';
-import { accountByName, type PasswdEntry } from './passwd-entry.ts';
+import { answerManaged, managedWarmDecider } from './managed-answer.ts';
+import { accountByName, accountByUid, type PasswdEntry } from './passwd-entry.ts';
 import { requireRoot } from './setup-system.ts';
 import {
   DEFAULT_SYSTEM_ACCOUNT,
@@ -110,15 +114,22 @@ export async function systemDaemonCommand(
   const since = new Date();
   let calls = 0;
   const note = (line: string) => err(line);
+  const warm = managedWarmDecider();
 
-  const status = () => ({
+  // [G-WARM-1] Another user's projects are theirs: a caller but root and the account sees its own engines.
+  const ownEngine = (peer: Peer | undefined) => {
+    const caller = accountByUid(peer?.uid ?? -1);
+    return (e: WarmEngineInfo) =>
+      seesAll(peer, acct) || (caller !== undefined && e.user === caller.name && e.home === caller.home);
+  };
+  const status = (peer: Peer | undefined) => ({
     running: true,
     pid: process.pid,
     socket: SYSTEM_SOCKET,
     since: since.toISOString(),
     calls,
     idleExitMinutes: null,
-    engines: [],
+    engines: warm.engines().filter(ownEngine(peer)).map(engineStatus),
     system: true,
     user: acct.name,
   });
@@ -128,13 +139,13 @@ export async function systemDaemonCommand(
     stderr: Buffer.alloc(0),
   });
   const control = (command: ControlCommand, peer: Peer | undefined): WireReply => {
-    if (command === 'status') return json(status());
+    if (command === 'status') return json(status(peer));
     // [T-MGD-3] Only root and the daemon's own account stop it, by the kernel's word.
-    if (peer === undefined || (peer.uid !== 0 && peer.uid !== acct.uid))
+    if (!seesAll(peer, acct))
       return json({
         refused: `only root or ${acct.name} may stop the system daemon (you are uid ${peer?.uid})`,
       });
-    stopFor(`asked to stop by uid ${peer.uid} (hookwerk daemon stop --system)`);
+    stopFor(`asked to stop by uid ${peer?.uid} (hookwerk daemon stop --system)`);
     return json({ stopping: true, pid: process.pid });
   };
   const connections = connectionHandler({
@@ -142,7 +153,7 @@ export async function systemDaemonCommand(
       // Every connection comes from the door, with its peer; one without cannot be answered.
       if (peer === undefined) throw new Error("a call without the kernel's credentials");
       calls++;
-      return answerManaged(request, peer, { recordsDir: SYSTEM_RECORDS_DIR, note });
+      return answerManaged(request, peer, { recordsDir: SYSTEM_RECORDS_DIR, note, decider: warm });
     },
     control,
     onMalformed: (why) => err(`hookwerk daemon: closed a request without a reply: ${why}`),
@@ -181,8 +192,14 @@ export async function systemDaemonCommand(
   err(`hookwerk daemon: ${why}, shutting down (running calls finish first)`);
   door.close();
   await connections.drain(grace);
+  await warm.close();
   err(`hookwerk daemon: stopped after ${calls} call${calls === 1 ? '' : 's'}`);
   return 0;
+}
+
+/** [T-MGD-3] Root and the daemon's own account, by the kernel's uid: they may stop it and see every engine. */
+function seesAll(peer: Peer | undefined, acct: PasswdEntry): boolean {
+  return peer !== undefined && (peer.uid === 0 || peer.uid === acct.uid);
 }
 
 function firstSignal(err: (line: string) => void): Promise<string> {
