@@ -27,6 +27,31 @@ export const ACCOUNT_FILES = ['passwd', 'group', 'shadow', 'gshadow'];
  * @param {string} [etc] an /etc to bind instead of a tmpfs
  * @returns {string[]}
  */
+/**
+ * The real /etc's entries worth binding back, each with its link target when it is a symlink.
+ * Another process may be running `useradd` on the real /etc meanwhile (a test making an account):
+ * its lock and temp files (`passwd.lock`, `shadow.12345`, `group+`, `.pwd.lock`) come and go, so
+ * they are left out, and an entry that vanishes between the listing and its lstat is skipped.
+ * @returns {{ name: string, link: string | undefined }[]}
+ */
+export function etcEntries() {
+  /** @type {{ name: string, link: string | undefined }[]} */
+  const out = [];
+  for (const name of readdirSync('/etc')) {
+    if (TRANSIENT.test(name)) continue;
+    const real = path.join('/etc', name);
+    try {
+      out.push({ name, link: lstatSync(real).isSymbolicLink() ? readlinkSync(real) : undefined });
+    } catch {
+      // Gone since the listing.
+    }
+  }
+  return out;
+}
+
+/** shadow-utils' lock and temp files. */
+const TRANSIENT = /^(\.pwd\.lock|(passwd|group|shadow|gshadow|subuid|subgid)(\.lock|\+|\.[0-9]+))$/;
+
 export function namespaceArgs(binds, repo, etc) {
   const args = [
     '--dev-bind',
@@ -39,12 +64,12 @@ export function namespaceArgs(binds, repo, etc) {
       .filter((t) => t.startsWith('/etc/'))
       .map((t) => path.relative('/etc', t).split(path.sep)[0]),
   );
-  for (const name of readdirSync('/etc')) {
+  for (const { name, link } of etcEntries()) {
     if (taken.has(name)) continue;
     if (etc !== undefined && ACCOUNT_FILES.some((f) => name === f || name === `${f}-`)) continue;
     const real = path.join('/etc', name);
-    if (lstatSync(real).isSymbolicLink()) {
-      if (etc === undefined) args.push('--symlink', readlinkSync(real), real);
+    if (link !== undefined) {
+      if (etc === undefined) args.push('--symlink', link, real);
     } else args.push('--bind', real, real);
   }
   /** @param {string} t */

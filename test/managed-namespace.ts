@@ -9,20 +9,15 @@
  * real Codex CLI in the same namespace.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  chownSync,
-  copyFileSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  statSync,
-  symlinkSync,
-} from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { ACCOUNT_FILES, INSTALLED, INSTALLED_BIN, namespaceArgs } from '../differential/namespace.js';
+import {
+  ACCOUNT_FILES,
+  etcEntries,
+  INSTALLED,
+  INSTALLED_BIN,
+  namespaceArgs,
+} from '../differential/namespace.js';
 import { type CliResult, cleanEnv, REPO, runProgram } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
 
@@ -103,11 +98,8 @@ export function accountsEtc(base: string): string {
     }
   }
   // Its links made once here (bwrap refuses to make a link that exists, and the folder is shared).
-  for (const name of readdirSync('/etc')) {
-    const real = path.join('/etc', name);
-    if (!ACCOUNT_FILES.includes(name) && lstatSync(real).isSymbolicLink())
-      symlinkSync(readlinkSync(real), path.join(dir, name));
-  }
+  for (const { name, link } of etcEntries())
+    if (!ACCOUNT_FILES.includes(name) && link !== undefined) symlinkSync(link, path.join(dir, name));
   return dir;
 }
 
