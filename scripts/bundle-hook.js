@@ -7,7 +7,7 @@
 //   @bufbuild/cel, undici…; ~700 module files) in one minified CommonJS script, which
 //   src/hook/cold-load.ts runs with V8's code cache. Its own dynamic imports stay lazy inside it.
 // - dist/cli/hook-snapshot.cjs: [G-PERF-1] the whole `hookwerk hook` with the cold decider, the
-//   program of the startup snapshot (src/hook/snapshot-entry.ts, built into a blob by
+//   program of the startup snapshot (src/cli/snapshot-entry.ts, built into a blob by
 //   src/hook/snapshot-blob.ts). A snapshot holds no native handle: prom-client's Pushgateway, which
 //   loads node:http (its parser binding cannot be serialized) and which hookwerk never uses, is
 //   left out of it.
@@ -129,7 +129,7 @@ await build({
   ssr: { noExternal: true, target: 'node' },
   resolve: { conditions: ['node', 'require', 'default'] },
   build: {
-    ssr: path.join(root, 'dist', 'hook', 'snapshot-entry.js'),
+    ssr: path.join(root, 'dist', 'cli', 'snapshot-entry.js'),
     outDir,
     emptyOutDir: false,
     minify: true,

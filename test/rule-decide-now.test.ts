@@ -17,14 +17,12 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerHookArgs } from '../src/cli/hook.ts';
 import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
-import { startDaemonServer } from '../src/hook/daemon-server.ts';
-import { WarmDecider } from '../src/hook/warm-decider.ts';
 import { journalDir } from '../src/records/journal-segments.ts';
 import { silentLogger } from '../src/records/logger.ts';
 import { RunJournal } from '../src/records/run-journal.ts';
 import type { RunRecord } from '../src/records/run-record.ts';
+import { startCli } from './cli-process.ts';
 import { BIN, cleanEnv, runProgram } from './cli-runner.ts';
 import { openEngine } from './engine-harness.ts';
 import { tempDir } from './helpers.ts';
@@ -201,22 +199,11 @@ describe('[G-PERF-1] rules alone are decided at once, and nothing observable cha
       expect(d.runs.map(timeless)).toEqual(t.runs.map(timeless));
     }
 
-    // Through the daemon: the Node client, the real server and warm decider, on a real socket.
+    // Through the daemon: the Node client and a real `hookwerk daemon` process on a real socket.
     const socket = path.join(s.dir, 'd.sock');
-    const warm = new WarmDecider();
-    const server = await startDaemonServer({
-      socket,
-      handle: (r) => answerHookArgs(r.args, { stdin: r.stdin, cwd: r.cwd, env: r.env }, { decider: warm }),
-    });
-    stops.push(async () => {
-      await server.stop(0);
-      await warm.close();
-    });
-    const env = cleanEnv({
-      HOME: s.home,
-      HOOKWERK_DAEMON_SOCKET: socket,
-      HOOKWERK_TEST_DAEMON_PID: String(process.pid),
-    });
+    const daemon = startCli(['daemon', '--socket', socket, '--idle', '0'], { home: s.home });
+    await daemon.waitForOutput(/^ready$/m);
+    const env = cleanEnv({ HOME: s.home, HOOKWERK_DAEMON_SOCKET: socket });
     const journal = new RunJournal(journalDir(s.home));
     const seen = journal.read({}).entries.length;
     const answers: string[] = [];

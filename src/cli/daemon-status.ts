@@ -11,9 +11,9 @@ import { pidAlive } from '../core/pid-alive.ts';
 import { askControl } from '../hook/daemon-client.ts';
 import { checkPeer, checkSystemPeer, type PeerCheck } from '../hook/daemon-peer.ts';
 import { privateFolder, socketAt } from '../hook/daemon-socket.ts';
+import { SYSTEM_SOCKET } from '../hook/system-paths.ts';
 import { checkSystemSocket } from '../hook/system-socket.ts';
 import type { WarmEngineInfo } from '../hook/warm-decider.ts';
-import { SYSTEM_SOCKET } from '../system/system-paths.ts';
 import { CliError } from './cli-error.ts';
 import { socketOf } from './daemon-socket-option.ts';
 

@@ -21,7 +21,7 @@ import type { SocketNote } from '../hook/daemon-refusal.ts';
 import { autostartOff, COLD_ENV, privateFolder, REFUSED_ENV, socketState } from '../hook/daemon-socket.ts';
 import { answerHookCall, type HookCallDeps, type PolicyDecider } from '../hook/hook-call.ts';
 import { guardProjectEnv } from '../hook/project-env.ts';
-import { SYSTEM_ASKED_ENV, SYSTEM_SOCKET } from '../system/system-paths.ts';
+import { SYSTEM_ASKED_ENV, SYSTEM_SOCKET } from '../hook/system-paths.ts';
 
 /**
  * [R-HOOK-4] The cold decider, loaded only once a policy hook may run: it (and the engine behind
@@ -315,7 +315,7 @@ async function startSnapshotBuildFor(env: NodeJS.ProcessEnv): Promise<void> {
 
 /**
  * The process entry: prints the reply, exits with its code. `deps`: the startup snapshot's
- * program passes the decider it holds already loaded ([G-PERF-1], hook/snapshot-entry.ts).
+ * program passes the decider it holds already loaded ([G-PERF-1], cli/snapshot-entry.ts).
  */
 export async function hookMain(args: readonly string[], deps: Partial<HookCallDeps> = {}): Promise<number> {
   // The C client's fallback: decide here, and leave the environment as the agent gave it.

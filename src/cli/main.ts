@@ -378,7 +378,7 @@ function addSetupSystemCommand(program: Command, setExit: SetExit): void {
     )
     .option('--user <name>', 'an existing account for the daemon instead of creating "hookwerk"')
     .action(async (opts) => {
-      const { setupSystemCommand } = await import('../system/setup-system.ts');
+      const { setupSystemCommand } = await import('./setup-system.ts');
       setExit(setupSystemCommand(opts, out));
     });
 }
@@ -409,7 +409,7 @@ function addDaemonCommand(program: Command, setExit: SetExit): void {
     .option('--user <name>', 'with --system: the account to run as (default hookwerk)')
     .action(async (opts) => {
       if (opts.system === true) {
-        const { systemDaemonCommand } = await import('../system/system-daemon.ts');
+        const { systemDaemonCommand } = await import('./system-daemon.ts');
         setExit(await systemDaemonCommand(opts, out, err));
         return;
       }

@@ -1,10 +1,10 @@
 import { homeFolder } from '../core/home.ts';
 import { HOOK_AGENT_NAMES } from '../dialects/hook-agents.ts';
+import { SYSTEM_RECORDS_DIR } from '../hook/system-paths.ts';
 import type { JournalEntry } from '../records/journal-entry.ts';
 import { journalDir } from '../records/journal-segments.ts';
 import { type JournalQuery, RunJournal } from '../records/run-journal.ts';
 import { parseSince, SINCE_FORMAT } from '../records/since-time.ts';
-import { SYSTEM_RECORDS_DIR } from '../system/system-paths.ts';
 import { CliError } from './cli-error.ts';
 import { wholeNumberOption } from './int-option.ts';
 

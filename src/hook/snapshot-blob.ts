@@ -1,6 +1,6 @@
 /**
  * [G-PERF-1][R-HOOK-4] The cold path's V8 startup snapshot: a blob of dist/cli/hook-snapshot.cjs
- * (hook/snapshot-entry.ts) made by this Node, kept in `<home>/.hookwerk/cache/`, which the C
+ * (cli/snapshot-entry.ts) made by this Node, kept in `<home>/.hookwerk/cache/`, which the C
  * client's fallback starts with `node --snapshot-blob <blob> hook <args>` instead of loading
  * bin/hookwerk.js and the cold bundle (≈2× a bare node script instead of ≈4×). `--snapshot-blob`
  * is a flag of node's own command line: only the C client, which starts node, can pass it.

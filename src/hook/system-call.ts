@@ -7,11 +7,11 @@
  * managed policy in-process (T-MGD-1): a system daemon that is down never opens anything.
  */
 import type { HookReply } from '../dialects/hook-agent.ts';
-import { SYSTEM_SOCKET } from '../system/system-paths.ts';
 import { askDaemon } from './daemon-client.ts';
 import { checkSystemPeer } from './daemon-peer.ts';
 import type { SocketNote } from './daemon-refusal.ts';
 import type { WireRequest } from './daemon-wire.ts';
+import { SYSTEM_SOCKET } from './system-paths.ts';
 import { checkSystemSocket } from './system-socket.ts';
 
 export type SystemAnswer = { kind: 'final'; reply: HookReply } | { kind: 'continue'; note?: SocketNote };

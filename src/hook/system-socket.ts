@@ -6,7 +6,7 @@
  * a folder that fails the same check.
  */
 import { lstatSync } from 'node:fs';
-import { SYSTEM_RUN_DIR, SYSTEM_SOCKET } from '../system/system-paths.ts';
+import { SYSTEM_RUN_DIR, SYSTEM_SOCKET } from './system-paths.ts';
 
 /** Why `dir` is not root's alone to write, else undefined. */
 export function systemFolderProblem(dir = SYSTEM_RUN_DIR): string | undefined {

@@ -55,7 +55,7 @@ let taken = 0;
 /**
  * A synchronous sleep: the writer is synchronous (a CLI about to exit calls it last). Its buffer
  * is made on first use: a V8 startup snapshot is built where SharedArrayBuffer does not exist
- * ([G-PERF-1], hook/snapshot-entry.ts).
+ * ([G-PERF-1], cli/snapshot-entry.ts).
  */
 let sleeper: Int32Array | undefined;
 function sleep(ms: number): void {

@@ -10,8 +10,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { z } from 'zod';
-import { ACCEPT_HELPER } from '../hook/daemon-peer.ts';
-import type { Peer } from '../hook/daemon-server.ts';
+import { ACCEPT_HELPER } from './daemon-peer.ts';
+import type { Peer } from './daemon-server.ts';
 
 const readySchema = z.object({ hookwerkAccept: z.literal('ready') });
 const peerSchema = z.object({

@@ -14,9 +14,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { answerHookArgs, hookMain } from '../cli/hook.ts';
 import { GUARD_TABLE } from '../guards/guard-table.ts';
-import { coldDecider } from './cold-decider.ts';
+import { coldDecider } from '../hook/cold-decider.ts';
+import { answerHookArgs, hookMain } from './hook.ts';
 
 /** `HOOKWERK_SNAPSHOT=note`: the answer's stderr says it came from the snapshot (what the tests look for). */
 const SNAPSHOT_NOTE = 'hookwerk: answered from the startup snapshot\n';

@@ -9,7 +9,6 @@
  * on to the user's path (which applies the managed policy again, T-MGD-1).
  */
 
-import { parseHookArgs } from '../cli/hook.ts';
 import type { HookReply } from '../dialects/hook-agent.ts';
 import { HOOK_AGENTS, type HookAgentName, isHookAgentName } from '../dialects/hook-agents.ts';
 import { MANAGED_POLICY_FILE } from '../dialects/policy/files.ts';
@@ -18,10 +17,11 @@ import { policyEngine } from '../hook/cold-decider.ts';
 import type { Peer } from '../hook/daemon-server.ts';
 import type { WireRequest } from '../hook/daemon-wire.ts';
 import { type AgentRunRecord, answerHookCall, type PolicyDecider } from '../hook/hook-call.ts';
+import { accountByUid } from '../hook/passwd-entry.ts';
 import { WarmDecider } from '../hook/warm-decider.ts';
 import { appendJournal } from '../records/journal-append.ts';
 import type { JournalEntry } from '../records/journal-entry.ts';
-import { accountByUid } from './passwd-entry.ts';
+import { parseHookArgs } from './hook.ts';
 
 /** The variables that name the caller: the kernel's answer replaces them. */
 const IDENTITY_VARS = ['HOME', 'USER', 'LOGNAME'] as const;

@@ -14,24 +14,24 @@
  */
 import { lstatSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { CliError } from '../cli/cli-error.ts';
-import { engineStatus } from '../cli/daemon-status.ts';
-import { graceOption } from '../cli/shutdown.ts';
 import { errorMessage } from '../core/errno.ts';
+import { doorBuilt, openDoor } from '../hook/accept-door.ts';
 import { connectionHandler, type Peer } from '../hook/daemon-server.ts';
 import type { ControlCommand, WireReply } from '../hook/daemon-wire.ts';
-import { systemFolderProblem } from '../hook/system-socket.ts';
-import type { WarmEngineInfo } from '../hook/warm-decider.ts';
-import { doorBuilt, openDoor } from './accept-door.ts';
-import { answerManaged, managedWarmDecider } from './managed-answer.ts';
-import { accountByName, accountByUid, type PasswdEntry } from './passwd-entry.ts';
-import { requireRoot } from './setup-system.ts';
+import { accountByName, accountByUid, type PasswdEntry } from '../hook/passwd-entry.ts';
 import {
   DEFAULT_SYSTEM_ACCOUNT,
   SYSTEM_RECORDS_DIR,
   SYSTEM_SOCKET,
   SYSTEM_STATE_DIR,
-} from './system-paths.ts';
+} from '../hook/system-paths.ts';
+import { systemFolderProblem } from '../hook/system-socket.ts';
+import type { WarmEngineInfo } from '../hook/warm-decider.ts';
+import { CliError } from './cli-error.ts';
+import { engineStatus } from './daemon-status.ts';
+import { answerManaged, managedWarmDecider } from './managed-answer.ts';
+import { requireRoot } from './setup-system.ts';
+import { graceOption } from './shutdown.ts';
 
 const DEFAULT_GRACE_MS = 5000;
 

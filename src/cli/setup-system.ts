@@ -8,15 +8,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdirSync } from 'node:fs';
-import { CliError } from '../cli/cli-error.ts';
 import { errorMessage } from '../core/errno.ts';
-import { accountByName, type PasswdEntry } from './passwd-entry.ts';
+import { accountByName, type PasswdEntry } from '../hook/passwd-entry.ts';
 import {
   DEFAULT_SYSTEM_ACCOUNT,
   SYSTEM_RECORDS_DIR,
   SYSTEM_RUN_DIR,
   SYSTEM_STATE_DIR,
-} from './system-paths.ts';
+} from '../hook/system-paths.ts';
+import { CliError } from './cli-error.ts';
 
 /** A name useradd takes and no option could hide in: lower case, digits, `_`, `-`. */
 const ACCOUNT_NAME = /^[a-z_][a-z0-9_-]{0,31}$/;
