@@ -7,6 +7,7 @@ import { journalDir } from '../src/records/journal-segments.ts';
 import { RunJournal } from '../src/records/run-journal.ts';
 import { cleanEnv, runCli } from './cli-runner.ts';
 import { tempDir, waitFor } from './helpers.ts';
+import { journalOf } from './journal-fixture.ts';
 import { request, type Served, startServe } from './serve-process.ts';
 
 // [UI-1..3] The dashboard in a real headless Chromium (Debian's `chromium`, driven by
@@ -372,20 +373,7 @@ describe('[UI-1] [UI-3] the dashboard in Chromium', { timeout: 60_000 }, () => {
 
   it('[T-SELF-3] shows the journal’s chain: whole up to its last record, then broken at the record edited on disk', async () => {
     const d = await openDashboard();
-    const dir = journalDir(d.home);
-    const journal = new RunJournal(dir);
-    for (let i = 1; i <= 3; i++)
-      journal.append([
-        {
-          hook: `h${i}`,
-          source: 's',
-          event: 'PreToolUse',
-          outcome: 'ok',
-          durationMs: 1,
-          at: new Date().toISOString(),
-          agent: 'claude',
-        },
-      ]);
+    const { dir } = journalOf(3, d.home);
     await signIn(d);
     const panel = d.page.locator('#agents');
     const chain = panel.locator('.journal-chain');

@@ -4,16 +4,15 @@
  * and kept while the journal's files do not change. Real journal files, a real `hookwerk serve`.
  */
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type JournalEntry, journalDir, RunJournal } from '../src/index.ts';
 import { segmentFile } from '../src/records/journal-segments.ts';
 import { chainStateReader } from '../src/server/journal-chain-state.ts';
 import { chainSummary } from '../ui/src/chain-status.ts';
 import { journalChainSchema } from '../ui/src/schemas.ts';
-import { cleanEnv } from './cli-runner.ts';
-import { tempDir, writeHooks } from './helpers.ts';
-import { request, startServe } from './serve-process.ts';
+import { tempDir } from './helpers.ts';
+import { withServe } from './journal-fixture.ts';
+import { request } from './serve-process.ts';
 
 function entry(i: number): JournalEntry {
   return {
@@ -108,16 +107,9 @@ describe('[T-SELF-3] the chain state the dashboard shows', () => {
 
   it('[T-SELF-3] GET /api/journal-chain of a real serve: whole, then broken at the edited record', async () => {
     const { home, dir } = journalOf(3);
-    const workspace = tempDir('hw-chainstate-ws-');
-    writeHooks(workspace, {});
-    const served = await startServe(
-      ['--workspace', workspace, '--project', workspace, '--port', '0'],
-      cleanEnv({ HOME: home }),
-    );
-    try {
-      const token = readFileSync(path.join(workspace, '.hookwerk', 'token'), 'utf8').trim();
+    await withServe(home, async (port, token) => {
       const ask = async () => {
-        const r = await request(served.port, 'GET', '/api/journal-chain', token);
+        const r = await request(port, 'GET', '/api/journal-chain', token);
         expect(r.status).toBe(200);
         const parsed = journalChainSchema.safeParse(JSON.parse(r.text));
         if (!parsed.success) throw new Error(r.text);
@@ -129,8 +121,6 @@ describe('[T-SELF-3] the chain state the dashboard shows', () => {
         state: 'broken',
         breaks: [{ segment: SEG1, line: 2, kind: 'edited' }],
       });
-    } finally {
-      await served.stop();
-    }
+    });
   });
 });

@@ -10,12 +10,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { journalDir, RunJournal } from '../src/index.ts';
+import { RunJournal } from '../src/index.ts';
 import { readLockWaits } from '../src/records/journal-lock-counts.ts';
 import { segmentFile } from '../src/records/journal-segments.ts';
-import { cleanEnv, REPO, runCli } from './cli-runner.ts';
-import { tempDir, waitFor, writeHooks } from './helpers.ts';
-import { request, sample, startServe } from './serve-process.ts';
+import { REPO, runCli } from './cli-runner.ts';
+import { tempDir, waitFor } from './helpers.ts';
+import { journalOf, journalRun, withServe } from './journal-fixture.ts';
+import { request, sample } from './serve-process.ts';
 
 const lib = (file: string) => JSON.stringify(path.join(REPO, 'dist', 'records', file));
 
@@ -73,25 +74,6 @@ async function holdLock(dir: string): Promise<Child> {
   return holder;
 }
 
-function journalOf(n: number): { home: string; dir: string } {
-  const home = tempDir('hw-lock-');
-  const dir = journalDir(home);
-  const journal = new RunJournal(dir);
-  for (let i = 1; i <= n; i++)
-    journal.append([
-      {
-        hook: `h${i}`,
-        source: 's',
-        event: 'PreToolUse',
-        outcome: 'ok',
-        durationMs: 1,
-        at: new Date().toISOString(),
-        agent: 'claude',
-      },
-    ]);
-  return { home, dir };
-}
-
 beforeAll(() => {
   if (!existsSync(path.join(REPO, 'dist', 'records', 'journal-lock-counts.js')))
     throw new Error('dist/ is missing or stale: run `npm run build` first');
@@ -138,21 +120,12 @@ describe('[T-SELF-3] the append lock between processes', () => {
     expect(readLockWaits(dir)).toEqual({ waited: 1, gave_up: 1 });
     expect((await runCli(['runs', '--verify'], { home })).code).toBe(0);
 
-    const workspace = tempDir('hw-lock-ws-');
-    writeHooks(workspace, {});
-    const served = await startServe(
-      ['--workspace', workspace, '--project', workspace, '--port', '0'],
-      cleanEnv({ HOME: home }),
-    );
-    try {
-      const token = readFileSync(path.join(workspace, '.hookwerk', 'token'), 'utf8').trim();
-      const metrics = await request(served.port, 'GET', '/metrics', token);
+    await withServe(home, async (port, token) => {
+      const metrics = await request(port, 'GET', '/metrics', token);
       expect(metrics.status).toBe(200);
       expect(sample(metrics.text, 'journal_lock_waits_total{result="waited"}')).toBe(1);
       expect(sample(metrics.text, 'journal_lock_waits_total{result="gave_up"}')).toBe(1);
-    } finally {
-      await served.stop();
-    }
+    });
   });
 
   it('[T-SELF-3] without listing the folder: a segment planted two numbers up keeps no run from the head’s segment, and --verify names its lines', async () => {
@@ -163,17 +136,7 @@ describe('[T-SELF-3] the append lock between processes', () => {
       `${JSON.stringify({ hook: 'forged', at: new Date().toISOString(), agent: 'claude' })}\n`,
     );
     const journal = new RunJournal(dir);
-    journal.append([
-      {
-        hook: 'h3',
-        source: 's',
-        event: 'PreToolUse',
-        outcome: 'ok',
-        durationMs: 1,
-        at: new Date().toISOString(),
-        agent: 'claude',
-      },
-    ]);
+    journal.append([journalRun('h3')]);
     // The run went on in the head's segment, chained; the planted file is as it was.
     expect(readFileSync(segmentFile(dir, 1), 'utf8')).toContain('"hook":"h3"');
     expect(readFileSync(planted, 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
@@ -189,15 +152,7 @@ describe('[T-SELF-3] the append lock between processes', () => {
     await new Promise((r) => dead.on('close', r));
     symlinkSync(`${pid}.1`, path.join(dir, 'append.lock'));
     const notes = new RunJournal(dir, { lock: { waitMs: 600_000, staleMs: 600_000 } }).append([
-      {
-        hook: 'after',
-        source: 's',
-        event: 'PreToolUse',
-        outcome: 'ok',
-        durationMs: 1,
-        at: new Date().toISOString(),
-        agent: 'claude',
-      },
+      journalRun('after'),
     ]);
     expect(notes).toEqual([]);
     expect(existsSync(path.join(dir, 'append.lock'))).toBe(false);
