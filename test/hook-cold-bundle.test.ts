@@ -11,49 +11,16 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerHookArgs } from '../src/cli/hook.ts';
 import type { HookReply } from '../src/dialects/hook-agent.ts';
-import { GUARD_TABLE } from '../src/guards/guard-table.ts';
 import { coldDecider } from '../src/hook/cold-decider.ts';
 import { journalDir } from '../src/records/journal-segments.ts';
 import { RunJournal } from '../src/records/run-journal.ts';
 import { startCli } from './cli-process.ts';
 import { BIN, cleanEnv, REPO, runProgram } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
+import { LAYERED_POLICY } from './layered-policy.ts';
 
 const ARGS = ['--agent', 'claude'];
 const BUNDLE = path.join(REPO, 'dist', 'cli', 'cold-bundle.cjs');
-
-/** Permission rules, every shipped guard and CEL rules: each layer of G-PERF-1's policy. */
-function policy() {
-  return {
-    permissions: {
-      deny: ['Bash(git push --force *)'],
-      ask: ['Bash(npm publish *)'],
-      allow: ['Bash(npm test)'],
-    },
-    guards: Object.fromEntries(GUARD_TABLE.map((g) => [g.name, true])),
-    hooks: {
-      PreToolUse: [
-        {
-          matcher: 'Bash',
-          hooks: [
-            {
-              type: 'rule',
-              when: 'input.command.contains("shred")',
-              decision: 'deny',
-              reason: 'no shredding',
-            },
-            {
-              type: 'rule',
-              when: 'commands.exists(c, c.name == "curl")',
-              decision: 'ask',
-              reason: 'network?',
-            },
-          ],
-        },
-      ],
-    },
-  };
-}
 
 function setup() {
   const dir = tempDir('hw-cold-bundle-');
@@ -61,7 +28,7 @@ function setup() {
   const project = path.join(dir, 'project');
   mkdirSync(path.join(home, '.hookwerk'), { recursive: true });
   mkdirSync(path.join(project, 'src'), { recursive: true });
-  writeFileSync(path.join(home, '.hookwerk', 'policy.json'), JSON.stringify(policy()));
+  writeFileSync(path.join(home, '.hookwerk', 'policy.json'), JSON.stringify(LAYERED_POLICY));
   return { dir, home, project, socket: path.join(dir, 'd.sock') };
 }
 type Setup = ReturnType<typeof setup>;

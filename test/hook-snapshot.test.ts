@@ -20,37 +20,16 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GUARD_TABLE } from '../src/guards/guard-table.ts';
 import { identityLine } from '../src/hook/snapshot-blob.ts';
 import { journalDir } from '../src/records/journal-segments.ts';
 import { RunJournal } from '../src/records/run-journal.ts';
 import { cleanEnv, REPO, runProgram } from './cli-runner.ts';
 import { waitFor } from './helpers.ts';
+import { LAYERED_POLICY } from './layered-policy.ts';
 
 const CLIENT = path.join(REPO, 'dist', 'native', 'hookwerk-hook');
 const BUILD_MAIN = path.join(REPO, 'dist', 'hook', 'snapshot-build-main.js');
 const NOTE = 'hookwerk: answered from the startup snapshot\n';
-
-/** Permission rules, every shipped guard, CEL rules: each layer of G-PERF-1's policy. */
-const POLICY = {
-  permissions: {
-    deny: ['Bash(git push --force *)'],
-    ask: ['Bash(npm publish *)'],
-    allow: ['Bash(npm test)'],
-  },
-  guards: Object.fromEntries(GUARD_TABLE.map((g) => [g.name, true])),
-  hooks: {
-    PreToolUse: [
-      {
-        matcher: 'Bash',
-        hooks: [
-          { type: 'rule', when: 'input.command.contains("shred")', decision: 'deny', reason: 'no shredding' },
-          { type: 'rule', when: 'commands.exists(c, c.name == "curl")', decision: 'ask', reason: 'network?' },
-        ],
-      },
-    ],
-  },
-};
 
 /** A permission's deny, a guard's deny, a CEL rule's deny and ask, an allow, no objection. */
 const COMMANDS = [
@@ -130,7 +109,7 @@ async function builtAgain(before: string | undefined): Promise<void> {
 beforeAll(async () => {
   mkdirSync(path.join(home, '.hookwerk'), { recursive: true });
   mkdirSync(path.join(project, 'src'), { recursive: true });
-  writeFileSync(policyFile, JSON.stringify(POLICY));
+  writeFileSync(policyFile, JSON.stringify(LAYERED_POLICY));
   expect(await build()).toMatchObject({ kind: 'built' });
 }, 180_000);
 
@@ -192,7 +171,7 @@ describe('[G-PERF-1] the cold path from a startup snapshot (C client)', () => {
       expect(r.stderr.endsWith(NOTE)).toBe(true);
       expect({ ...r, stderr: r.stderr.slice(0, -NOTE.length) }).toEqual(viaBundle);
     } finally {
-      writeFileSync(policyFile, JSON.stringify(POLICY));
+      writeFileSync(policyFile, JSON.stringify(LAYERED_POLICY));
     }
   }, 60_000);
 
