@@ -8,6 +8,7 @@
 import { chmodSync, chownSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { claudeVerdict } from './claude-verdict.ts';
 import { type CliProcess, startProgram } from './cli-process.ts';
 import type { CliResult } from './cli-runner.ts';
 import {
@@ -86,27 +87,6 @@ function asAgent(s: Setup, args: string[]): Promise<CliResult> {
   return hookwerkIn(args, { binds: s.binds, as: s.agent, env: agentEnv(s.home), cwd: s.project });
 }
 
-/** Claude Code's reading of the reply: `deny` with its reason, `allow`, or `none`. */
-function verdict(r: CliResult): { decision: string; reason?: string } {
-  expect(r.code, r.stderr).toBe(0);
-  if (r.stdout.trim() === '') return { decision: 'none' };
-  const out: unknown = JSON.parse(r.stdout);
-  const specific =
-    typeof out === 'object' && out !== null ? Reflect.get(out, 'hookSpecificOutput') : undefined;
-  const decision =
-    typeof specific === 'object' && specific !== null
-      ? Reflect.get(specific, 'permissionDecision')
-      : undefined;
-  const reason =
-    typeof specific === 'object' && specific !== null
-      ? Reflect.get(specific, 'permissionDecisionReason')
-      : undefined;
-  return {
-    decision: typeof decision === 'string' ? decision : 'none',
-    ...(typeof reason === 'string' ? { reason } : {}),
-  };
-}
-
 const ALLOW_HOOK = {
   type: 'command',
   command: `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`,
@@ -123,7 +103,7 @@ describe('[T-MGD-1] the managed policy runs first, and no user or project file t
     writeOwn(s, s.project, { permissions: { allow: ['Bash(curl *)'] } });
     expect((await asAgent(s, ['trust', '--yes', '--project', s.project])).code).toBe(0);
     // Without a managed policy the user's allow decides: the case below is not vacuous.
-    expect(verdict(await hook(s, bash(s, 'curl https://example.com'))).decision).toBe('allow');
+    expect(claudeVerdict(await hook(s, bash(s, 'curl https://example.com'))).decision).toBe('allow');
 
     writeManaged(s, {
       permissions: { deny: ['Bash(curl *)'] },
@@ -136,12 +116,12 @@ describe('[T-MGD-1] the managed policy runs first, and no user or project file t
         ],
       },
     });
-    const curl = verdict(
+    const curl = claudeVerdict(
       await hook(s, bash(s, 'curl https://example.com'), { HOOKWERK_POLICY_ERRORS: 'open' }),
     );
     expect(curl).toEqual({ decision: 'deny', reason: `${MANAGED}: permissions.deny: Bash(curl *)` });
     // The user's disableAllHooks leaves the managed hook on; its deny beats the user hook's allow.
-    const echo = verdict(await hook(s, bash(s, 'echo hi')));
+    const echo = claudeVerdict(await hook(s, bash(s, 'echo hi')));
     expect(echo.decision).toBe('deny');
     expect(echo.reason).toContain('the managed hook says no');
   });
@@ -152,7 +132,7 @@ describe('[T-MGD-1] the managed policy runs first, and no user or project file t
     writeOwn(s, s.home, { guards: { 'force-push': false } });
     writeOwn(s, s.project, { guards: { 'force-push': { except: ['Bash(git push -f origin main)'] } } });
     expect((await asAgent(s, ['trust', '--yes', '--project', s.project])).code).toBe(0);
-    const push = verdict(await hook(s, bash(s, 'git push -f origin main')));
+    const push = claudeVerdict(await hook(s, bash(s, 'git push -f origin main')));
     expect(push.decision).toBe('deny');
     expect(push.reason).toMatch(new RegExp(`^${MANAGED}: guards\\.force-push: `));
     // validate names the ignored switch, and lists the managed source.
@@ -173,11 +153,11 @@ describe('[T-MGD-1] the managed policy runs first, and no user or project file t
       },
     });
     writeOwn(s, s.project, '{ "hooks": ');
-    expect(verdict(await hook(s, bash(s, 'echo hi'))).decision).toBe('deny');
+    expect(claudeVerdict(await hook(s, bash(s, 'echo hi'))).decision).toBe('deny');
 
     writeManaged(s, { managedOnly: true, permissions: { deny: ['Bash(curl *)'] } });
-    expect(verdict(await hook(s, bash(s, 'echo hi')))).toEqual({ decision: 'none' });
-    expect(verdict(await hook(s, bash(s, 'curl x'))).decision).toBe('deny');
+    expect(claudeVerdict(await hook(s, bash(s, 'echo hi')))).toEqual({ decision: 'none' });
+    expect(claudeVerdict(await hook(s, bash(s, 'curl x'))).decision).toBe('deny');
     const checked = await asAgent(s, ['validate']);
     expect(checked.code, checked.stderr).toBe(0);
     expect(checked.stdout).toContain(`ok: ${MANAGED}: 0 hooks, 1 rule (managed)`);
@@ -220,7 +200,7 @@ describe('[T-MGD-1, G-FAIL-1] a managed policy root does not own is a broken pol
       writeManaged(s, { permissions: { deny: ['Bash(curl *)'] } });
       spoil(s);
       const r = await hook(s, bash(s, 'ls'), { HOOKWERK_POLICY_ERRORS: 'open' });
-      const v = verdict(r);
+      const v = claudeVerdict(r);
       expect(v.decision).toBe('deny');
       expect(v.reason).toMatch(why);
       expect(v.reason).toMatch(
@@ -230,7 +210,7 @@ describe('[T-MGD-1, G-FAIL-1] a managed policy root does not own is a broken pol
         s,
         JSON.stringify({ ...JSON.parse(bash(s, 'ls')), hook_event_name: 'PostToolUse', tool_response: {} }),
       );
-      expect(verdict(post)).toEqual({ decision: 'none' });
+      expect(claudeVerdict(post)).toEqual({ decision: 'none' });
       expect(post.stderr).toMatch(why);
     });
 });
@@ -245,13 +225,13 @@ describe('[T-MGD-1, R-HOOK-4] an edited managed policy is seen by the very next 
     const s = setup();
     // A user policy with a hook on another event: the fast path keeps an index for PreToolUse.
     writeOwn(s, s.home, { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
-    expect(verdict(await hook(s, bash(s, 'echo one')))).toEqual({ decision: 'none' });
-    expect(verdict(await hook(s, bash(s, 'echo one')))).toEqual({ decision: 'none' });
+    expect(claudeVerdict(await hook(s, bash(s, 'echo one')))).toEqual({ decision: 'none' });
+    expect(claudeVerdict(await hook(s, bash(s, 'echo one')))).toEqual({ decision: 'none' });
     writeManaged(s, { permissions: { deny: ['Bash(echo one)'] } });
-    expect(verdict(await hook(s, bash(s, 'echo one'))).decision).toBe('deny');
+    expect(claudeVerdict(await hook(s, bash(s, 'echo one'))).decision).toBe('deny');
     writeManaged(s, { permissions: { deny: ['Bash(echo two)'] } });
-    expect(verdict(await hook(s, bash(s, 'echo one')))).toEqual({ decision: 'none' });
-    expect(verdict(await hook(s, bash(s, 'echo two'))).decision).toBe('deny');
+    expect(claudeVerdict(await hook(s, bash(s, 'echo one')))).toEqual({ decision: 'none' });
+    expect(claudeVerdict(await hook(s, bash(s, 'echo two'))).decision).toBe('deny');
 
     // The daemon, as the agent, in the same namespace; the clients ask it (a running one is asked).
     const daemon = startProgram(
@@ -261,13 +241,13 @@ describe('[T-MGD-1, R-HOOK-4] an edited managed policy is seen by the very next 
     );
     running.push(daemon);
     await daemon.waitForOutput(/^ready$/m);
-    expect(verdict(await hook(s, bash(s, 'echo two'))).decision).toBe('deny');
+    expect(claudeVerdict(await hook(s, bash(s, 'echo two'))).decision).toBe('deny');
     writeManaged(s, { permissions: { deny: ['Bash(echo three)'] } });
-    expect(verdict(await hook(s, bash(s, 'echo two')))).toEqual({ decision: 'none' });
-    expect(verdict(await hook(s, bash(s, 'echo three'))).decision).toBe('deny');
+    expect(claudeVerdict(await hook(s, bash(s, 'echo two')))).toEqual({ decision: 'none' });
+    expect(claudeVerdict(await hook(s, bash(s, 'echo three'))).decision).toBe('deny');
     // A chmod of the folder alone changes what a fresh load reads: the warm engine sees it too.
     chmodSync(s.etc, 0o775);
-    expect(verdict(await hook(s, bash(s, 'echo two'))).reason).toMatch(
+    expect(claudeVerdict(await hook(s, bash(s, 'echo two'))).reason).toMatch(
       /\/etc\/hookwerk must be owned by root/,
     );
     const status = await asAgent(s, ['daemon', 'status', '--json']);

@@ -20,6 +20,7 @@ import {
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { claudeVerdict } from './claude-verdict.ts';
 import { type CliResult, runProgram } from './cli-runner.ts';
 import {
   type Account,
@@ -159,18 +160,7 @@ async function hookC(
 }
 
 /** Claude Code's reading of the reply's permission decision (`none` for no objection). */
-function decision(r: CliResult): string {
-  expect(r.code, r.stderr).toBe(0);
-  if (r.stdout.trim() === '') return 'none';
-  const out: unknown = JSON.parse(r.stdout);
-  const specific =
-    typeof out === 'object' && out !== null ? Reflect.get(out, 'hookSpecificOutput') : undefined;
-  const d =
-    typeof specific === 'object' && specific !== null
-      ? Reflect.get(specific, 'permissionDecision')
-      : undefined;
-  return typeof d === 'string' ? d : 'none';
-}
+const decision = (r: CliResult): string => claudeVerdict(r).decision;
 
 /** The uid of an account in the test's own /etc/passwd. */
 function uidIn(s: Setup, name: string): number | undefined {
