@@ -10,13 +10,15 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeReply } from '../src/hook/daemon-wire.ts';
 import { startProgram } from './cli-process.ts';
-import { REPO, runCli } from './cli-runner.ts';
+import { type CliResult, REPO, runCli } from './cli-runner.ts';
 import { tempDir } from './helpers.ts';
 
 beforeAll(() => {
   if (!existsSync(path.join(REPO, 'dist', 'native', 'hookwerk-peer')))
     throw new Error('dist/native/hookwerk-peer is missing: run `npm run build` (needs cc)');
 });
+
+type Planted = Awaited<ReturnType<typeof planted>>;
 
 /** A home with its private `.hookwerk` folder and a planted server on its daemon socket. */
 async function planted() {
@@ -55,51 +57,46 @@ async function planted() {
   return { home, socket, server, env };
 }
 
+/** `hookwerk …args` against the planted socket: refused, so it exits 1. */
+async function refused(p: Planted, args: string[]): Promise<CliResult> {
+  const r = await runCli(args, { env: p.env });
+  expect(r.code).toBe(1);
+  return r;
+}
+
+// The planted server is a startProgram child: cli-process.ts kills it after each test.
 describe('[T-SELF-4] daemon status and stop ask only a peer they believe', () => {
   it('[T-SELF-4] status of a planted socket: refused, nothing sent, exit 1 (text and --json)', async () => {
     const p = await planted();
-    try {
-      const text = await runCli(['daemon', 'status'], { env: p.env });
-      expect(text.code).toBe(1);
-      expect(text.stdout).toMatch(
-        new RegExp(
-          `^hookwerk daemon: whatever listens on ${p.socket} is not this installation's daemon of this account \\(.+\\); not asked\\n$`,
-        ),
-      );
-      const json = await runCli(['daemon', 'status', '--json'], { env: p.env });
-      expect(json.code).toBe(1);
-      expect(JSON.parse(json.stdout)).toMatchObject({
-        running: false,
-        pid: null,
-        socket: p.socket,
-        refused: expect.any(String),
-      });
-      await p.server.waitForOutput(/got/);
-      // Each connection ended without a byte of ours.
-      expect(
-        p.server
-          .stdout()
-          .match(/got \d+/g)
-          ?.every((l) => l === 'got 0'),
-      ).toBe(true);
-    } finally {
-      await p.server.stop('SIGKILL');
-    }
+    const text = await refused(p, ['daemon', 'status']);
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `^hookwerk daemon: whatever listens on ${p.socket} is not this installation's daemon of this account \\(.+\\); not asked\\n$`,
+      ),
+    );
+    const json = await refused(p, ['daemon', 'status', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      running: false,
+      pid: null,
+      socket: p.socket,
+      refused: expect.any(String),
+    });
+    await p.server.waitForOutput(/got/);
+    // Each connection ended without a byte of ours.
+    expect(
+      p.server
+        .stdout()
+        .match(/got \d+/g)
+        ?.every((l) => l === 'got 0'),
+    ).toBe(true);
   });
 
   it('[T-SELF-4] stop of a planted socket: "stop" not sent, exit 1, the listener untouched', async () => {
     const p = await planted();
-    try {
-      const stop = await runCli(['daemon', 'stop'], { env: p.env });
-      expect(stop.code).toBe(1);
-      expect(stop.stderr).toMatch(
-        /is not this installation's daemon of this account \(.+\); "stop" not sent/,
-      );
-      await p.server.waitForOutput(/got/);
-      expect(p.server.stdout()).not.toMatch(/got [1-9]/);
-      expect(p.server.child.exitCode).toBe(null);
-    } finally {
-      await p.server.stop('SIGKILL');
-    }
+    const stop = await refused(p, ['daemon', 'stop']);
+    expect(stop.stderr).toMatch(/is not this installation's daemon of this account \(.+\); "stop" not sent/);
+    await p.server.waitForOutput(/got/);
+    expect(p.server.stdout()).not.toMatch(/got [1-9]/);
+    expect(p.server.child.exitCode).toBe(null);
   });
 });
