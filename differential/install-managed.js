@@ -14,8 +14,11 @@ import { HOOKWERK_ROOT } from './hookwerk-side.js';
 import { ECHO, MANAGED_STEPS } from './install-cases.js';
 import { INSTALLED_BIN, namespaceArgs, namespaceProblem } from './namespace.js';
 import { runProcess } from './processes.js';
+import { clipAt, firstLine, readOr } from './step-text.js';
 
 const FILE = '/etc/codex/requirements.toml';
+/** What the model was told, clipped in a step's line. */
+const clip = clipAt(120);
 /** The managed policy's one rule, and the call the model makes that it denies [T-MGD-1]. */
 const DENY_RULE = 'Bash(touch *)';
 const TOUCH = 'touch made-by-agent';
@@ -228,16 +231,4 @@ function verdict(r) {
       : 'touch ran';
   const hooks = r.hooks.length === 0 ? 'no hook ran' : `${r.hooks.length} hook runs, PreToolUse ${pre}`;
   return `${what} (${hooks}${r.code !== 0 ? `, codex exit ${r.code}` : ''})`;
-}
-
-function readOr(file) {
-  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-}
-
-function clip(s) {
-  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
-}
-
-function firstLine(s) {
-  return s.trim().split('\n')[0] ?? '';
 }

@@ -43,10 +43,13 @@ import {
   uninstallHookwerk,
 } from './install-hooks.js';
 import { managedSteps } from './install-managed.js';
+import { clipAt, firstLine, readOr } from './step-text.js';
 import { GEMINI_USER_SETTINGS } from './world.js';
 
 const GUARD = fileURLToPath(new URL('./install-guard.mjs', import.meta.url));
 const STARTER = fileURLToPath(new URL('../examples/policy/starter.json', import.meta.url));
+/** Model words and records quoted in a step's line are clipped here. */
+const clip = clipAt(160);
 const DRIVE = { claude: runClaude, gemini: runGemini, codex: runCodex, copilot: runCopilot };
 /** The event each agent gates a tool call on. */
 const PRE_EVENT = { claude: 'PreToolUse', gemini: 'BeforeTool', codex: 'PreToolUse', copilot: 'preToolUse' };
@@ -623,18 +626,6 @@ function jsonRecords(text) {
     }
   }
   return out;
-}
-
-function readOr(file) {
-  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-}
-
-function clip(s) {
-  return s.length > 160 ? `${s.slice(0, 160)}…` : s;
-}
-
-function firstLine(s) {
-  return s.trim().split('\n')[0] ?? '';
 }
 
 function writeJson(file, value) {
