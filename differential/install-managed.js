@@ -15,6 +15,7 @@ import { ECHO, MANAGED_STEPS } from './install-cases.js';
 import { INSTALLED_BIN, namespaceArgs, namespaceProblem } from './namespace.js';
 import { runProcess } from './processes.js';
 import { clipAt, firstLine, readOr } from './step-text.js';
+import { codexUserToml } from './world.js';
 
 const FILE = '/etc/codex/requirements.toml';
 /** What the model was told, clipped in a step's line. */
@@ -170,23 +171,7 @@ async function codexRun({ tool, spec, baseEnv, timeoutMs }, managed, name, o) {
     codexHome: path.join(base, 'home', '.codex'),
   };
   for (const d of [world.codexHome, world.proj]) mkdirSync(d, { recursive: true });
-  writeFileSync(
-    path.join(world.codexHome, 'config.toml'),
-    [
-      'model = "gpt-5.5"',
-      'model_provider = "mock"',
-      'check_for_update_on_startup = false',
-      o.toml ?? '',
-      '[model_providers.mock]',
-      'name = "mock"',
-      'base_url = "@MOCK@/v1"',
-      'wire_api = "responses"',
-      'env_key = "OPENAI_API_KEY"',
-      `[projects.${JSON.stringify(world.proj)}]`,
-      'trust_level = "trusted"',
-      '',
-    ].join('\n'),
-  );
+  writeFileSync(path.join(world.codexHome, 'config.toml'), codexUserToml(world.proj, o.toml));
   const turns = o.turns ?? [TOUCH];
   const kase = {
     turns: [...turns.map((c) => ({ tools: [spec.call(c)] })), { text: 'Done.' }],

@@ -111,23 +111,7 @@ export function buildWorld(root, dialect, kase) {
     const codexHome = path.join(world.home, '.codex');
     mkdirSync(codexHome, { recursive: true });
     world.codexHome = codexHome;
-    writeFileSync(
-      path.join(codexHome, 'config.toml'),
-      [
-        'model = "gpt-5.5"',
-        'model_provider = "mock"',
-        'check_for_update_on_startup = false',
-        kase.userToml ?? '',
-        '[model_providers.mock]',
-        'name = "mock"',
-        'base_url = "@MOCK@/v1"',
-        'wire_api = "responses"',
-        'env_key = "OPENAI_API_KEY"',
-        `[projects.${JSON.stringify(world.proj)}]`,
-        'trust_level = "trusted"',
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(path.join(codexHome, 'config.toml'), codexUserToml(world.proj, kase.userToml));
     if (kase.userHooks) writeJson(path.join(codexHome, 'hooks.json'), { hooks: kase.userHooks });
     writeJson(path.join(world.proj, '.codex', 'hooks.json'), { hooks: projectHooks });
     if (kase.projectToml) writeFileSync(path.join(world.proj, '.codex', 'config.toml'), kase.projectToml);
@@ -215,6 +199,27 @@ function recorder(dialect) {
     codex: '.codex/hooks',
   }[dialect];
   return { type: 'command', command: `node ${dir}/h.mjs ${RECORDER}` };
+}
+
+/**
+ * Codex's user config.toml: the mock provider (runCodex fills in @MOCK@), `extra` (the case's own
+ * user settings) before it, and the project trusted so its hooks and config are read.
+ */
+export function codexUserToml(proj, extra) {
+  return [
+    'model = "gpt-5.5"',
+    'model_provider = "mock"',
+    'check_for_update_on_startup = false',
+    extra ?? '',
+    '[model_providers.mock]',
+    'name = "mock"',
+    'base_url = "@MOCK@/v1"',
+    'wire_api = "responses"',
+    'env_key = "OPENAI_API_KEY"',
+    `[projects.${JSON.stringify(proj)}]`,
+    'trust_level = "trusted"',
+    '',
+  ].join('\n');
 }
 
 function withRecorders(hooks, events, handler) {
