@@ -62,11 +62,22 @@ export function startCli(args: string[], opts: CliProcessOptions = {}): CliProce
 export function startProgram(
   command: string,
   argv: readonly string[],
-  opts: { env: NodeJS.ProcessEnv; cwd?: string; label?: string; shared?: boolean },
+  opts: {
+    env: NodeJS.ProcessEnv;
+    cwd?: string;
+    label?: string;
+    shared?: boolean;
+    /** A pipe on the child's stdin (`child.stdin`) instead of none. */
+    stdin?: 'pipe';
+  },
 ): CliProcess {
   const { env } = opts;
   const label = opts.label ?? command;
-  const child = spawn(command, argv, { env, cwd: opts.cwd ?? REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const where = { env, cwd: opts.cwd ?? REPO };
+  const child =
+    opts.stdin === 'pipe'
+      ? spawn(command, argv, { ...where, stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn(command, argv, { ...where, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => {

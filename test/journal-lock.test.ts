@@ -6,13 +6,14 @@
  * lock is a symbolic link naming its holder; one left by a holder that died is broken at once.
  * The tests wait for events (the holder's "held", the writer's "waiting"), never for the clock.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RunJournal } from '../src/index.ts';
 import { readLockWaits } from '../src/records/journal-lock-counts.ts';
 import { segmentFile } from '../src/records/journal-segments.ts';
+import { type CliProcess, startProgram } from './cli-process.ts';
 import { REPO, runCli } from './cli-runner.ts';
 import { tempDir, waitFor } from './helpers.ts';
 import { journalOf, journalRun, withServe } from './journal-fixture.ts';
@@ -39,38 +40,16 @@ const notes = appendJournal(dir, [run], { maxBytes: 1 << 26, segmentBytes: 1 << 
 for (const n of notes) console.error(n);
 `;
 
-interface Child {
-  child: ChildProcess;
-  out: () => string;
-  err: () => string;
-  exit: Promise<number | null>;
-}
-
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-});
-
-function start(source: string, args: string[]): Child {
+/** `source` as a node script with `args`, its stdin a pipe; killed after the test (cli-process.ts). */
+function start(source: string, args: string[]): CliProcess {
   const script = path.join(tempDir('hw-lock-script-'), 'script.mjs');
   writeFileSync(script, source);
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-  });
-  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, out: () => out, err: () => err, exit };
+  return startProgram(process.execPath, [script, ...args], { env: process.env, stdin: 'pipe' });
 }
 
-async function holdLock(dir: string): Promise<Child> {
+async function holdLock(dir: string): Promise<CliProcess> {
   const holder = start(HOLDER, [dir]);
-  await waitFor(() => holder.out().includes('held'), 'the holder to take the lock', 20_000);
+  await waitFor(() => holder.stdout().includes('held'), 'the holder to take the lock', 20_000);
   return holder;
 }
 
@@ -86,13 +65,13 @@ describe('[T-SELF-3] the append lock between processes', () => {
     // While held, the lock is a symbolic link naming the holder's pid.
     expect(readlinkSync(path.join(dir, 'append.lock'))).toMatch(new RegExp(`^${holder.child.pid}\\.\\d+$`));
     const writer = start(WRITER, [dir, '600000']);
-    await waitFor(() => writer.out().includes('waiting'), 'the writer to find the lock held', 20_000);
+    await waitFor(() => writer.stdout().includes('waiting'), 'the writer to find the lock held', 20_000);
     // Nothing written while it waits.
     expect(readFileSync(segmentFile(dir, 1), 'utf8')).not.toContain('"hook":"late"');
     holder.child.stdin?.write('release\n');
-    expect(await holder.exit).toBe(0);
-    expect(await writer.exit).toBe(0);
-    expect(writer.err()).toBe('');
+    expect((await holder.exit).code).toBe(0);
+    expect((await writer.exit).code).toBe(0);
+    expect(writer.stderr()).toBe('');
     const text = readFileSync(segmentFile(dir, 1), 'utf8');
     expect(text).toContain('"hook":"late"');
     expect(text).not.toContain('"unlocked":true');
@@ -107,16 +86,16 @@ describe('[T-SELF-3] the append lock between processes', () => {
     const { home, dir } = journalOf(1);
     const holder = await holdLock(dir);
     const writer = start(WRITER, [dir, '1']);
-    expect(await writer.exit).toBe(0);
-    expect(writer.out()).toContain('waiting');
-    expect(writer.err()).toMatch(/append\.lock was held for more than 1 ms: runs appended without it/);
+    expect((await writer.exit).code).toBe(0);
+    expect(writer.stdout()).toContain('waiting');
+    expect(writer.stderr()).toMatch(/append\.lock was held for more than 1 ms: runs appended without it/);
     expect(readFileSync(segmentFile(dir, 1), 'utf8')).toMatch(/"hook":"late".*"unlocked":true,"prev"/);
     expect(readLockWaits(dir)).toEqual({ waited: 0, gave_up: 1 });
     // A second writer that waits for the lock, then takes it.
     const patient = start(WRITER, [dir, '600000']);
-    await waitFor(() => patient.out().includes('waiting'), 'the second writer to wait', 20_000);
+    await waitFor(() => patient.stdout().includes('waiting'), 'the second writer to wait', 20_000);
     holder.child.stdin?.write('release\n');
-    expect(await patient.exit).toBe(0);
+    expect((await patient.exit).code).toBe(0);
     expect(readLockWaits(dir)).toEqual({ waited: 1, gave_up: 1 });
     expect((await runCli(['runs', '--verify'], { home })).code).toBe(0);
 
