@@ -15,7 +15,7 @@ import { parse, TomlError } from 'smol-toml';
 import { MAX_SOURCE_BYTES } from '../consent/project-surface.ts';
 import { readSourceFile } from '../core/read-source.ts';
 import { agentNotes } from './agent-notes.ts';
-import { commitInstall, commitUninstall } from './file-commit.ts';
+import { commitInstall, finishUninstall } from './file-commit.ts';
 import { HookFileError } from './hook-file-error.ts';
 import type { InstallResult } from './install-agent.ts';
 import { readInstallRecord, removeInstallRecord } from './install-record.ts';
@@ -135,18 +135,7 @@ export function uninstallRequirementsToml(target: InstallTarget, dryRun: boolean
         : read.bom + read.outside;
   // [R-INST-1] A symbolic link is never deleted (install never makes one): its target is emptied.
   if (after === null && isSymlink(file)) after = read.bom + read.outside;
-  const changed = after !== read.original;
-  const result: UninstallResult = {
-    ...base,
-    changed,
-    removed: after === null,
-    restored: restored && after !== null,
-    events,
-    diff: unifiedDiff(file, read.original, after),
-  };
-  if (dryRun) return result;
-  commitUninstall(file, recordsDir, read.original, after, record);
-  return result;
+  return finishUninstall(base, { recordsDir, original: read.original, after, record, restored, events });
 }
 
 /** Reads, parses and checks `file`; throws HookFileError when install must not change it. */

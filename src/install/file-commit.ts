@@ -9,7 +9,9 @@ import { writeFileAtomic } from '../core/atomic-write.ts';
 import { HookFileError } from './hook-file-error.ts';
 import { type InstallRecord, removeInstallRecord, writeInstallRecord } from './install-record.ts';
 import type { InstallTarget } from './install-target.ts';
+import { unifiedDiff } from './line-diff.ts';
 import { unchangedSince } from './unchanged-since.ts';
+import type { UninstallResult } from './uninstall-agent.ts';
 import { managedFolder, removeEmptyDirs } from './written-folders.ts';
 
 /** What install decided: the file's text before (`null`: no file) and after, and the folders it creates. */
@@ -40,21 +42,41 @@ export function commitInstall(target: InstallTarget, text: InstalledText): void 
     throw new HookFileError(file, '$', 'the file changed while install was writing it; run install again');
 }
 
+/** What uninstall decided: the text on disk, what it becomes (`null`: no file), and what it says. */
+export interface UninstallChange {
+  readonly recordsDir: string;
+  readonly original: string;
+  readonly after: string | null;
+  readonly record: InstallRecord | undefined;
+  /** The text is the record's "before" (install's change taken back whole). */
+  readonly restored: boolean;
+  readonly events: string[];
+}
+
 /**
- * The file removed (`after` null, with the folders install created for it, when empty) or
- * rewritten when `changed`, then its record dropped.
+ * Uninstall's result; unless `dryRun`, the file removed (`after` null, with the folders install
+ * created for it, when empty) or rewritten when changed, then its record dropped.
  */
-export function commitUninstall(
-  file: string,
-  recordsDir: string,
-  original: string,
-  after: string | null,
-  record: InstallRecord | undefined,
-): void {
+export function finishUninstall(
+  base: Omit<UninstallResult, 'changed' | 'removed' | 'restored' | 'events' | 'diff'>,
+  change: UninstallChange,
+): UninstallResult {
+  const { file } = base;
+  const { recordsDir, original, after, record } = change;
+  const changed = after !== original;
+  const result: UninstallResult = {
+    ...base,
+    changed,
+    removed: after === null,
+    restored: change.restored && after !== null,
+    events: change.events,
+    diff: unifiedDiff(file, original, after),
+  };
+  if (base.dryRun) return result;
   if (after === null) {
     unlinkSync(file);
     removeEmptyDirs(record?.createdDirs ?? []);
-  } else if (after !== original) {
+  } else if (changed) {
     const written = writeFileAtomic(file, after, { beforeRename: () => unchangedSince(file, original) });
     if (!written)
       throw new HookFileError(
@@ -64,4 +86,5 @@ export function commitUninstall(
       );
   }
   if (record !== undefined) removeInstallRecord(recordsDir, file);
+  return result;
 }

@@ -10,11 +10,10 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { uninstallRequirementsToml } from './codex-requirements.ts';
-import { commitUninstall } from './file-commit.ts';
+import { finishUninstall } from './file-commit.ts';
 import { parseHooks, readHookFile } from './hook-file.ts';
 import { type InstallRecord, readInstallRecord, removeInstallRecord } from './install-record.ts';
 import { type InstallTarget, type InstallTargetOptions, installTarget } from './install-target.ts';
-import { unifiedDiff } from './line-diff.ts';
 import {
   containersOf,
   findOurEntries,
@@ -90,18 +89,7 @@ export function uninstallAgent(opts: UninstallOptions): UninstallResult {
   // to keeps everything but our entries.
   if (after === null && isSymlink(file))
     after = read.bom + removeOurEntries(read.text, value, name, KEEP_NOTHING).text;
-  const changed = after !== read.original;
-  const result: UninstallResult = {
-    ...base,
-    changed,
-    removed: after === null,
-    restored: restored && after !== null,
-    events,
-    diff: unifiedDiff(file, read.original, after),
-  };
-  if (opts.dryRun === true) return result;
-  commitUninstall(file, recordsDir, read.original, after, record);
-  return result;
+  return finishUninstall(base, { recordsDir, original: read.original, after, record, restored, events });
 }
 
 /**
