@@ -74,6 +74,25 @@ static int snapshot_line_matches(const char *line, const char *kind, const char 
   return 1;
 }
 
+/*
+ * Reads up to `size` bytes of `fd` into a new NUL-terminated buffer (the count read in `*len`),
+ * then closes `fd`. NULL: out of memory. Shared by the snapshot's stamp and the C client's project
+ * file check (hookwerk-hook.c).
+ */
+static inline char *read_fd_text(int fd, size_t size, size_t *len) {
+  char *text = malloc(size + 1);
+  *len = 0;
+  while (text != NULL && *len < size) {
+    ssize_t n = read(fd, text + *len, size - *len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    *len += (size_t)n;
+  }
+  close(fd);
+  if (text != NULL) text[*len] = '\0';
+  return text;
+}
+
 /* Reads the stamp whole (a regular 0600 file of `uid`, not a link); NULL when it is not one. */
 static char *snapshot_read_stamp(const char *stamp, uid_t uid) {
   int fd = open(stamp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -84,20 +103,12 @@ static char *snapshot_read_stamp(const char *stamp, uid_t uid) {
     close(fd);
     return NULL;
   }
-  char *text = malloc((size_t)st.st_size + 1);
   size_t len = 0;
-  while (text != NULL && len < (size_t)st.st_size) {
-    ssize_t n = read(fd, text + len, (size_t)st.st_size - len);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    len += (size_t)n;
-  }
-  close(fd);
+  char *text = read_fd_text(fd, (size_t)st.st_size, &len);
   if (text == NULL || len != (size_t)st.st_size) {
     free(text);
     return NULL;
   }
-  text[len] = '\0';
   return text;
 }
 

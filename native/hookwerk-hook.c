@@ -229,17 +229,9 @@ static int file_names_home_vars(const char *dir, const char *name) {
     close(fd);
     return 1;
   }
-  char *text = malloc((size_t)st.st_size + 1);
   size_t len = 0;
-  while (text != NULL && len < (size_t)st.st_size) {
-    ssize_t n = read(fd, text + len, (size_t)st.st_size - len);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    len += (size_t)n;
-  }
-  close(fd);
+  char *text = read_fd_text(fd, (size_t)st.st_size, &len);
   if (text == NULL) return 1;
-  text[len] = '\0';
   /* A NUL inside would hide the rest from strstr: count it as naming them. */
   int named = strlen(text) != len || text_names_home_vars(text);
   free(text);

@@ -83,15 +83,12 @@ static int peer_env_injects(const char *env, size_t len) {
   return 0;
 }
 
-/*
- * Checks the process at the other end of the connected Unix socket `fd`: PEER_OK, PEER_REFUSED
- * with `why` (one short phrase), PEER_GONE when that process has exited (its /proc entry gone, or
- * a zombie whose program is released), or PEER_UNCHECKED (no peer credentials on this platform).
- * `script` is this installation's bin/hookwerk.js. There is no exception for tests: whatever the
- * environment says, the peer must be the daemon itself (tests start a real one) [T-SELF-4].
- */
-static int verify_daemon_peer(int fd, uid_t expected_uid, const char *script, const char **why) {
 #ifdef SO_PEERCRED
+/*
+ * The pid of the process at the other end of `fd` when the kernel's peer credentials say it runs
+ * as `expected_uid` (never root when `refuse_root`: the system daemon); else 0 with `why`.
+ */
+static inline long peer_pid_as(int fd, uid_t expected_uid, int refuse_root, const char **why) {
   /* struct ucred's layout on Linux, declared here so no _GNU_SOURCE is needed. */
   struct {
     pid_t pid;
@@ -101,17 +98,32 @@ static int verify_daemon_peer(int fd, uid_t expected_uid, const char *script, co
   socklen_t cred_len = sizeof cred;
   if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) != 0 || cred_len != sizeof cred) {
     *why = "the kernel gave no peer credentials";
-    return PEER_REFUSED;
+    return 0;
   }
-  if (cred.uid != expected_uid) {
-    *why = "the daemon runs as another account";
-    return PEER_REFUSED;
+  if (cred.uid != expected_uid || (refuse_root && expected_uid == 0)) {
+    *why = refuse_root ? "the system daemon runs as another account than its socket's owner"
+                       : "the daemon runs as another account";
+    return 0;
   }
-  long pid = (long)cred.pid;
-  if (pid <= 0) {
-    *why = "the daemon has no process id";
-    return PEER_REFUSED;
+  if (cred.pid <= 0) {
+    *why = refuse_root ? "the system daemon has no process id" : "the daemon has no process id";
+    return 0;
   }
+  return (long)cred.pid;
+}
+#endif
+
+/*
+ * Checks the process at the other end of the connected Unix socket `fd`: PEER_OK, PEER_REFUSED
+ * with `why` (one short phrase), PEER_GONE when that process has exited (its /proc entry gone, or
+ * a zombie whose program is released), or PEER_UNCHECKED (no peer credentials on this platform).
+ * `script` is this installation's bin/hookwerk.js. There is no exception for tests: whatever the
+ * environment says, the peer must be the daemon itself (tests start a real one) [T-SELF-4].
+ */
+static int verify_daemon_peer(int fd, uid_t expected_uid, const char *script, const char **why) {
+#ifdef SO_PEERCRED
+  long pid = peer_pid_as(fd, expected_uid, 0, why);
+  if (pid <= 0) return PEER_REFUSED;
   char link[64], exe[PATH_MAX];
   snprintf(link, sizeof link, "/proc/%ld/exe", pid);
   ssize_t n = readlink(link, exe, sizeof exe - 1);
@@ -220,25 +232,8 @@ static inline int peer_arg_is(const char *cmdline, size_t len, int index, const 
  */
 static inline int verify_system_peer(int fd, uid_t expected_uid, const char *door, const char *script, const char **why) {
 #ifdef SO_PEERCRED
-  struct {
-    pid_t pid;
-    uid_t uid;
-    gid_t gid;
-  } cred;
-  socklen_t cred_len = sizeof cred;
-  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) != 0 || cred_len != sizeof cred) {
-    *why = "the kernel gave no peer credentials";
-    return PEER_REFUSED;
-  }
-  if (cred.uid != expected_uid || expected_uid == 0) {
-    *why = "the system daemon runs as another account than its socket's owner";
-    return PEER_REFUSED;
-  }
-  long pid = (long)cred.pid;
-  if (pid <= 0) {
-    *why = "the system daemon has no process id";
-    return PEER_REFUSED;
-  }
+  long pid = peer_pid_as(fd, expected_uid, 1, why);
+  if (pid <= 0) return PEER_REFUSED;
   char *text = malloc(PEER_PROC_MAX);
   if (text == NULL) {
     *why = "out of memory";

@@ -83,26 +83,33 @@ await build({
   },
 });
 
-await build({
-  configFile: false,
-  root,
-  logLevel: 'warn',
-  plugins: [keepOwnPlaces()],
-  ssr: { noExternal: true, target: 'node' },
-  // CommonJS builds of the packages that have both: the bundle is a script.
-  resolve: { conditions: ['node', 'require', 'default'] },
-  build: {
-    ssr: path.join(root, 'dist', 'hook', 'cold-decider.js'),
-    outDir,
-    emptyOutDir: false,
-    minify: true,
-    sourcemap: false,
-    target: 'node20',
-    rollupOptions: {
-      output: { format: 'cjs', codeSplitting: false, entryFileNames: 'cold-bundle.cjs', keepNames: true },
+/**
+ * One CommonJS script of `entry` (below dist/) with every package in it, as `file` in outDir:
+ * CommonJS builds of the packages that have both, since the bundle is a script.
+ */
+function buildScript(entry, file, plugins) {
+  return build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    plugins,
+    ssr: { noExternal: true, target: 'node' },
+    resolve: { conditions: ['node', 'require', 'default'] },
+    build: {
+      ssr: path.join(root, 'dist', ...entry),
+      outDir,
+      emptyOutDir: false,
+      minify: true,
+      sourcemap: false,
+      target: 'node20',
+      rollupOptions: {
+        output: { format: 'cjs', codeSplitting: false, entryFileNames: file, keepNames: true },
+      },
     },
-  },
-});
+  });
+}
+
+await buildScript(['hook', 'cold-decider.js'], 'cold-bundle.cjs', [keepOwnPlaces()]);
 
 /** prom-client's Pushgateway, in the snapshot's bundle: a class that says why it is not there. */
 const NO_PUSHGATEWAY = '\0hookwerk-no-pushgateway';
@@ -121,25 +128,7 @@ function withoutPushgateway() {
   };
 }
 
-await build({
-  configFile: false,
-  root,
-  logLevel: 'warn',
-  plugins: [keepOwnPlaces(), withoutPushgateway()],
-  ssr: { noExternal: true, target: 'node' },
-  resolve: { conditions: ['node', 'require', 'default'] },
-  build: {
-    ssr: path.join(root, 'dist', 'cli', 'snapshot-entry.js'),
-    outDir,
-    emptyOutDir: false,
-    minify: true,
-    sourcemap: false,
-    target: 'node20',
-    rollupOptions: {
-      output: { format: 'cjs', codeSplitting: false, entryFileNames: 'hook-snapshot.cjs', keepNames: true },
-    },
-  },
-});
+await buildScript(['cli', 'snapshot-entry.js'], 'hook-snapshot.cjs', [keepOwnPlaces(), withoutPushgateway()]);
 const snapshotFile = path.join(outDir, 'hook-snapshot.cjs');
 const snapshotText = readFileSync(snapshotFile, 'utf8');
 if (!snapshotText.includes('setDeserializeMainFunction'))

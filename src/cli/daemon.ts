@@ -24,7 +24,7 @@ import { CliError } from './cli-error.ts';
 import { socketOf } from './daemon-socket-option.ts';
 import { type DaemonStatus, engineStatus } from './daemon-status.ts';
 import { answerHookArgs } from './hook.ts';
-import { graceOption } from './shutdown.ts';
+import { firstSignal, graceOption } from './shutdown.ts';
 
 const DEFAULT_GRACE_MS = 5000;
 /** [G-WARM-1] A daemon with no call for this long exits; `--idle 0`: never. */
@@ -216,21 +216,4 @@ function claimLock(lock: string): void {
   } catch {
     // The lock only keeps starts apart; the socket is what the clients use.
   }
-}
-
-function firstSignal(err: (line: string) => void): Promise<string> {
-  return new Promise((resolve) => {
-    let seen = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (seen) {
-        // A second Ctrl-C means now: running calls are abandoned (their clients decide themselves).
-        err(`hookwerk daemon: ${signal} again, exiting now`);
-        process.exit(1);
-      }
-      seen = true;
-      resolve(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
 }

@@ -1,7 +1,8 @@
 /**
  * [X-PROC-3] Bounded shutdown for the commands that run hooks in the foreground (`emit --wait`,
  * `decide`): SIGINT or SIGTERM closes the engine — running hooks get the grace, then SIGTERM to
- * everything they started, SIGKILL 5 s later — and the command exits 130 / 143.
+ * everything they started, SIGKILL 5 s later — and the command exits 130 / 143. The daemons
+ * (`daemon`, `daemon --system`) drain on the first signal and exit at once on a second.
  */
 import type { HookEngine } from '../engine-api.ts';
 import { CliError } from './cli-error.ts';
@@ -29,4 +30,22 @@ export function closeOnStopSignal(engine: HookEngine, err: (line: string) => voi
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   };
+}
+
+/** The first SIGINT or SIGTERM (a daemon then drains); a second one exits the process at once. */
+export function firstSignal(err: (line: string) => void): Promise<string> {
+  return new Promise((resolve) => {
+    let seen = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (seen) {
+        // A second Ctrl-C means now: running calls are abandoned (their clients decide themselves).
+        err(`hookwerk daemon: ${signal} again, exiting now`);
+        process.exit(1);
+      }
+      seen = true;
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
 }

@@ -31,7 +31,7 @@ import { CliError } from './cli-error.ts';
 import { engineStatus } from './daemon-status.ts';
 import { answerManaged, managedWarmDecider } from './managed-answer.ts';
 import { requireRoot } from './setup-system.ts';
-import { graceOption } from './shutdown.ts';
+import { firstSignal, graceOption } from './shutdown.ts';
 
 const DEFAULT_GRACE_MS = 5000;
 
@@ -200,20 +200,4 @@ export async function systemDaemonCommand(
 /** [T-MGD-3] Root and the daemon's own account, by the kernel's uid: they may stop it and see every engine. */
 function seesAll(peer: Peer | undefined, acct: PasswdEntry): boolean {
   return peer !== undefined && (peer.uid === 0 || peer.uid === acct.uid);
-}
-
-function firstSignal(err: (line: string) => void): Promise<string> {
-  return new Promise((resolve) => {
-    let seen = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (seen) {
-        err(`hookwerk daemon: ${signal} again, exiting now`);
-        process.exit(1);
-      }
-      seen = true;
-      resolve(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
 }

@@ -10,7 +10,7 @@
  * The daemon gets a small environment (`daemonEnv`), not the agent's: it lives up to 30 idle
  * minutes, and each call brings its own environment for its hooks anyway.
  */
-import { spawn } from 'node:child_process';
+import { type StdioOptions, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,28 @@ const BIN = fileURLToPath(new URL('../../bin/hookwerk.js', import.meta.url));
  */
 export const WAIT_FOR_CALLER =
   'i=0; while [ "$i" -lt 200 ] && kill -0 "$1" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done; shift; exec "$@"';
+
+/**
+ * Starts `command` detached from `/` with `daemonEnv(env)`, once this call has ended
+ * (WAIT_FOR_CALLER; `name` is the shell's `$0`). Returns its pid; never waits for it.
+ */
+export function spawnAfterCaller(
+  name: string,
+  command: readonly string[],
+  env: NodeJS.ProcessEnv,
+  stdio: StdioOptions,
+): number | undefined {
+  const child = spawn('/bin/sh', ['-c', WAIT_FOR_CALLER, name, String(process.pid), ...command], {
+    detached: true,
+    cwd: '/',
+    env: daemonEnv(env),
+    stdio,
+  });
+  // A failed exec is reported later, as an event: this process must not die of it.
+  child.on('error', () => {});
+  child.unref();
+  return child.pid;
+}
 
 /** The variables a daemon keeps from the call that started it. */
 const KEEP = new Set(['HOME', 'PATH', 'USER', 'LOGNAME', 'TMPDIR', 'LANG', 'TZ']);
@@ -81,20 +103,7 @@ export function autostartDaemon(socket: string, env: NodeJS.ProcessEnv): number 
     log = openSync(logFile, 'a', 0o600);
     // The daemon's Node start waits for this call to end (WAIT_FOR_CALLER), off its CPU.
     const daemon = [process.execPath, BIN, 'daemon', '--log', logFile];
-    const child = spawn(
-      '/bin/sh',
-      ['-c', WAIT_FOR_CALLER, 'hookwerk-daemon', String(process.pid), ...daemon],
-      {
-        detached: true,
-        cwd: '/',
-        env: daemonEnv(env),
-        stdio: ['ignore', log, log],
-      },
-    );
-    // A failed exec is reported later, as an event: this process must not die of it.
-    child.on('error', () => {});
-    child.unref();
-    pid = child.pid;
+    pid = spawnAfterCaller('hookwerk-daemon', daemon, env, ['ignore', log, log]);
   } catch {
     pid = undefined;
   } finally {

@@ -51,6 +51,25 @@ export function checkPeer(conn: Socket, socket: string): Promise<PeerCheck> {
   if (key !== undefined && verified.has(key)) return Promise.resolve({ kind: 'ok' });
   const uid = process.geteuid?.();
   if (uid === undefined) return Promise.resolve({ kind: 'unchecked', why: 'this platform has no user ids' });
+  return runPeerHelper(conn, [INSTALLED_BIN, String(uid)]).then((check) => {
+    if (check.kind === 'ok' && key !== undefined) verified.add(key);
+    return check;
+  });
+}
+
+/**
+ * [T-MGD-3] Who is at the other end of `conn`, on the system daemon's socket: the door of this
+ * installation running as `ownerUid` (the socket's owner, the daemon's account — never the
+ * caller's), child of `hookwerk daemon --system` of this installation as that account
+ * (peer-verify.h `verify_system_peer`). Without the helper: `unchecked` (the caller refuses the
+ * system socket then: managed answers come only from a daemon the kernel vouched for). Never rejects.
+ */
+export function checkSystemPeer(conn: Socket, ownerUid: number): Promise<PeerCheck> {
+  return runPeerHelper(conn, ['--system', ACCEPT_HELPER, INSTALLED_BIN, String(ownerUid)]);
+}
+
+/** Runs native/hookwerk-peer with `conn` as descriptor 3 and `args`; its exit code is the answer. */
+function runPeerHelper(conn: Socket, args: readonly string[]): Promise<PeerCheck> {
   if (!existsSync(HELPER))
     return Promise.resolve({
       kind: 'unchecked',
@@ -58,7 +77,7 @@ export function checkPeer(conn: Socket, socket: string): Promise<PeerCheck> {
     });
   return new Promise((resolve) => {
     let out = '';
-    const child = spawn(HELPER, [INSTALLED_BIN, String(uid)], {
+    const child = spawn(HELPER, args, {
       stdio: ['ignore', 'pipe', 'ignore', conn],
       env: {},
     });
@@ -73,50 +92,10 @@ export function checkPeer(conn: Socket, socket: string): Promise<PeerCheck> {
       // Node stops reading a socket it hands to a child: this process reads the reply on it.
       conn.resume();
       const why = out.trim().split('\n')[0] ?? '';
-      if (code === 0) {
-        if (key !== undefined) verified.add(key);
-        resolve({ kind: 'ok' });
-      } else if (code === 3)
+      if (code === 0) resolve({ kind: 'ok' });
+      else if (code === 3)
         // The process that listened has exited: a daemon dying as it accepted [G-WARM-1].
         resolve({ kind: 'gone' });
-      else if (code === 2)
-        resolve({ kind: 'unchecked', why: why || 'the platform gives no peer credentials' });
-      else resolve({ kind: 'refused', why: why || `the peer-credentials helper failed (exit ${code})` });
-    });
-  });
-}
-
-/**
- * [T-MGD-3] Who is at the other end of `conn`, on the system daemon's socket: the door of this
- * installation running as `ownerUid` (the socket's owner, the daemon's account — never the
- * caller's), child of `hookwerk daemon --system` of this installation as that account
- * (peer-verify.h `verify_system_peer`). Without the helper: `unchecked` (the caller refuses the
- * system socket then: managed answers come only from a daemon the kernel vouched for). Never rejects.
- */
-export function checkSystemPeer(conn: Socket, ownerUid: number): Promise<PeerCheck> {
-  if (!existsSync(HELPER))
-    return Promise.resolve({
-      kind: 'unchecked',
-      why: 'the peer-credentials helper (dist/native/hookwerk-peer) was not built (no C compiler at install)',
-    });
-  return new Promise((resolve) => {
-    let out = '';
-    const child = spawn(HELPER, ['--system', ACCEPT_HELPER, INSTALLED_BIN, String(ownerUid)], {
-      stdio: ['ignore', 'pipe', 'ignore', conn],
-      env: {},
-    });
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (text: string) => {
-      if (out.length < 1024) out += text;
-    });
-    child.on('error', (e) =>
-      resolve({ kind: 'unchecked', why: `the peer-credentials helper did not run (${e.message})` }),
-    );
-    child.on('close', (code) => {
-      conn.resume();
-      const why = out.trim().split('\n')[0] ?? '';
-      if (code === 0) resolve({ kind: 'ok' });
-      else if (code === 3) resolve({ kind: 'gone' });
       else if (code === 2)
         resolve({ kind: 'unchecked', why: why || 'the platform gives no peer credentials' });
       else resolve({ kind: 'refused', why: why || `the peer-credentials helper failed (exit ${code})` });

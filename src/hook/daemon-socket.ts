@@ -3,7 +3,7 @@
  * `<home>/.hookwerk/daemon.sock`. Client and daemon read it the same way. Small on purpose: the
  * cold `hookwerk hook` loads this and pays one `stat`, nothing more, when no daemon runs.
  */
-import { lstatSync, statSync } from 'node:fs';
+import { lstatSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { homeFolder } from '../core/home.ts';
 
@@ -41,6 +41,22 @@ export function autostartOff(env: NodeJS.ProcessEnv): boolean {
 /** What is at a socket path; `why` says what makes a `foreign` one unusable. */
 export type SocketCheck = { state: 'ours' } | { state: 'none' } | { state: 'foreign'; why: string };
 
+/** What one `lstat` of a socket path found (a link is not followed): nothing, something unreadable, or its stats. */
+export type SocketEntry =
+  | { state: 'none' }
+  | { state: 'foreign'; why: string }
+  | { state: 'found'; stats: Stats };
+
+export function socketEntry(socket: string): SocketEntry {
+  let s: ReturnType<typeof lstatSync>;
+  try {
+    s = lstatSync(socket, { throwIfNoEntry: false });
+  } catch {
+    return { state: 'foreign', why: 'it cannot be read' };
+  }
+  return s === undefined ? { state: 'none' } : { state: 'found', stats: s };
+}
+
 /**
  * What is at `socket`: `ours`, a socket of this account a client may connect to; `none`, no
  * file at all; `foreign`, anything else: not a socket (a link to one included), or another
@@ -48,13 +64,9 @@ export type SocketCheck = { state: 'ours' } | { state: 'none' } | { state: 'fore
  * client also checks the folder (`privateFolder`) and the peer [T-SELF-4].
  */
 export function checkSocket(socket: string): SocketCheck {
-  let s: ReturnType<typeof lstatSync>;
-  try {
-    s = lstatSync(socket, { throwIfNoEntry: false });
-  } catch {
-    return { state: 'foreign', why: 'it cannot be read' };
-  }
-  if (s === undefined) return { state: 'none' };
+  const entry = socketEntry(socket);
+  if (entry.state !== 'found') return entry;
+  const s = entry.stats;
   if (!s.isSocket()) return { state: 'foreign', why: 'it is not a socket' };
   const uid = process.geteuid?.();
   if (uid !== undefined && s.uid !== uid) return { state: 'foreign', why: 'it belongs to another account' };

@@ -14,7 +14,7 @@
  * (a detached process that waits for the call that started it to end), never on a call's path,
  * after a verifying run: one test call through it must deny as the policy says.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   closeSync,
@@ -37,7 +37,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { isErrno } from '../core/errno.ts';
-import { daemonEnv, WAIT_FOR_CALLER } from './daemon-autostart.ts';
+import { spawnAfterCaller } from './daemon-autostart.ts';
 import { fnv1a } from './policy-index.ts';
 
 /** `HOOKWERK_SNAPSHOT=off`: neither build nor use one (the C client reads it too). */
@@ -259,18 +259,7 @@ export function startSnapshotBuild(home: string, env: NodeJS.ProcessEnv): boolea
     if (snapshotCurrent(home)) return false;
     if (privateCacheDir(home) === undefined) return false;
     const build = [process.execPath, BUILD_MAIN, home];
-    const child = spawn(
-      '/bin/sh',
-      ['-c', WAIT_FOR_CALLER, 'hookwerk-snapshot', String(process.pid), ...build],
-      {
-        detached: true,
-        cwd: '/',
-        env: daemonEnv(env),
-        stdio: 'ignore',
-      },
-    );
-    child.on('error', () => {});
-    child.unref();
+    spawnAfterCaller('hookwerk-snapshot', build, env, 'ignore');
     return true;
   } catch {
     return false;

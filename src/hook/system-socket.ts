@@ -6,6 +6,7 @@
  * a folder that fails the same check.
  */
 import { lstatSync } from 'node:fs';
+import { socketEntry } from './daemon-socket.ts';
 import { SYSTEM_RUN_DIR, SYSTEM_SOCKET } from './system-paths.ts';
 
 /** Why `dir` is not root's alone to write, else undefined. */
@@ -30,14 +31,9 @@ export type SystemSocketCheck =
 
 /** The system socket as found: none, one not to use (why), or one to connect to (its owner's uid). */
 export function checkSystemSocket(): SystemSocketCheck {
-  const socket = SYSTEM_SOCKET;
-  let s: ReturnType<typeof lstatSync>;
-  try {
-    s = lstatSync(socket, { throwIfNoEntry: false });
-  } catch {
-    return { state: 'foreign', why: 'it cannot be read' };
-  }
-  if (s === undefined) return { state: 'none' };
+  const entry = socketEntry(SYSTEM_SOCKET);
+  if (entry.state !== 'found') return entry;
+  const s = entry.stats;
   const folder = systemFolderProblem();
   if (folder !== undefined) return { state: 'foreign', why: folder };
   if (!s.isSocket()) return { state: 'foreign', why: 'it is not a socket' };

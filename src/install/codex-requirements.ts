@@ -9,29 +9,23 @@
  * that is not TOML (Codex itself would not start), `hooks` written inline (our tables cannot be
  * added to it), an entry calling hookwerk outside our block, or our block edited by hand.
  */
-import { lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { MAX_SOURCE_BYTES } from '../consent/project-surface.ts';
-import { writeFileAtomic } from '../core/atomic-write.ts';
 import { readSourceFile } from '../core/read-source.ts';
 import { agentNotes } from './agent-notes.ts';
+import { commitInstall, finishUninstall } from './file-commit.ts';
 import { HookFileError } from './hook-file-error.ts';
 import type { InstallResult } from './install-agent.ts';
-import {
-  type InstallRecord,
-  readInstallRecord,
-  removeInstallRecord,
-  writeInstallRecord,
-} from './install-record.ts';
+import { readInstallRecord, removeInstallRecord } from './install-record.ts';
 import type { InstallTarget } from './install-target.ts';
 import { unifiedDiff } from './line-diff.ts';
 import { findOurEntries } from './our-entries.ts';
 import { findBlocks, renderBlock, type TomlBlock, withBlockAppended, withoutBlocks } from './toml-block.ts';
 import { isTable, sameToml, withoutOurGroups } from './toml-value.ts';
-import { unchangedSince } from './unchanged-since.ts';
 import type { UninstallResult } from './uninstall-agent.ts';
-import { managedFolder, missingDirs, removeEmptyDirs } from './written-folders.ts';
+import { missingDirs, removeEmptyDirs } from './written-folders.ts';
 
 const BOM = '\uFEFF';
 
@@ -141,30 +135,7 @@ export function uninstallRequirementsToml(target: InstallTarget, dryRun: boolean
         : read.bom + read.outside;
   // [R-INST-1] A symbolic link is never deleted (install never makes one): its target is emptied.
   if (after === null && isSymlink(file)) after = read.bom + read.outside;
-  const changed = after !== read.original;
-  const result: UninstallResult = {
-    ...base,
-    changed,
-    removed: after === null,
-    restored: restored && after !== null,
-    events,
-    diff: unifiedDiff(file, read.original, after),
-  };
-  if (dryRun) return result;
-  if (after === null) {
-    unlinkSync(file);
-    removeEmptyDirs(record?.createdDirs ?? []);
-  } else if (changed) {
-    const written = writeFileAtomic(file, after, { beforeRename: () => unchangedSince(file, read.original) });
-    if (!written)
-      throw new HookFileError(
-        file,
-        '$',
-        'the file changed while uninstall was writing it; run uninstall again',
-      );
-  }
-  if (record !== undefined) removeInstallRecord(recordsDir, file);
-  return result;
+  return finishUninstall(base, { recordsDir, original: read.original, after, record, restored, events });
 }
 
 /** Reads, parses and checks `file`; throws HookFileError when install must not change it. */
@@ -301,9 +272,9 @@ function blockEntries(blocks: readonly TomlBlock[], agent: string): Map<string, 
   return out;
 }
 
-/** The record first (a record the file never matched is harmless), then the file, atomically. */
+/** What "before" is for the record (file-commit.ts writes it and the file). */
 function writeInstalled(target: InstallTarget, read: TomlFile, after: string): void {
-  const { file, recordsDir, name } = target;
+  const { file, recordsDir } = target;
   const previous = readInstallRecord(recordsDir, file);
   let before: string | null = read.original ?? null;
   let createdDirs: string[] = [];
@@ -316,20 +287,7 @@ function writeInstalled(target: InstallTarget, read: TomlFile, after: string): v
     if (read.blocks.length > 0)
       before = read.outside.trim() === '' && previous?.before === null ? null : read.bom + read.outside;
   } else createdDirs = missingDirs(path.dirname(file));
-  const record: InstallRecord = {
-    version: 1,
-    file: path.resolve(file),
-    agent: name,
-    before,
-    after,
-    createdDirs,
-  };
-  for (const dir of [...createdDirs].reverse()) mkdirSync(dir, { recursive: true });
-  managedFolder();
-  writeInstallRecord(recordsDir, record);
-  const written = writeFileAtomic(file, after, { beforeRename: () => unchangedSince(file, read.original) });
-  if (!written)
-    throw new HookFileError(file, '$', 'the file changed while install was writing it; run install again');
+  commitInstall(target, { original: read.original, before, after, createdDirs });
 }
 
 function isSymlink(file: string): boolean {

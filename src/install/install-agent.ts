@@ -7,19 +7,19 @@
  * keeps the file's mode. A file that cannot be changed safely is refused (HookFileError) before
  * anything is written.
  */
-import { existsSync, lstatSync, mkdirSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { findNodeAtLocation, getNodeValue, type JSONPath, type Node } from 'jsonc-parser';
-import { writeFileAtomic } from '../core/atomic-write.ts';
 import { jsonPath } from '../core/issues.ts';
 import { isPlainObject } from '../core/plain-object.ts';
 import { agentNotes } from './agent-notes.ts';
 import { installRequirementsToml } from './codex-requirements.ts';
 import { type PlannedTimeouts, plannedTimeouts } from './entry-timeouts.ts';
+import { commitInstall } from './file-commit.ts';
 import { type HookCommandFlags, hookCommandLine } from './hook-command.ts';
 import { type HookFileText, parseHooks, readHookFile } from './hook-file.ts';
 import { HookFileError } from './hook-file-error.ts';
-import { type InstallRecord, readInstallRecord, writeInstallRecord } from './install-record.ts';
+import { readInstallRecord } from './install-record.ts';
 import { type InstallTarget, type InstallTargetOptions, installTarget } from './install-target.ts';
 import { addMember, appendElement, replaceValue, type TextStyle } from './json-edits.ts';
 import { unifiedDiff } from './line-diff.ts';
@@ -32,8 +32,7 @@ import {
   removeOurEntries,
 } from './our-entries.ts';
 import { policiesIncluding, policyFiles } from './policy-include.ts';
-import { unchangedSince } from './unchanged-since.ts';
-import { managedFolder, missingDirs } from './written-folders.ts';
+import { missingDirs } from './written-folders.ts';
 
 export interface InstallOptions extends InstallTargetOptions {
   /** Print the change, write nothing. */
@@ -277,7 +276,7 @@ function addEntry(text: string, root: Node, event: string, entry: unknown, style
   return appendElement(text, list, entry, style);
 }
 
-/** The record first (a record the file never matched is harmless), then the file, atomically. */
+/** What "before" is for the record (file-commit.ts writes it and the file). */
 function write(target: InstallTarget, read: HookFileText, after: string, plan: EntryPlan): void {
   const { file, recordsDir, name } = target;
   const previous = readInstallRecord(recordsDir, file);
@@ -303,20 +302,7 @@ function write(target: InstallTarget, read: HookFileText, after: string, plan: E
       before = empty && previous?.before === null ? null : without;
     }
   } else createdDirs = missingDirs(path.dirname(file));
-  const record: InstallRecord = {
-    version: 1,
-    file: path.resolve(file),
-    agent: name,
-    before,
-    after,
-    createdDirs,
-  };
-  for (const dir of [...createdDirs].reverse()) mkdirSync(dir, { recursive: true });
-  if (target.scope === 'system') managedFolder();
-  writeInstallRecord(recordsDir, record);
-  const written = writeFileAtomic(file, after, { beforeRename: () => unchangedSince(file, read.original) });
-  if (!written)
-    throw new HookFileError(file, '$', 'the file changed while install was writing it; run install again');
+  commitInstall(target, { original: read.original, before, after, createdDirs });
 }
 
 /** Hooks that would run twice [A-ALL-1], and a JSONC file for an agent that reads JSON. */

@@ -7,15 +7,13 @@
  * any more is removed, with the folders install created for it, when they are empty — unless it
  * is a symbolic link now (a dotfiles setup): a link is never deleted, our entries leave its target.
  */
-import { lstatSync, unlinkSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.ts';
 import { uninstallRequirementsToml } from './codex-requirements.ts';
+import { finishUninstall } from './file-commit.ts';
 import { parseHooks, readHookFile } from './hook-file.ts';
-import { HookFileError } from './hook-file-error.ts';
 import { type InstallRecord, readInstallRecord, removeInstallRecord } from './install-record.ts';
 import { type InstallTarget, type InstallTargetOptions, installTarget } from './install-target.ts';
-import { unifiedDiff } from './line-diff.ts';
 import {
   containersOf,
   findOurEntries,
@@ -24,7 +22,6 @@ import {
   type KeptContainers,
   removeOurEntries,
 } from './our-entries.ts';
-import { unchangedSince } from './unchanged-since.ts';
 import { removeEmptyDirs } from './written-folders.ts';
 
 export interface UninstallOptions extends InstallTargetOptions {
@@ -92,30 +89,7 @@ export function uninstallAgent(opts: UninstallOptions): UninstallResult {
   // to keeps everything but our entries.
   if (after === null && isSymlink(file))
     after = read.bom + removeOurEntries(read.text, value, name, KEEP_NOTHING).text;
-  const changed = after !== read.original;
-  const result: UninstallResult = {
-    ...base,
-    changed,
-    removed: after === null,
-    restored: restored && after !== null,
-    events,
-    diff: unifiedDiff(file, read.original, after),
-  };
-  if (opts.dryRun === true) return result;
-  if (after === null) {
-    unlinkSync(file);
-    removeEmptyDirs(record?.createdDirs ?? []);
-  } else if (changed) {
-    const written = writeFileAtomic(file, after, { beforeRename: () => unchangedSince(file, read.original) });
-    if (!written)
-      throw new HookFileError(
-        file,
-        '$',
-        'the file changed while uninstall was writing it; run uninstall again',
-      );
-  }
-  if (record !== undefined) removeInstallRecord(recordsDir, file);
-  return result;
+  return finishUninstall(base, { recordsDir, original: read.original, after, record, restored, events });
 }
 
 /**
