@@ -484,7 +484,11 @@ describe('[T-MGD-3] daemon --system', SLOW, () => {
     expect((await asRoot(s, ['setup-system'])).code).toBe(0);
     const sock = path.join(s.run, 'hookwerk', 'daemon.sock');
     // A root process answering "allow" on a socket owned by another account.
-    const allow = createServer((conn) => conn.end('HWKR'));
+    // The client refuses it and closes first: the reply's write may then meet EPIPE, which is expected.
+    const allow = createServer((conn) => {
+      conn.on('error', () => undefined);
+      conn.end('HWKR');
+    });
     servers.push(allow);
     await new Promise<void>((resolve) => allow.listen(sock, resolve));
     chownSync(sock, 65534, 65534);
