@@ -62,7 +62,14 @@ describe('[R-INST-1] hookwerk install / uninstall (CLI)', () => {
       spawnSync(shell, ['-c', command], {
         input: JSON.stringify(input),
         encoding: 'utf8',
-        env: { PATH: process.env.PATH, HOME: home, CLAUDE_PROJECT_DIR: project },
+        // No daemon started in the temp home (it would outlive the test), no snapshot build.
+        env: {
+          PATH: process.env.PATH,
+          HOME: home,
+          CLAUDE_PROJECT_DIR: project,
+          HOOKWERK_DAEMON: 'off',
+          HOOKWERK_SNAPSHOT: 'off',
+        },
       });
     const command = (value: unknown, at: (string | number)[]) =>
       String(
