@@ -4,7 +4,8 @@
 //   loads for `hook`. What it loads only on demand (the daemon client, the journal…) stays in the
 //   separate files next to it, imported by the same relative paths.
 // - dist/cli/cold-bundle.cjs: the cold decider with the engine and every package it reaches (zod,
-//   @bufbuild/cel, undici…; ~700 module files) in one minified CommonJS script, which
+//   @bufbuild/cel, undici…; ~700 module files) in one minified CommonJS script (its entry
+//   src/hook/cold-bundle-entry.ts sets its zod for a one-shot process first), which
 //   src/hook/cold-load.ts runs with V8's code cache. Its own dynamic imports stay lazy inside it.
 // - dist/cli/hook-snapshot.cjs: [G-PERF-1] the whole `hookwerk hook` with the cold decider, the
 //   program of the startup snapshot (src/cli/snapshot-entry.ts, built into a blob by
@@ -109,7 +110,7 @@ function buildScript(entry, file, plugins) {
   });
 }
 
-await buildScript(['hook', 'cold-decider.js'], 'cold-bundle.cjs', [keepOwnPlaces()]);
+await buildScript(['hook', 'cold-bundle-entry.js'], 'cold-bundle.cjs', [keepOwnPlaces()]);
 
 /** prom-client's Pushgateway, in the snapshot's bundle: a class that says why it is not there. */
 const NO_PUSHGATEWAY = '\0hookwerk-no-pushgateway';

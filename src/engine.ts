@@ -9,7 +9,7 @@ import { currentDepth, MAX_DEPTH } from './bus/depth.ts';
 import { EngineClosedError, HookInputError } from './core/errors.ts';
 import { LazyPrivateTempDir } from './core/private-temp-dir.ts';
 import { GateHost } from './dialects/gate-host.ts';
-import { PrxWorkspace } from './dialects/prx/workspace.ts';
+import type { PrxWorkspace } from './dialects/prx/workspace.ts';
 import { HookJob, type JobContext } from './dispatch/hook-job.ts';
 import type { ObserveScheduler } from './dispatch/observe-scheduler.ts';
 import type {
@@ -49,7 +49,10 @@ const natsModule = () => import('./nats/engine-nats.ts');
 
 export async function createHookEngine(options: HookEngineOptions = {}): Promise<HookEngine> {
   const nats = options.nats === undefined ? undefined : (await natsModule()).EngineNats.parse(options.nats);
-  const engine = new Engine(options);
+  // [G-PERF-1] The PRX workspace (its sources, plugin scan, watcher, TOML) only for an engine given one.
+  const workspace =
+    options.workspace === undefined ? undefined : (await import('./dialects/prx/workspace.ts')).PrxWorkspace;
+  const engine = new Engine(options, workspace);
   if (nats !== undefined) {
     try {
       await engine.connectNats(nats);
@@ -79,7 +82,7 @@ class Engine implements HookEngine {
   #closed = false;
   #inProcessCount = 0;
 
-  constructor(opts: HookEngineOptions) {
+  constructor(opts: HookEngineOptions, Workspace: typeof PrxWorkspace | undefined) {
     this.#opts = opts;
     const logger = opts.logger ?? stderrLogger;
     this.#sessionId = opts.sessionId ?? `sess_${randomBytes(6).toString('hex')}`;
@@ -110,9 +113,9 @@ class Engine implements HookEngine {
       record: (record) => records.record(record, currentDepth() + 1),
     });
     this.#prx =
-      opts.workspace === undefined
+      opts.workspace === undefined || Workspace === undefined
         ? undefined
-        : new PrxWorkspace({
+        : new Workspace({
             dir: opts.workspace,
             logger,
             metrics: this.metrics,

@@ -1,8 +1,9 @@
 // [P-API-4] hook_run_duration_seconds is counted in plain arrays; what a scrape shows must be what
 // prom-client's own histogram shows for the same observations.
+import * as prom from 'prom-client';
 import { Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { DurationHistogram } from '../src/records/duration-histogram.ts';
+import { DurationSeries, durationHistogram } from '../src/records/duration-histogram.ts';
 
 const BUCKETS = [0.001, 0.005, 0.01, 0.5, 1];
 const OBSERVED: Array<[string, number]> = [
@@ -17,7 +18,8 @@ const OBSERVED: Array<[string, number]> = [
 function both() {
   const ours = new Registry();
   const theirs = new Registry();
-  const h = new DurationHistogram({ name: 'd_seconds', help: 'h', buckets: BUCKETS, registers: [ours] });
+  const h = new DurationSeries(BUCKETS);
+  durationHistogram(prom, h, { name: 'd_seconds', help: 'h', registers: [ours] });
   const ref = new Histogram({
     name: 'd_seconds',
     help: 'h',
@@ -32,7 +34,7 @@ function both() {
   return { ours, theirs };
 }
 
-describe('[P-API-4] DurationHistogram', () => {
+describe('[P-API-4] the duration histogram', () => {
   it('formats exactly as prom-client does for the same observations (text)', async () => {
     const { ours, theirs } = both();
     const text = await ours.metrics();
@@ -60,7 +62,7 @@ describe('[P-API-4] DurationHistogram', () => {
 
   it('shows nothing before the first observation', async () => {
     const reg = new Registry();
-    new DurationHistogram({ name: 'e_seconds', help: 'h', buckets: BUCKETS, registers: [reg] });
+    durationHistogram(prom, new DurationSeries(BUCKETS), { name: 'e_seconds', help: 'h', registers: [reg] });
     expect(await reg.metrics()).toBe('# HELP e_seconds h\n# TYPE e_seconds histogram\n');
   });
 });

@@ -175,6 +175,30 @@ describe('[G-PERF-1] the cold path from a startup snapshot (C client)', () => {
     }
   }, 60_000);
 
+  it('the home policy’s CEL rules, compiled into the blob, never stand for an edited policy: the call follows the file', async () => {
+    const edited = structuredClone(LAYERED_POLICY);
+    const [first] = edited.hooks.PreToolUse[0]?.hooks ?? [];
+    if (first === undefined) throw new Error('LAYERED_POLICY has no rule');
+    first.when = 'input.command.contains("wipefs")';
+    first.reason = 'no wiping';
+    writeFileSync(policyFile, JSON.stringify(edited));
+    try {
+      for (const [command, says] of [
+        ['shred -u notes.txt', undefined],
+        ['wipefs -a disk.img', 'no wiping'],
+      ] as const) {
+        const viaBundle = await call(bash(command), 'off');
+        const r = await call(bash(command), 'note');
+        expect(r.stderr.endsWith(NOTE), r.stderr).toBe(true);
+        expect({ ...r, stderr: r.stderr.slice(0, -NOTE.length) }).toEqual(viaBundle);
+        expect(r.stdout).not.toContain('no shredding');
+        if (says !== undefined) expect(r.stdout).toContain(says);
+      }
+    } finally {
+      writeFileSync(policyFile, JSON.stringify(LAYERED_POLICY));
+    }
+  }, 60_000);
+
   it('files someone else could write are not used (a 0644 blob, a 0755 folder): the bundle answers', async () => {
     const [blob] = blobs();
     const file = path.join(cache, blob ?? '');

@@ -6,7 +6,8 @@
  * While the snapshot is built, this file decides a few calls of a policy with every layer
  * (permission rules, every shipped guard, CEL rules) in a temporary home, so that the modules'
  * evaluation (CEL's descriptors, zod's schemas) and the functions' bytecode of a decide are in the
- * blob; after it is loaded, it runs `hookwerk hook` with the cold decider it holds.
+ * blob, with the CEL rules of the home it is built for compiled; after it is loaded, it runs
+ * `hookwerk hook` with the cold decider it holds.
  * Run any other way, it does nothing.
  */
 import crypto from 'node:crypto';
@@ -16,6 +17,9 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { GUARD_TABLE } from '../guards/guard-table.ts';
 import { coldDecider } from '../hook/cold-decider.ts';
+import { parseWithoutCompiling } from '../hook/one-shot-zod.ts';
+import { SNAPSHOT_HOME_ENV } from '../hook/snapshot-blob.ts';
+import { precompileRules } from '../hook/snapshot-rules.ts';
 import { answerHookArgs, hookMain } from './hook.ts';
 
 /** `HOOKWERK_SNAPSHOT=note`: the answer's stderr says it came from the snapshot (what the tests look for). */
@@ -80,6 +84,9 @@ async function warmUp(): Promise<void> {
     crypto.randomUUID = randomUUID;
     rmSync(dir, { recursive: true, force: true });
   }
+  // The rules of the home this blob is for, compiled now and kept in it (hook/snapshot-rules.ts).
+  const home = process.env[SNAPSHOT_HOME_ENV];
+  if (home !== undefined && home !== '') precompileRules(home);
 }
 
 /** `node --snapshot-blob <blob> hook <args>`: argv is [node, 'hook', ...args]. */
@@ -90,6 +97,8 @@ function main(): void {
     process.exitCode = 1;
     return;
   }
+  // Each call's schemas (a guard's options) are parsed once: not compiled (hook/one-shot-zod.ts).
+  parseWithoutCompiling();
   hookMain(process.argv.slice(2), { decider: coldDecider }).then(
     (code) => {
       if (note) process.stderr.write(SNAPSHOT_NOTE);

@@ -42,6 +42,8 @@ import { fnv1a } from './policy-index.ts';
 
 /** `HOOKWERK_SNAPSHOT=off`: neither build nor use one (the C client reads it too). */
 export const SNAPSHOT_ENV = 'HOOKWERK_SNAPSHOT';
+/** The build's environment names the home whose CEL rules it compiles (hook/snapshot-rules.ts). */
+export const SNAPSHOT_HOME_ENV = 'HOOKWERK_SNAPSHOT_HOME';
 /** The snapshot's program, beside the cold bundle (scripts/bundle-hook.js). */
 export const SNAPSHOT_BUNDLE = fileURLToPath(new URL('../cli/hook-snapshot.cjs', import.meta.url));
 /** The background build's entry (hook/snapshot-build-main.ts, as built in dist/). */
@@ -212,6 +214,8 @@ export function buildSnapshot(
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+        // Whose policy's CEL rules the blob holds compiled (hook/snapshot-rules.ts).
+        [SNAPSHOT_HOME_ENV]: home,
       },
       timeout: BUILD_TIMEOUT_MS,
       maxBuffer: 4 * 1024 * 1024,

@@ -2,9 +2,10 @@
  * `hook_run_duration_seconds` by event, counted in plain arrays: one run's observation is a bucket
  * search over a dozen numbers and two additions, with no label hashing or validation (prom-client's
  * `observe` costs ~10× that, on the agent's time in `decide()`). prom-client still names, registers
- * and formats it at scrape.
+ * and formats it at scrape. [G-PERF-1] The counts need no prom-client: it is given to
+ * `durationHistogram` by whoever makes a registry (records/metrics.ts, when one is first asked for).
  */
-import { Histogram, type Registry } from 'prom-client';
+import type * as Prom from 'prom-client';
 
 /** The shape prom-client's registry formats (its typings name the type with an enum it does not have). */
 interface HistogramSnapshot {
@@ -28,33 +29,23 @@ interface Series {
   count: number;
 }
 
-export class DurationHistogram extends Histogram<'event'> {
-  readonly #name: string;
-  readonly #help: string;
-  readonly #bounds: readonly number[];
+/** The observations by event. */
+export class DurationSeries {
+  readonly bounds: readonly number[];
   readonly #series = new Map<string, Series>();
 
-  constructor(opts: { name: string; help: string; buckets: readonly number[]; registers: Registry[] }) {
-    super({
-      name: opts.name,
-      help: opts.help,
-      labelNames: ['event'],
-      buckets: [...opts.buckets],
-      registers: opts.registers,
-    });
-    this.#name = opts.name;
-    this.#help = opts.help;
-    this.#bounds = opts.buckets;
+  constructor(bounds: readonly number[]) {
+    this.bounds = bounds;
   }
 
   /** Counts one run of `event` that took `seconds`. */
   observeEvent(event: string, seconds: number): void {
     let s = this.#series.get(event);
     if (s === undefined) {
-      s = { counts: new Array<number>(this.#bounds.length + 1).fill(0), sum: 0, count: 0 };
+      s = { counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
       this.#series.set(event, s);
     }
-    const bounds = this.#bounds;
+    const bounds = this.bounds;
     let i = 0;
     while (i < bounds.length && seconds > (bounds[i] ?? Number.POSITIVE_INFINITY)) i++;
     s.counts[i] = (s.counts[i] ?? 0) + 1;
@@ -62,27 +53,47 @@ export class DurationHistogram extends Histogram<'event'> {
     s.count++;
   }
 
-  /**
-   * What the registry formats, and what prom-client's `get()` builds on (its own version reads an
-   * internal map that stays empty here).
-   */
-  async getForPromString(): Promise<HistogramSnapshot> {
+  /** What a registry formats for the histogram `name`. */
+  snapshot(name: string, help: string): HistogramSnapshot {
     const values: HistogramSnapshot['values'] = [];
-    const bucketName = `${this.#name}_bucket`;
+    const bucketName = `${name}_bucket`;
     for (const [event, s] of this.#series) {
       let cumulative = 0;
-      for (let i = 0; i <= this.#bounds.length; i++) {
+      for (let i = 0; i <= this.bounds.length; i++) {
         cumulative += s.counts[i] ?? 0;
         values.push({
-          labels: { le: this.#bounds[i] ?? '+Inf' },
+          labels: { le: this.bounds[i] ?? '+Inf' },
           sharedLabels: { event },
           value: cumulative,
           metricName: bucketName,
         });
       }
-      values.push({ labels: {}, sharedLabels: { event }, value: s.sum, metricName: `${this.#name}_sum` });
-      values.push({ labels: {}, sharedLabels: { event }, value: s.count, metricName: `${this.#name}_count` });
+      values.push({ labels: {}, sharedLabels: { event }, value: s.sum, metricName: `${name}_sum` });
+      values.push({ labels: {}, sharedLabels: { event }, value: s.count, metricName: `${name}_count` });
     }
-    return { name: this.#name, help: this.#help, type: 'histogram', values, aggregator: 'sum' };
+    return { name, help, type: 'histogram', values, aggregator: 'sum' };
   }
+}
+
+/**
+ * prom-client's histogram `name` in `registers`, showing `series`: what the registry formats and
+ * what prom-client's `get()` builds on (its own version reads an internal map that stays empty here).
+ */
+export function durationHistogram(
+  prom: typeof Prom,
+  series: DurationSeries,
+  opts: { name: string; help: string; registers: Prom.Registry[] },
+): Prom.Histogram<'event'> {
+  class DurationHistogram extends prom.Histogram<'event'> {
+    async getForPromString(): Promise<HistogramSnapshot> {
+      return series.snapshot(opts.name, opts.help);
+    }
+  }
+  return new DurationHistogram({
+    name: opts.name,
+    help: opts.help,
+    labelNames: ['event'],
+    buckets: [...series.bounds],
+    registers: opts.registers,
+  });
 }

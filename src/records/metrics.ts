@@ -1,6 +1,8 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as Prom from 'prom-client';
+import type { Counter, Registry } from 'prom-client';
 import type { BusDropReason } from '../bus/memory-bus.ts';
-import { DurationHistogram } from './duration-histogram.ts';
+import { DurationSeries, durationHistogram } from './duration-histogram.ts';
 import type { LockWaitCounts } from './journal-lock-counts.ts';
 import type { RunRecord } from './run-record.ts';
 
@@ -60,9 +62,32 @@ export interface StreamSource {
   readonly droppedLimit: number;
 }
 
-/** Engine metrics in a registry of its own, so two engines in one process never share counters. */
+let prom: typeof Prom | undefined;
+
+/**
+ * [G-PERF-1] prom-client (~40 module files with the OpenTelemetry API it loads) only once a
+ * registry is asked for (serve's /metrics, a worker's): an engine that only counts, as every
+ * `hookwerk hook` call's does, never loads it. Its CommonJS build, since `registry` is a property
+ * read synchronously; the bundles leave it out.
+ */
+function promClient(): typeof Prom {
+  if (prom === undefined) {
+    const loaded: typeof Prom = createRequire(import.meta.url)('prom-client');
+    prom = loaded;
+  }
+  return prom;
+}
+
+/** The duration histogram's bounds, in seconds. */
+const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * Engine metrics in a registry of its own, so two engines in one process never share counters.
+ * The counts are kept here; the registry, made on first use, reads them at each scrape.
+ */
 export class EngineMetrics {
-  readonly registry = new Registry();
+  #registry: Registry | undefined;
+  readonly #probe: { queued(): number; running(): number };
   readonly #runs = new LabelledCount();
   readonly #timeouts = new LabelledCount();
   readonly #emitted = new LabelledCount();
@@ -73,14 +98,26 @@ export class EngineMetrics {
   #journalLock: (() => LockWaitCounts) | undefined;
   #reloads = 0;
   #reloadErrors = 0;
-  readonly #duration: DurationHistogram;
+  readonly #duration = new DurationSeries(DURATION_BUCKETS);
 
   constructor(probe: { queued(): number; running(): number }) {
-    this.#duration = new DurationHistogram({
+    this.#probe = probe;
+  }
+
+  /** The prom-client registry of these metrics (made, and prom-client loaded, on first use). */
+  get registry(): Registry {
+    this.#registry ??= this.#makeRegistry();
+    return this.#registry;
+  }
+
+  #makeRegistry(): Registry {
+    const { Counter, Gauge, Registry } = promClient();
+    const registry = new Registry();
+    const probe = this.#probe;
+    durationHistogram(promClient(), this.#duration, {
       name: 'hook_run_duration_seconds',
       help: 'Wall time of hook runs.',
-      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers: [this.registry],
+      registers: [registry],
     });
     const counter = (
       name: string,
@@ -92,7 +129,7 @@ export class EngineMetrics {
         name,
         help,
         labelNames,
-        registers: [this.registry],
+        registers: [registry],
         collect() {
           const s = source();
           if (typeof s === 'number') {
@@ -127,7 +164,7 @@ export class EngineMetrics {
       name: 'journal_lock_waits_total',
       help: 'Appends to the agents’ journal (every hookwerk process of this account) that found its lock held: waited (and then took it), gave_up (held past the wait bound: the runs were still written, without the lock, marked unlocked in the chain). Counted in files beside the journal; a count restarts at 0 past 1048576.',
       labelNames: ['result'],
-      registers: [this.registry],
+      registers: [registry],
       collect() {
         this.reset();
         const counts = journalLock();
@@ -141,7 +178,7 @@ export class EngineMetrics {
     new Gauge({
       name: 'sse_clients',
       help: 'Open /api/events/stream connections.',
-      registers: [this.registry],
+      registers: [registry],
       collect() {
         this.set(sumOf((s) => s.clients));
       },
@@ -150,7 +187,7 @@ export class EngineMetrics {
       name: 'sse_clients_dropped_total',
       help: 'Event-stream clients disconnected for falling more than their buffer behind (slow), or refused at the client limit (limit).',
       labelNames: ['reason'],
-      registers: [this.registry],
+      registers: [registry],
       collect() {
         this.reset();
         const slow = sumOf((s) => s.droppedSlow);
@@ -162,7 +199,7 @@ export class EngineMetrics {
     new Gauge({
       name: 'hook_queue_depth',
       help: 'Hook runs waiting for a free slot.',
-      registers: [this.registry],
+      registers: [registry],
       collect() {
         this.set(probe.queued());
       },
@@ -170,11 +207,12 @@ export class EngineMetrics {
     new Gauge({
       name: 'hook_runs_in_flight',
       help: 'Hook runs executing now.',
-      registers: [this.registry],
+      registers: [registry],
       collect() {
         this.set(probe.running());
       },
     });
+    return registry;
   }
 
   /** Reports an event-stream hub's clients and drops in this registry (serve). */

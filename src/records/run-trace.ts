@@ -4,17 +4,26 @@
  * a child span of that scope, ended with its record's outcome. Nothing is built while no tracer
  * provider is registered, nor for a scope the host's sampler does not record.
  */
-import {
-  type Attributes,
-  type Context,
-  context,
-  type Span,
-  SpanStatusCode,
-  type Tracer,
-  trace,
-} from '@opentelemetry/api';
+import { createRequire } from 'node:module';
+import type * as OtelApi from '@opentelemetry/api';
+import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import type { RunRecord } from './run-record.ts';
 import { truncateRecord } from './truncate-record.ts';
+
+let otel: typeof OtelApi | undefined;
+
+/**
+ * [G-PERF-1] The API (~45 module files) is loaded when a provider is registered, never before: an
+ * engine nobody traces (every `hookwerk hook` call) does not load it. Its CommonJS build, through
+ * `require`, as a registration is seen synchronously (in `emit()`); the bundles leave it out.
+ */
+function api(): typeof OtelApi {
+  if (otel === undefined) {
+    const loaded: typeof OtelApi = createRequire(import.meta.url)('@opentelemetry/api');
+    otel = loaded;
+  }
+  return otel;
+}
 
 const TRACER_NAME = 'hookwerk';
 /**
@@ -38,7 +47,7 @@ export function activeTracer(): Tracer | undefined {
     registry = found;
   }
   if (registry.trace === undefined) return undefined;
-  return trace.getTracer(TRACER_NAME);
+  return api().trace.getTracer(TRACER_NAME);
 }
 
 /** Record outcomes whose span has status ERROR. */
@@ -58,7 +67,7 @@ export class TraceScope {
   private constructor(tracer: Tracer, span: Span, parent: Context, agent: string | undefined) {
     this.#tracer = tracer;
     this.span = span;
-    this.context = trace.setSpan(parent, span);
+    this.context = api().trace.setSpan(parent, span);
     this.agent = agent;
   }
 
@@ -67,7 +76,7 @@ export class TraceScope {
    * (sampled out): then its runs get no spans either. The caller sets its attributes after.
    */
   static open(tracer: Tracer, name: string, agent?: string): TraceScope | undefined {
-    const parent = context.active();
+    const parent = api().context.active();
     const span = tracer.startSpan(name, undefined, parent);
     if (!span.isRecording()) {
       span.end();
@@ -92,6 +101,7 @@ export class TraceScope {
 
   /** Calls `fn` with `span` active: an in-process hook's own spans, or an HTTP client's, nest under it. */
   within<T>(span: Span, fn: () => T): T {
+    const { context, trace } = api();
     return context.with(trace.setSpan(this.context, span), fn);
   }
 
@@ -119,7 +129,7 @@ export class TraceScope {
       span.setAttributes(runAttributes(record, this.agent));
       if (FAILED.has(record.outcome))
         span.setStatus({
-          code: SpanStatusCode.ERROR,
+          code: api().SpanStatusCode.ERROR,
           message: record.reason ?? record.cause ?? record.outcome,
         });
     }
@@ -132,7 +142,7 @@ export class TraceScope {
     if (error !== undefined) {
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof Error) this.span.recordException(error);
-      this.span.setStatus({ code: SpanStatusCode.ERROR, message });
+      this.span.setStatus({ code: api().SpanStatusCode.ERROR, message });
     }
     this.span.end();
   }

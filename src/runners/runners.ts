@@ -1,6 +1,9 @@
 /**
  * The runners one engine owns: one per hook kind that needs shared state (process groups in
  * flight, an HTTP pool). In-process hooks need none; each WASM plugin has its own runner.
+ * [G-PERF-1] Each is made when first asked for: an engine whose policy runs no command or HTTP
+ * hook (a cold `hookwerk hook` call deciding with rules and guards) never looks for cgroups or a
+ * launcher.
  */
 import type { Logger } from '../records/logger.ts';
 import { detectContainment } from './containment.ts';
@@ -20,15 +23,26 @@ interface RunnersOptions {
 }
 
 export class Runners {
-  readonly process: ProcessRunner;
-  readonly http: HttpRunner;
+  readonly #opts: RunnersOptions;
+  #process: ProcessRunner | undefined;
+  #http: HttpRunner | undefined;
 
   constructor(opts: RunnersOptions = {}) {
-    this.http = new HttpRunner(opts.httpLookup !== undefined ? { lookup: opts.httpLookup } : {});
-    this.process = new ProcessRunner({
-      backend: selectBackend(opts.launcher ?? 'auto', opts.logger),
-      containment: detectContainment(opts.containment ?? 'auto'),
+    this.#opts = opts;
+  }
+
+  get process(): ProcessRunner {
+    this.#process ??= new ProcessRunner({
+      backend: selectBackend(this.#opts.launcher ?? 'auto', this.#opts.logger),
+      containment: detectContainment(this.#opts.containment ?? 'auto'),
     });
+    return this.#process;
+  }
+
+  get http(): HttpRunner {
+    const lookup = this.#opts.httpLookup;
+    this.#http ??= new HttpRunner(lookup !== undefined ? { lookup } : {});
+    return this.#http;
   }
 
   /**
@@ -42,9 +56,9 @@ export class Runners {
     });
     await Promise.race([settled, grace]);
     clearTimeout(timer);
-    await this.process.terminateAll();
+    await this.#process?.terminateAll();
     await settled;
-    await this.process.close();
-    await this.http.close();
+    await this.#process?.close();
+    await this.#http?.close();
   }
 }
