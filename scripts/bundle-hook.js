@@ -9,9 +9,9 @@
 //   src/hook/cold-load.ts runs with V8's code cache. Its own dynamic imports stay lazy inside it.
 // - dist/cli/hook-snapshot.cjs: [G-PERF-1] the whole `hookwerk hook` with the cold decider, the
 //   program of the startup snapshot (src/cli/snapshot-entry.ts, built into a blob by
-//   src/hook/snapshot-blob.ts). A snapshot holds no native handle: prom-client's Pushgateway, which
-//   loads node:http (its parser binding cannot be serialized) and which hookwerk never uses, is
-//   left out of it.
+//   src/hook/snapshot-blob.ts). A snapshot holds no native handle: prom-client (its Pushgateway
+//   loads node:http, whose parser binding cannot be serialized) is not in it, nor in the cold
+//   bundle: src/records/metrics.ts requires it only when a registry is asked for.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,28 +112,16 @@ function buildScript(entry, file, plugins) {
 
 await buildScript(['hook', 'cold-bundle-entry.js'], 'cold-bundle.cjs', [keepOwnPlaces()]);
 
-/** prom-client's Pushgateway, in the snapshot's bundle: a class that says why it is not there. */
-const NO_PUSHGATEWAY = '\0hookwerk-no-pushgateway';
-function withoutPushgateway() {
-  return {
-    name: 'hookwerk-without-pushgateway',
-    enforce: 'pre',
-    resolveId(source, importer) {
-      const from = (importer ?? '').replaceAll('\\', '/');
-      return source === './lib/pushgateway' && from.includes('/prom-client/') ? NO_PUSHGATEWAY : null;
-    },
-    load(id) {
-      if (id !== NO_PUSHGATEWAY) return null;
-      return "module.exports = class Pushgateway { constructor() { throw new Error('not in the hook snapshot'); } };";
-    },
-  };
-}
-
-await buildScript(['cli', 'snapshot-entry.js'], 'hook-snapshot.cjs', [keepOwnPlaces(), withoutPushgateway()]);
+await buildScript(['cli', 'snapshot-entry.js'], 'hook-snapshot.cjs', [keepOwnPlaces()]);
 const snapshotFile = path.join(outDir, 'hook-snapshot.cjs');
 const snapshotText = readFileSync(snapshotFile, 'utf8');
 if (!snapshotText.includes('setDeserializeMainFunction'))
   throw new Error('bundle-hook: hook-snapshot.cjs does not set the snapshot main function');
+// prom-client is required at run time, never bundled: its Pushgateway cannot be in a snapshot.
+if (snapshotText.includes('Pushgateway'))
+  throw new Error(
+    'bundle-hook: prom-client got into hook-snapshot.cjs (records/metrics.ts requires it lazily)',
+  );
 
 // The bundle must be what cold-load.ts expects: one file exporting the decider.
 const coldFile = path.join(outDir, 'cold-bundle.cjs');
