@@ -39,6 +39,18 @@ describe('[G-ACT-2] RealPaths.folder', () => {
     expect(reals.of(path.join(root, 'alias', 'project', '..', 'outside'))).toBe(outside);
   });
 
+  it('[G-PERF-1] a clean folder vouches for its prefixes only up to a `/`: a link named like its start is still followed', () => {
+    // `root/pro` is a link; `root/project/src` is clean: `pro` is no prefix of it at a `/`.
+    symlinkSync(outside, path.join(root, 'pro'));
+    const reals = new RealPaths();
+    expect(reals.folder(path.join(project, 'src'))).toBe(path.join(project, 'src'));
+    expect(reals.of('pro/deep', root)).toBe(path.join(outside, 'deep'));
+    expect(reals.of(path.join(root, 'pro'))).toBe(outside);
+    expect(reals.entry(path.join(root, 'pro'), '/', outside)).toBe(path.join(root, 'pro'));
+    // Its own prefixes are itself, without asking again: the project and the root.
+    expect(reals.of('project/src/../x', root)).toBe(path.join(project, 'x'));
+  });
+
   it('a missing folder is its existing prefix resolved, the rest as written', () => {
     const reals = new RealPaths();
     expect(reals.folder(path.join(root, 'alias', 'nope', 'deeper'))).toBe(path.join(root, 'nope', 'deeper'));

@@ -88,6 +88,33 @@ describe('[G-CEL-1, G-PERF-1] variables wrapped once per call', () => {
     expect(holds('input.command.contains("push")', second)).toEqual({ kind: 'value', value: false });
   });
 
+  it('[G-PERF-1] the view lists, their elements wrapped on first read, are never read from another call', () => {
+    const { cel } = celLibrary();
+    const other: RuleView = {
+      ...VIEW,
+      commands: [{ ...VIEW.commands[0]!, name: 'npm', options: [], positionals: ['test'] }],
+      paths: [{ path: '/tmp/x', real: '/tmp/x', inProject: false, access: 'read' }],
+    };
+    const first = vars({ command: 'git push -f' }, VIEW);
+    const second = vars({ command: 'npm test' }, other);
+    const force = 'commands.exists(c, c.name == "git" && "force" in c.options)';
+    const inside = 'paths.all(p, p.inProject)';
+    // Each rule reads the wrapped list of its own call, also when the calls' rules interleave.
+    for (let round = 0; round < 2; round++) {
+      expect(holds(force, first)).toEqual({ kind: 'value', value: true });
+      expect(holds(force, second)).toEqual({ kind: 'value', value: false });
+      expect(holds(inside, first)).toEqual({ kind: 'value', value: true });
+      expect(holds(inside, second)).toEqual({ kind: 'value', value: false });
+    }
+    // The same call's rules share the wrapped list; the wrapper reads as the plain list does.
+    const bindings = celBindings(first, cel);
+    expect(bindings.commands).toBe(bindings.commands);
+    expect(evaluateWith(`${force} && commands[0].redirects[0].target == "out.txt"`, bindings)).toBe(true);
+    expect(evaluateWith('commands[0] == {"name": "git"}', bindings)).toEqual(
+      evaluateWith('commands[0] == {"name": "git"}', first),
+    );
+  });
+
   it('variables that lack one (not made by ruleActivation) are handed over as they are', () => {
     const { cel } = celLibrary();
     const partial: RuleVariables = { tool: 'Bash', input: { command: 'ls' } };

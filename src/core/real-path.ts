@@ -64,6 +64,11 @@ export function isDirectory(p: string): boolean {
 export class RealPaths {
   readonly #known = new Map<string, string>();
   readonly #folders = new Map<string, string>();
+  /**
+   * Real paths the system's realpath gave back unchanged: each holds no symlink, so every prefix
+   * of one (up to a `/`) is its own real path — asked here, not written into `#known` one by one.
+   */
+  readonly #clean: string[] = [];
   /** Of the last `of`: what it read, and the real path of the folder its last name stands in (undefined: not reached). */
   #lastWritten: string | undefined;
   #lastCwd: string | undefined;
@@ -112,7 +117,7 @@ export class RealPaths {
       const resolved = resolvedPath(dir);
       const cut = resolved.lastIndexOf('/');
       const parent = cut <= 0 ? '/' : resolved.slice(0, cut);
-      const knownParent = parent === '/' ? undefined : this.#known.get(parent);
+      const knownParent = parent === '/' ? undefined : this.#lookup(parent);
       if (knownParent !== undefined) real = this.#walk(knownParent, resolved.slice(cut + 1), false, 0);
       else
         real = (parent === '/' ? undefined : this.#system(resolved)) ?? this.#walk('/', resolved, false, 0);
@@ -133,13 +138,19 @@ export class RealPaths {
     } catch {
       return undefined;
     }
-    this.#known.set(resolved, real);
-    if (real === resolved)
-      for (let cut = resolved.lastIndexOf('/'); cut > 0; cut = resolved.lastIndexOf('/', cut - 1)) {
-        const prefix = resolved.slice(0, cut);
-        this.#known.set(prefix, prefix);
-      }
+    if (real === resolved) this.#clean.push(real);
+    else this.#known.set(resolved, real);
     return real;
+  }
+
+  /** The real path of the absolute, normal `p` when this instance knows it. */
+  #lookup(p: string): string | undefined {
+    const known = this.#known.get(p);
+    if (known !== undefined) return known;
+    const n = p.length;
+    for (const clean of this.#clean)
+      if (clean.startsWith(p) && (clean.length === n || clean.charCodeAt(n) === 47)) return p;
+    return undefined;
   }
 
   /**
@@ -166,7 +177,7 @@ export class RealPaths {
       if (top && stop === n) this.#lastFolder = real;
       const segment = start === 0 && stop === n ? text : text.slice(start, stop);
       const candidate = real === '/' ? `/${segment}` : `${real}/${segment}`;
-      const known = this.#known.get(candidate);
+      const known = this.#lookup(candidate);
       if (known !== undefined) {
         real = known;
         start = next;

@@ -46,7 +46,10 @@ function isPlainRelative(p: string): boolean {
 /** Exactly `path.resolve(base, p)`, or `path.resolve(p)` without `base`. */
 export function resolvedPath(p: string, base?: string): string {
   if (p.charCodeAt(0) === 47) return isNormalAbsolute(p) ? p : path.resolve(p);
-  if (base !== undefined && isNormalAbsolute(base) && isPlainRelative(p))
-    return base.length === 1 ? `/${p}` : `${base}/${p}`;
+  if (base !== undefined && isNormalAbsolute(base)) {
+    if (isPlainRelative(p)) return base.length === 1 ? `/${p}` : `${base}/${p}`;
+    // `.` (what `grep -r … .` and `find .` name): the folder itself, without path.resolve.
+    if (p === '.' || p === './') return base;
+  }
   return base === undefined ? path.resolve(p) : path.resolve(base, p);
 }
