@@ -269,6 +269,25 @@ describe('(issue 23) POST /api/decide speaks every gate dialect', () => {
     expect((await h.call('GET', '/api/decisions?limit=0')).status).toBe(400);
   });
 
+  it('(issue 31) every decision names its tool and session: the input’s, else the deciding engine’s session', async () => {
+    const h = await start(tempDir('hw-gate-project-'), tempDir('hw-gate-home-'));
+    await h.call('POST', '/api/decide', {
+      dialect: 'claude',
+      event: 'PreToolUse',
+      input: { ...bash, session_id: 'sess-from-claude' },
+    });
+    await h.call('POST', '/api/decide', { event: 'PreToolUse', context: { toolName: 'Write' } });
+    await h.call('POST', '/api/decide', { dialect: 'claude', event: 'Stop', input: {} });
+    const notes: DecisionNote[] = (await h.call('GET', '/api/decisions')).json.decisions;
+    const [stop, lurus, claude] = notes;
+    expect(claude).toMatchObject({ toolName: 'Bash', sessionId: 'sess-from-claude' });
+    expect(lurus).toMatchObject({ toolName: 'Write', sessionId: h.engine.sessionId });
+    expect(stop?.toolName).toBeUndefined();
+    const [, claudeEngine] = h.app.engines.engines;
+    expect(stop?.sessionId).toBe(claudeEngine?.sessionId);
+    expect(stop?.sessionId).toMatch(/^sess_/);
+  });
+
   it('closing the app closes the gate engines it made; a decide after that is 503', async () => {
     const h = await start(tempDir('hw-gate-project-'), tempDir('hw-gate-home-'));
     await h.call('POST', '/api/decide', { dialect: 'gemini', event: 'BeforeAgent', input: { prompt: 'hi' } });

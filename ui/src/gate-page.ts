@@ -2,7 +2,7 @@ import { handlerLine } from '../../src/registry/handler-facts.ts';
 import type { Api } from './api.ts';
 import { decideForm } from './decide-form.ts';
 import { batched, h, ms, replace, timeOf } from './dom.ts';
-import { verdictOf } from './gate-records.ts';
+import { subjectOf, verdictOf } from './gate-records.ts';
 import type { RunsStore } from './runs-store.ts';
 import { type GateAnswer, gateAnswerSchema, type RunRecord } from './schemas.ts';
 
@@ -230,6 +230,7 @@ function recentItem(r: RunRecord): HTMLElement {
     { attrs: { 'data-verdict': verdict, 'data-at': r.at } },
     h('span', { class: `badge verdict-${verdict}` }, verdict),
     h('span', { class: 'gate-when' }, ` ${timeOf(r.at)} · ${r.outcome} · ${ms(r.durationMs)} ms`),
+    h('span', { class: 'gate-subject' }, ` ${subjectOf(r)}`),
     r.reason !== undefined ? h('span', { class: 'gate-reason' }, r.reason) : null,
   );
 }

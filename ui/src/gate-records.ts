@@ -58,3 +58,11 @@ export function gateItems(records: readonly RunRecord[], decisions: readonly Dec
   }
   return items;
 }
+
+/**
+ * (issue 31) Who and what a decision was about, in one line: the tool (or "no tool" for events
+ * that name none) and the session, as the run records and decision notes carry them.
+ */
+export function subjectOf(d: { toolName?: string | undefined; sessionId?: string | undefined }): string {
+  return `${d.toolName ?? 'no tool'} · session ${d.sessionId ?? 'unknown'}`;
+}

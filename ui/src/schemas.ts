@@ -45,6 +45,8 @@ export const runRecordSchema = z.object({
   durationMs: z.number(),
   at: z.string(),
   sessionId: z.optional(z.string()),
+  toolName: z.optional(z.string()),
+  agent: z.optional(z.string()),
   depth: z.optional(z.number()),
   exitCode: z.optional(z.number()),
   signal: z.optional(z.string()),
@@ -69,7 +71,6 @@ export const runsAnswerSchema = z.object({
 /** [R-HOOK-3] A run of an agent's hook, from the journal (`/api/agent-runs`). */
 export const journalEntrySchema = z.extend(runRecordSchema, {
   agent: z.string(),
-  toolName: z.optional(z.string()),
 }) satisfies z.ZodMiniType<JournalEntry>;
 
 export const agentRunsAnswerSchema = z.object({
@@ -177,6 +178,8 @@ export const decisionNoteSchema = z.object({
   at: z.string(),
   dialect: z.string(),
   event: z.string(),
+  toolName: z.optional(z.string()),
+  sessionId: z.string(),
   decision: decisionWord,
   blocked: z.boolean(),
   reason: z.optional(z.string()),
