@@ -433,6 +433,13 @@ describe('[UI-1] [UI-3] the dashboard in Chromium', { timeout: 60_000 }, () => {
       'newer version pending',
     );
     expect(await page.locator('.gate-trust').textContent()).toMatch(/approved .*Changed since approval/);
+    // (issue 31) .claude/settings.json is read by three dialects: its hooks are listed once each
+    // (2 of it, Gemini's 1 and the global Lurus one; 8 before).
+    expect(await page.locator('.panel-head .count').textContent()).toMatch(/^4 hooks in /);
+    expect(await claude.locator('li.gate-hook .read-by').first().textContent()).toBe(
+      'read by Claude Code, GitHub Copilot CLI, Cursor',
+    );
+    expect(await page.locator('section.gate-dialect[data-dialect="cursor"] li.gate-hook').count()).toBe(0);
 
     // A decide in Claude Code's dialect from the page: the approved guard denies, and its recent
     // decisions show it (from the runs the page follows).

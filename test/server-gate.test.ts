@@ -313,6 +313,30 @@ describe('(issue 23) GET /api/gate: every gate source by dialect, each hook with
     return found;
   };
 
+  it('(issue 31) a hook of .claude/settings.json is listed once, under Claude Code, with every dialect that reads it', async () => {
+    const project = tempDir('hw-gate-project-');
+    const home = tempDir('hw-gate-home-');
+    const command = (text: string) => ({ type: 'command', command: `echo ${text}` });
+    writeJson(path.join(project, '.claude', 'settings.json'), {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [command('a')] },
+          { matcher: 'Write', hooks: [command('b')] },
+        ],
+      },
+    });
+    const h = await start(project, home);
+    const g: GateListing = (await h.call('GET', '/api/gate')).json;
+    const listed = g.dialects.flatMap((d) => d.hooks.map((x) => [d.dialect, x.name, x.readBy.join(',')]));
+    expect(listed).toEqual([
+      ['claude', 'echo a', 'claude,copilot,cursor'],
+      ['claude', 'echo b', 'claude,copilot,cursor'],
+    ]);
+    // The other readers still show the source, with its two hooks.
+    for (const reader of ['copilot', 'cursor'])
+      expect(dialect(g, reader).sources.find((s) => s.exists)?.hookCount).toBe(2);
+  });
+
   it('[L-TRUST-3] [L-TRUST-6] approved, pending (not approved, or only in a newer version), changed since approval, not needed', async () => {
     const { project, home } = agentProject();
     const userGuard = `printf '%s\\n' user-guard`;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { GateDialect } from '../../src/dialects/gate-dialects.ts';
 import { LURUS_EVENTS, type LurusEventName } from '../../src/events/lurus-events.ts';
 import type { PrxEventName } from '../../src/events/prx-events.ts';
 import type { JournalEntry } from '../../src/records/journal-entry.ts';
@@ -32,6 +33,20 @@ export const PRX_EVENTS = [
 
 export const LURUS_EVENT_NAMES = Object.keys(LURUS_EVENTS).filter(
   (e): e is LurusEventName => e in LURUS_EVENTS,
+);
+
+/** Every dialect of the server's gate table: one added there and not here fails the type check. */
+const ALL_GATE_DIALECTS: Record<GateDialect, true> = {
+  lurus: true,
+  claude: true,
+  gemini: true,
+  copilot: true,
+  cursor: true,
+  codex: true,
+  policy: true,
+};
+export const GATE_DIALECT_NAMES = Object.keys(ALL_GATE_DIALECTS).filter((d): d is GateDialect =>
+  Object.hasOwn(ALL_GATE_DIALECTS, d),
 );
 
 const outcomeSchema = z.enum(RUN_OUTCOMES as [RunOutcome, ...RunOutcome[]]);
@@ -222,6 +237,7 @@ const gateHookSchema = z.object({
   enabled: z.boolean(),
   disabledReason: z.optional(z.string()),
   newer: z.optional(z.literal(true)),
+  readBy: z.array(z.enum(GATE_DIALECT_NAMES as [GateDialect, ...GateDialect[]])),
   consent: z.enum(CONSENT_STATES),
   consentDetail: z.string(),
 }) satisfies z.ZodMiniType<GateHookView>;
