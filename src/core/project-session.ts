@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import { realPathOr } from './real-path.ts';
 
 export function projectSession(projectDir: string): string {
-  const digest = createHash('sha256').update(`hookwerk session\0${realPathOr(projectDir)}`).digest('hex');
+  const digest = createHash('sha256')
+    .update(`hookwerk session\0${realPathOr(projectDir)}`)
+    .digest('hex');
   return `sess_${digest.slice(0, 12)}`;
 }
