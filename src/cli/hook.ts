@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorCode } from '../core/errno.ts';
 import { homeFolder } from '../core/home.ts';
+import { readStdinBytes } from '../core/stdin-bytes.ts';
 import type { HookReply } from '../dialects/hook-agent.ts';
 import {
   HOOK_AGENT_NAMES,
@@ -83,19 +84,6 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-async function readAll(max: number): Promise<Buffer | undefined> {
-  if (process.stdin.isTTY) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buf.length;
-    if (size > max) return undefined;
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** One call's input: stdin (`undefined`: over the limit), the working folder, the environment. */
 export interface HookInput {
   stdin: Buffer | undefined;
@@ -119,7 +107,7 @@ export async function hookCommand(
 ): Promise<HookReply> {
   const checked = checkArgs(args);
   if ('reply' in checked) return checked.reply;
-  const stdin = await readAll(MAX_INPUT_BYTES).catch(() => undefined);
+  const stdin = await readStdinBytes(MAX_INPUT_BYTES).catch(() => undefined);
   const cwd = process.cwd();
   // [T-SELF-4] Before the socket is chosen: a home or socket a project file set is not used.
   const peek = peekCall(checked.call, stdin, cwd, process.env);
