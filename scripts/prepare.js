@@ -13,9 +13,8 @@ if (why === undefined) {
 } else {
   process.stderr.write(`hookwerk: building dist/: ${why}\n`);
   const npm = process.env.npm_execpath;
-  const r =
-    npm?.endsWith('.js')
-      ? spawnSync(process.execPath, [npm, 'run', 'build'], { cwd: root, stdio: 'inherit' })
-      : spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  const r = npm?.endsWith('.js')
+    ? spawnSync(process.execPath, [npm, 'run', 'build'], { cwd: root, stdio: 'inherit' })
+    : spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   process.exitCode = r.status ?? 1;
 }

@@ -6,18 +6,13 @@ import type { JournalEntry } from '../../src/records/journal-entry.ts';
 import { RUN_OUTCOMES, type RunOutcome, type RunRecord } from '../../src/records/run-record.ts';
 import type { HandlerFacts } from '../../src/registry/handler-facts.ts';
 import type { DecisionNote } from '../../src/server/decision-log.ts';
-import type {
-  GateDialectView,
-  GateHookView,
-  GateListing,
-  GateSourceView,
-} from '../../src/server/gate-listing.ts';
+import type { GateHookView, GateSourceView } from '../../src/server/gate-listing.ts';
 import type { ChainState } from '../../src/server/journal-chain-state.ts';
 
 // Every answer of the API is checked before the page uses it (house rule: no casts of outside
 // JSON). The types come from the server's own sources, so a drift fails `npm run typecheck`.
 
-export type { DecisionNote, GateDialectView, GateHookView, GateListing, JournalEntry, RunOutcome, RunRecord };
+export type { DecisionNote, GateHookView, JournalEntry, RunRecord };
 export { LURUS_EVENTS, RUN_OUTCOMES };
 
 export const PRX_EVENTS = [
@@ -126,7 +121,6 @@ export const hookActionSchema = z.looseObject({
   stdin_json: z.boolean(),
   sandbox: z.optional(z.string()),
 });
-export type HookAction = z.infer<typeof hookActionSchema>;
 
 export const hookSchema = z.object({
   id: z.string(),
@@ -182,7 +176,6 @@ export const explainAnswerSchema = z.object({
     }),
   ),
 });
-export type Explanation = z.infer<typeof explainAnswerSchema>['explanations'][number];
 
 // ---- (issue 23) the gate in every dialect ----
 
