@@ -1,68 +1,12 @@
 // Putting `hookwerk hook --agent A` into an agent's own hook file, and taking it out again, for the
-// install suite. `hookwerk install` / `uninstall` do it once they are in this checkout's CLI; until
-// then the suite writes the entries itself, in the shape install writes them (R-INST-1), so that
-// switching over changes nothing in what the agents are given.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// install suite: `hookwerk install` / `uninstall` of this checkout's CLI (R-INST-1). (issue 31) The
+// suite's own copy of install's entries, kept for checkouts without the command, is gone.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HOOKWERK_ROOT } from './hookwerk-side.js';
 import { runProcess } from './processes.js';
 
 const HOOKWERK = path.join(HOOKWERK_ROOT, 'bin', 'hookwerk.js');
-/** Seconds the agent waits for the hook (install's HOOK_TIMEOUT_S). */
-const HOOK_TIMEOUT_S = 30;
-
-/** The events install writes for each agent (R-INST-1: each that maps to a Claude Code event). */
-export const INSTALL_EVENTS = {
-  claude: [
-    'PreToolUse',
-    'PermissionRequest',
-    'PostToolUse',
-    'PostToolUseFailure',
-    'UserPromptSubmit',
-    'Stop',
-    'SubagentStart',
-    'SubagentStop',
-    'SessionStart',
-    'SessionEnd',
-    'PreCompact',
-    'Notification',
-  ],
-  gemini: [
-    'BeforeTool',
-    'AfterTool',
-    'BeforeAgent',
-    'AfterAgent',
-    'SessionStart',
-    'SessionEnd',
-    'PreCompress',
-    'Notification',
-  ],
-  codex: [
-    'SessionStart',
-    'UserPromptSubmit',
-    'PreToolUse',
-    'PermissionRequest',
-    'PostToolUse',
-    'Stop',
-    'PreCompact',
-    'SubagentStart',
-    'SubagentStop',
-    'SessionEnd',
-  ],
-  copilot: [
-    'sessionStart',
-    'sessionEnd',
-    'userPromptSubmitted',
-    'preToolUse',
-    'postToolUse',
-    'postToolUseFailure',
-    'permissionRequest',
-    'agentStop',
-    'subagentStop',
-    'preCompact',
-  ],
-};
-
 /** The agent's project hook file that install writes (R-INST-1). */
 export function agentHookFile(agent, proj) {
   const rel = {
@@ -72,12 +16,6 @@ export function agentHookFile(agent, proj) {
     copilot: ['.github', 'hooks', 'hookwerk.json'],
   }[agent];
   return path.join(proj, ...rel);
-}
-
-/** `'<node>' '<repo>/bin/hookwerk.js' hook --agent A [--event E]`, as install writes it. */
-export function hookCommand(agent, event) {
-  const q = (w) => `'${w.replaceAll("'", `'\\''`)}'`;
-  return `${q(process.execPath)} ${q(HOOKWERK)} hook --agent ${agent}${event ? ` --event ${event}` : ''}`;
 }
 
 let commandsOnce;
@@ -96,23 +34,13 @@ export async function hookwerkCommands(env) {
 }
 
 /**
- * Installs hookwerk into the agent's project hook file: `hookwerk install --agent A --project P`
- * when the CLI has it, else the same entries written here. The one place that knows how.
+ * Installs hookwerk into the agent's project hook file: `hookwerk install --agent A --project P`.
  * @returns {Promise<{how: string, code: number, stdout: string, stderr: string}>}
  */
 export async function installHookwerk(agent, world, env) {
-  if ((await hookwerkCommands(env)).install) {
-    const args = [HOOKWERK, 'install', '--agent', agent, '--project', world.proj];
-    const r = await runProcess(process.execPath, args, { cwd: world.proj, env, timeoutMs: 60_000 });
-    return { how: `hookwerk install --agent ${agent} --project <proj>`, ...pick(r) };
-  }
-  writeEntries(agent, agentHookFile(agent, world.proj));
-  return {
-    how: 'written by the suite (hookwerk install is not in this checkout yet)',
-    code: 0,
-    stdout: '',
-    stderr: '',
-  };
+  const args = [HOOKWERK, 'install', '--agent', agent, '--project', world.proj];
+  const r = await runProcess(process.execPath, args, { cwd: world.proj, env, timeoutMs: 60_000 });
+  return { how: `hookwerk install --agent ${agent} --project <proj>`, ...pick(r) };
 }
 
 /** `hookwerk uninstall --agent A --project P`, or `undefined` when the CLI has no uninstall yet. */
@@ -163,32 +91,6 @@ export function installedCommands(agent, file) {
     });
   }
   return found;
-}
-
-function writeEntries(agent, file) {
-  const events = INSTALL_EVENTS[agent];
-  const existing = existsSync(file) ? JSON.parse(stripComments(readFileSync(file, 'utf8'))) : {};
-  const out = agent === 'copilot' && !existsSync(file) ? { version: 1, ...existing } : { ...existing };
-  out.hooks = { ...(out.hooks ?? {}) };
-  for (const event of events) {
-    const entry =
-      agent === 'copilot'
-        ? { type: 'command', bash: hookCommand(agent, event), timeoutSec: HOOK_TIMEOUT_S }
-        : {
-            hooks: [
-              {
-                type: 'command',
-                // Gemini CLI lists a hook by name and reads `timeout` in milliseconds.
-                ...(agent === 'gemini' ? { name: 'hookwerk' } : {}),
-                command: hookCommand(agent),
-                timeout: agent === 'gemini' ? HOOK_TIMEOUT_S * 1000 : HOOK_TIMEOUT_S,
-              },
-            ],
-          };
-    out.hooks[event] = [...(out.hooks[event] ?? []), entry];
-  }
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
 }
 
 /** `//` line comments out (Gemini CLI's settings allow them); enough for the suite's own files. */

@@ -1,7 +1,7 @@
 // Takes the dashboard screenshots of docs/api.md (`npm run screenshots`, issue 13): a real
 // `hookwerk serve` on a temp copy of examples/demo, a scripted agent session sent through the API,
 // a few gate decisions, then PNGs of the live runs and the hooks table, desktop and phone width,
-// into docs/screenshots/. Needs the build (dist/) and Debian's chromium (`CHROMIUM` overrides).
+// into docs/screenshots/ (dashboard-readme.png is the README's). Needs the build (dist/) and Debian's chromium (`CHROMIUM` overrides).
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -175,6 +175,18 @@ try {
   await save(phone, 'runs-phone.png');
   await phone.evaluate(() => document.getElementById('hooks')?.scrollIntoView());
   await save(phone, 'hooks-phone.png');
+
+  // (issue 31) The README's picture: the first screen at a small size (runs, gate decisions with
+  // their tool and session, latency), kept small in bytes.
+  const readme = await browser.newPage({ viewport: { width: 1000, height: 620 } });
+  await readme.goto(url);
+  await readme.getByLabel('Token').fill(token);
+  await readme.getByRole('button', { name: 'Open dashboard' }).click();
+  await readme.waitForFunction((n) => document.querySelectorAll('tr.run').length >= n, RUNS, {
+    timeout: 20_000,
+  });
+  await readme.locator('.gate-list li .gate-subject').first().waitFor();
+  await save(readme, 'dashboard-readme.png');
   console.log(`wrote ${shots.join(', ')}`);
 } finally {
   await browser?.close();

@@ -157,6 +157,8 @@ export interface HookEngine {
   readonly workspace: string | undefined;
   readonly bus: MemoryBus;
   readonly metrics: EngineMetrics;
+  /** The session of emits and gate runs whose input names none (`sessionId` option, else a random `sess_…`). */
+  readonly sessionId: string;
   emit<E extends PrxEventName>(event: E, payload: PrxPayload<E>, opts?: EmitOptions): void;
   emit(event: string, payload: unknown, opts?: EmitOptions): void;
   /**

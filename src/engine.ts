@@ -263,6 +263,10 @@ class Engine implements HookEngine {
     return this.#side.drain();
   }
 
+  get sessionId(): string {
+    return this.#sessionId;
+  }
+
   get nats(): NatsStatus | undefined {
     const link = this.#nats?.link;
     if (link === undefined) return undefined;

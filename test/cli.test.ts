@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -5,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -554,6 +556,25 @@ describe('[C-LIB-1] hookwerk demo --dialect claude', () => {
     const project = /project (\S+)$/m.exec(r.stdout)?.[1];
     expect(project).toBeDefined();
     expect(existsSync(project!)).toBe(false);
+  });
+});
+
+describe('(issue 31) the claude demo’s “Try it yourself”', () => {
+  it('runs as printed, from any folder: this checkout’s hookwerk by path, never `npx hookwerk` (E404)', async () => {
+    const r = await cli(['demo', '--dialect', 'claude']);
+    expect(r.code, r.stderr).toBe(0);
+    const tryIt = /^Try it yourself: (.+)$/m.exec(r.stdout)?.[1] ?? '';
+    expect(tryIt).not.toContain('npx');
+    const project = /project (\S+)$/m.exec(r.stdout)?.[1] ?? '';
+    const home = /HOME='([^']+)'/.exec(tryIt)?.[1] ?? '';
+    try {
+      const ran = spawnSync('sh', ['-c', tryIt], { cwd: tempDir('hw-try-'), encoding: 'utf8' });
+      expect(ran.status, ran.stderr).toBe(2);
+      expect(JSON.parse(ran.stdout)).toMatchObject({ decision: 'deny', blocked: true });
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+      if (home !== '') rmSync(home, { recursive: true, force: true });
+    }
   });
 });
 

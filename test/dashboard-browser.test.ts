@@ -198,7 +198,12 @@ describe('[UI-1] [UI-3] the dashboard in Chromium', { timeout: 60_000 }, () => {
     const deny = d.page.locator('.gate-list li[data-verdict="deny"]');
     await deny.waitFor(SEEN);
     expect(await deny.textContent()).toContain('no writes today');
-    await d.page.locator('tr.run[data-outcome="deny"]').waitFor(SEEN);
+    // (issue 31) Each decision names its tool and session, and so does the runs table.
+    expect(await deny.locator('.gate-subject').textContent()).toMatch(/^Write · session sess_/);
+    const denied = d.page.locator('tr.run[data-outcome="deny"]');
+    await denied.waitFor(SEEN);
+    expect(await denied.locator('.c-tool').textContent()).toBe('Write');
+    expect(await denied.locator('.c-session').textContent()).toMatch(/^sess_/);
   });
 
   it('filters the runs by outcome, event and hook', async () => {
@@ -353,7 +358,7 @@ describe('[UI-1] [UI-3] the dashboard in Chromium', { timeout: 60_000 }, () => {
     await agentSelect.selectOption('claude');
     await count.filter({ hasText: '2 runs of claude' }).waitFor(SEEN);
     expect(await column('data-agent')).toEqual(['claude', 'claude']);
-    expect(await panel.locator('tr.agent-run .a-tool').allTextContents()).toEqual(['Read', 'Bash']);
+    expect(await panel.locator('tr.agent-run .c-tool').allTextContents()).toEqual(['Read', 'Bash']);
     await rows.first().click();
     const details = panel.locator('tr.details');
     await details.waitFor(SEEN);
@@ -363,7 +368,7 @@ describe('[UI-1] [UI-3] the dashboard in Chromium', { timeout: 60_000 }, () => {
     journal.append([run('claude', 'Edit', 0), run('cursor', 'Shell', 0)]);
     await panel.getByRole('button', { name: 'Refresh' }).click();
     await count.filter({ hasText: '3 runs of claude' }).waitFor(SEEN);
-    expect(await panel.locator('tr.agent-run .a-tool').first().textContent()).toBe('Edit');
+    expect(await panel.locator('tr.agent-run .c-tool').first().textContent()).toBe('Edit');
     await agentSelect.selectOption('');
     await count.filter({ hasText: /^6 runs$/ }).waitFor(SEEN);
     expect(await agentSelect.locator('option').count()).toBe(5);
@@ -428,6 +433,13 @@ describe('[UI-1] [UI-3] the dashboard in Chromium', { timeout: 60_000 }, () => {
       'newer version pending',
     );
     expect(await page.locator('.gate-trust').textContent()).toMatch(/approved .*Changed since approval/);
+    // (issue 31) .claude/settings.json is read by three dialects: its hooks are listed once each
+    // (2 of it, Gemini's 1 and the global Lurus one; 8 before).
+    expect(await page.locator('.panel-head .count').textContent()).toMatch(/^4 hooks in /);
+    expect(await claude.locator('li.gate-hook .read-by').first().textContent()).toBe(
+      'read by Claude Code, GitHub Copilot CLI, Cursor',
+    );
+    expect(await page.locator('section.gate-dialect[data-dialect="cursor"] li.gate-hook').count()).toBe(0);
 
     // A decide in Claude Code's dialect from the page: the approved guard denies, and its recent
     // decisions show it (from the runs the page follows).
@@ -473,6 +485,7 @@ describe('[UI-1] [UI-3] the dashboard in Chromium', { timeout: 60_000 }, () => {
     const noHooks = d.page.locator('.gate-list li.no-hooks');
     await noHooks.waitFor(SEEN);
     expect(await noHooks.textContent()).toContain('no hook matched');
+    expect(await noHooks.locator('.gate-subject').textContent()).toMatch(/^no tool · session sess_/);
     expect(await empty.count()).toBe(0);
 
     // The slow run starts first and is recorded last: it belongs below the fast one.

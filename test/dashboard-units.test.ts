@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { frame } from '../src/server/sse.ts';
 import { parseEnv } from '../ui/src/env-lines.ts';
-import { gateItems } from '../ui/src/gate-records.ts';
+import { gateItems, subjectOf } from '../ui/src/gate-records.ts';
 import { latencyByHook, percentile } from '../ui/src/latency.ts';
 import { RunsStore } from '../ui/src/runs-store.ts';
 import type { RunRecord } from '../ui/src/schemas.ts';
@@ -130,6 +130,7 @@ describe('RunsStore', () => {
       at: at(s),
       dialect: 'claude',
       event: 'Stop',
+      sessionId: 'sess_1',
       decision: 'allow' as const,
       blocked: false,
       runs,
@@ -151,6 +152,14 @@ describe('RunsStore', () => {
       'gate',
       `none@${at(1)}`,
     ]);
+  });
+
+  it('(issue 31) a decision says its tool and session; the page keeps both from the record', () => {
+    const gate = run('guard', 1, { event: 'PreToolUse', toolName: 'Bash', sessionId: 'sess_a' });
+    expect(subjectOf(gate)).toBe('Bash · session sess_a');
+    expect(subjectOf({ sessionId: 'sess_b' })).toBe('no tool · session sess_b');
+    const parsed = runRecordSchema.safeParse(gate);
+    expect(parsed.success && parsed.data.toolName).toBe('Bash');
   });
 
   it('the page checks stream payloads against the server record type', () => {

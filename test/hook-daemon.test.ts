@@ -16,8 +16,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answerHookArgs } from '../src/cli/hook.ts';
+import { projectSession } from '../src/core/project-session.ts';
 import type { HookReply } from '../src/dialects/hook-agent.ts';
-import { coldDecider, policyEngine, projectSession } from '../src/hook/cold-decider.ts';
+import { coldDecider, policyEngine } from '../src/hook/cold-decider.ts';
 import { askControl } from '../src/hook/daemon-client.ts';
 import { DEFAULT_MAX_CONNECTIONS, startDaemonServer } from '../src/hook/daemon-server.ts';
 import {

@@ -5,7 +5,7 @@
  * lockfile names each dependency by the version and integrity of ours, so `npm ci --offline`
  * needs nothing but that cache. Then `npx hookwerk demo` and a library import work from it.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -108,6 +108,16 @@ describe('[issue 23] the packed package', () => {
     await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: project, env });
     const demo = await run('npx', ['--offline', 'hookwerk', 'demo', '--no-keep'], { cwd: project, env });
     expect(demo.stdout).toMatch(/8 hook runs, 8 ok/);
+    // (issue 31) The claude demo's "Try it yourself" runs as printed from the installed package.
+    const claude = await run('npx', ['--offline', 'hookwerk', 'demo', '--dialect', 'claude'], {
+      cwd: project,
+      env,
+    });
+    const tryIt = /^Try it yourself: (.+)$/m.exec(claude.stdout)?.[1] ?? '';
+    expect(tryIt).toContain(path.join(project, 'node_modules', 'hookwerk', 'bin', 'hookwerk.js'));
+    const tried = spawnSync('sh', ['-c', tryIt], { cwd: tempDir('hw-pack-try-'), env, encoding: 'utf8' });
+    expect(tried.status, tried.stderr).toBe(2);
+    expect(JSON.parse(tried.stdout)).toMatchObject({ decision: 'deny', blocked: true });
     const versionOut = await run('npx', ['--offline', 'hookwerk', '--version'], { cwd: project, env });
     expect(versionOut.stdout.trim()).toBe(version);
     const lib = await run(

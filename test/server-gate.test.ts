@@ -269,6 +269,25 @@ describe('(issue 23) POST /api/decide speaks every gate dialect', () => {
     expect((await h.call('GET', '/api/decisions?limit=0')).status).toBe(400);
   });
 
+  it('(issue 31) every decision names its tool and session: the input’s, else the deciding engine’s session', async () => {
+    const h = await start(tempDir('hw-gate-project-'), tempDir('hw-gate-home-'));
+    await h.call('POST', '/api/decide', {
+      dialect: 'claude',
+      event: 'PreToolUse',
+      input: { ...bash, session_id: 'sess-from-claude' },
+    });
+    await h.call('POST', '/api/decide', { event: 'PreToolUse', context: { toolName: 'Write' } });
+    await h.call('POST', '/api/decide', { dialect: 'claude', event: 'Stop', input: {} });
+    const notes: DecisionNote[] = (await h.call('GET', '/api/decisions')).json.decisions;
+    const [stop, lurus, claude] = notes;
+    expect(claude).toMatchObject({ toolName: 'Bash', sessionId: 'sess-from-claude' });
+    expect(lurus).toMatchObject({ toolName: 'Write', sessionId: h.engine.sessionId });
+    expect(stop?.toolName).toBeUndefined();
+    const [, claudeEngine] = h.app.engines.engines;
+    expect(stop?.sessionId).toBe(claudeEngine?.sessionId);
+    expect(stop?.sessionId).toMatch(/^sess_/);
+  });
+
   it('closing the app closes the gate engines it made; a decide after that is 503', async () => {
     const h = await start(tempDir('hw-gate-project-'), tempDir('hw-gate-home-'));
     await h.call('POST', '/api/decide', { dialect: 'gemini', event: 'BeforeAgent', input: { prompt: 'hi' } });
@@ -293,6 +312,30 @@ describe('(issue 23) GET /api/gate: every gate source by dialect, each hook with
     if (found === undefined) throw new Error(`no hook ${name} in ${d.hooks.map((x) => x.name).join(', ')}`);
     return found;
   };
+
+  it('(issue 31) a hook of .claude/settings.json is listed once, under Claude Code, with every dialect that reads it', async () => {
+    const project = tempDir('hw-gate-project-');
+    const home = tempDir('hw-gate-home-');
+    const command = (text: string) => ({ type: 'command', command: `echo ${text}` });
+    writeJson(path.join(project, '.claude', 'settings.json'), {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [command('a')] },
+          { matcher: 'Write', hooks: [command('b')] },
+        ],
+      },
+    });
+    const h = await start(project, home);
+    const g: GateListing = (await h.call('GET', '/api/gate')).json;
+    const listed = g.dialects.flatMap((d) => d.hooks.map((x) => [d.dialect, x.name, x.readBy.join(',')]));
+    expect(listed).toEqual([
+      ['claude', 'echo a', 'claude,copilot,cursor'],
+      ['claude', 'echo b', 'claude,copilot,cursor'],
+    ]);
+    // The other readers still show the source, with its two hooks.
+    for (const reader of ['copilot', 'cursor'])
+      expect(dialect(g, reader).sources.find((s) => s.exists)?.hookCount).toBe(2);
+  });
 
   it('[L-TRUST-3] [L-TRUST-6] approved, pending (not approved, or only in a newer version), changed since approval, not needed', async () => {
     const { project, home } = agentProject();

@@ -84,6 +84,30 @@ function consentOf(project: string, home: string) {
   };
 }
 
+describe('(issue 31) `trust` counts hooks, not readings', () => {
+  it('[L-TRUST-2] a 2-hook .claude/settings.json read by three dialects: each hook shown once with its readers, "approved: 2 project hooks"', async () => {
+    const project = tempDir('hw-proj-');
+    const home = tempDir('hw-home-');
+    writeJson(path.join(project, '.claude', 'settings.json'), {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo a' }] },
+          { matcher: 'Write', hooks: [{ type: 'command', command: 'echo b' }] },
+        ],
+      },
+    });
+    const out: string[] = [];
+    const io: TrustIo = { out: (l) => out.push(l), err: (l) => out.push(l), ask: async () => true };
+    expect(await trustCommand({ project, home, yes: true }, io)).toBe(0);
+    const items = out.filter((l) => /^ {2}\d+\. /.test(l));
+    expect(items).toEqual([
+      '  1. PreToolUse (Claude Code, GitHub Copilot CLI, Cursor), matcher "Bash"',
+      '  2. PreToolUse (Claude Code, GitHub Copilot CLI, Cursor), matcher "Write"',
+    ]);
+    expect(out.find((l) => l.startsWith('approved:'))).toMatch(/^approved: 2 project hooks of /);
+  });
+});
+
 describe('[L-TRUST-1] project hooks run only after consent, pinned by content', () => {
   it('[L-TRUST-1] not approved → untrusted; approve → trusted', () => {
     const { project, home } = makeProject();

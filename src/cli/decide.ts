@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { projectKey } from '../consent/trust-store.ts';
 import { errorMessage } from '../core/errno.ts';
+import { projectSession } from '../core/project-session.ts';
 import { shownIssue, tildePath } from '../core/tilde-path.ts';
 import { GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { createHookEngine } from '../engine.ts';
@@ -99,10 +98,7 @@ function sessionOption(given: string | undefined, projectDir: string): string {
       throw new CliError('--session must be a non-empty id without NUL bytes');
     return given;
   }
-  const digest = createHash('sha256')
-    .update(`hookwerk session\0${projectKey(projectDir)}`)
-    .digest('hex');
-  return `sess_${digest.slice(0, 12)}`;
+  return projectSession(projectDir);
 }
 
 function objectOption(what: string, text: string): object {

@@ -7,6 +7,7 @@ import type { AgentGatePlugin, DemoStep } from '../dialects/gate-dialect.ts';
 import { type AgentGateDialect, GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDecision } from '../engine-api.ts';
+import { packageRoot, shellQuote } from '../install/hook-command.ts';
 import { silentLogger } from '../records/logger.ts';
 import { CliError } from './cli-error.ts';
 
@@ -73,9 +74,16 @@ export async function agentDemoCommand(
     out(`\n${demo.log.what} wrote ${lines} line(s) to ${demo.log.file} (it never decides).`);
   }
   const [event, input] = demo.tryIt;
-  out(
-    `Try it yourself: cd ${project} && echo '${JSON.stringify(input)}' | HOME=${home} npx hookwerk decide ${event} --dialect ${dialect}`,
-  );
+  if (opts.keep === false)
+    out('Try it yourself: run the demo without --no-keep, it keeps the project for you.');
+  else {
+    // (issue 31) This very hookwerk by path, not `npx hookwerk`: from a checkout or an unpublished
+    // tarball, npx would look the name up in the registry (E404).
+    const bin = shellQuote(path.join(packageRoot(), 'bin', 'hookwerk.js'));
+    out(
+      `Try it yourself: cd ${shellQuote(project)} && echo ${shellQuote(JSON.stringify(input))} | HOME=${shellQuote(home)} node ${bin} decide ${event} --dialect ${dialect}`,
+    );
+  }
   if (opts.keep === false) {
     rmSync(project, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });

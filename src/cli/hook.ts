@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorCode } from '../core/errno.ts';
 import { homeFolder } from '../core/home.ts';
+import { readStdinBytes } from '../core/stdin-bytes.ts';
 import type { HookReply } from '../dialects/hook-agent.ts';
 import {
   HOOK_AGENT_NAMES,

@@ -1,3 +1,5 @@
+/** Stdin as text for `emit` and `decide`: the bounded read of core/stdin-bytes.ts, with their error. */
+import { readStdinBytes } from '../core/stdin-bytes.ts';
 import { CliError } from './cli-error.ts';
 
 /**
@@ -5,14 +7,7 @@ import { CliError } from './cli-error.ts';
  * terminal (nobody is piping anything).
  */
 export async function readStdin(max: number, what: string): Promise<string> {
-  if (process.stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buf.length;
-    if (size > max) throw new CliError(`${what} on stdin is larger than ${max} bytes`);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = await readStdinBytes(max);
+  if (bytes === undefined) throw new CliError(`${what} on stdin is larger than ${max} bytes`);
+  return bytes.toString('utf8');
 }

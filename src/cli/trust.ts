@@ -15,9 +15,10 @@ import { outsidePathsOf } from '../core/command-words.ts';
 import { errorMessage } from '../core/errno.ts';
 import { homeFolder } from '../core/home.ts';
 import { formatIssue } from '../core/issues.ts';
+import { groupReadings, type Reading } from '../core/readings.ts';
 import { tildePath } from '../core/tilde-path.ts';
 import type { GateConfig } from '../dialects/gate-dialect.ts';
-import { dialectLabel, GATE_DIALECTS } from '../dialects/gate-dialects.ts';
+import { dialectLabel, GATE_DIALECTS, type GateDialect } from '../dialects/gate-dialects.ts';
 import { readGateProject } from '../dialects/gate-project.ts';
 import type { LurusHook } from '../dialects/lurus/source.ts';
 import { MANAGED_POLICY_FILE, policyFile } from '../dialects/policy/files.ts';
@@ -93,8 +94,15 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
   const allIssues = configs.flatMap((c) => c.issues);
   for (const issue of allIssues) io.err(formatIssue(issue));
 
-  const hooks: ReviewHook[] = configs.flatMap((c): ReviewHook[] =>
-    c.hooks.filter((h) => h.origin.file !== undefined && projectFiles.has(h.origin.file)),
+  // (issue 31) A hook read by several dialects (`.claude/settings.json`: Claude Code, Copilot,
+  // Cursor) is shown and counted once, with every dialect that reads it.
+  const hooks = groupReadings(
+    configs.flatMap((c) =>
+      c.hooks
+        .filter((h) => h.origin.file !== undefined && projectFiles.has(h.origin.file))
+        .map((item: ReviewHook) => ({ dialect: item.dialect, item })),
+    ),
+    (h) => h.origin.source,
   );
   const rules = projectRules(configs, projectFiles, { projectDir: root, home });
   // Taken once, before the review: the approval records exactly what was shown.
@@ -313,7 +321,7 @@ function printRules(root: string, rules: readonly LayerLine[], out: (line: strin
 /** [L-TRUST-2] Per project hook, in configuration order: event, matcher, what runs, which data leaves. */
 function printReview(
   root: string,
-  hooks: readonly ReviewHook[],
+  hooks: readonly Reading<GateDialect, ReviewHook>[],
   rules: readonly LayerLine[],
   hookFolders: readonly string[],
   fingerprint: Record<string, FilePin>,
@@ -324,8 +332,9 @@ function printReview(
   printRules(root, rules, out);
   if (hooks.length > 0 || rules.length === 0) out(`project hooks of ${root}:`);
   let missing = false;
-  hooks.forEach((hook, i) => {
-    const dialect = hook.dialect === 'lurus' ? '' : ` (${dialectLabel(hook.dialect)})`;
+  hooks.forEach(({ item: hook, dialects }, i) => {
+    const agents = dialects.filter((d) => d !== 'lurus').map(dialectLabel);
+    const dialect = agents.length === 0 ? '' : ` (${agents.join(', ')})`;
     out(
       `  ${i + 1}. ${hook.event}${dialect}, matcher ${hook.matcher.source === undefined ? '(all)' : JSON.stringify(hook.matcher.source)}`,
     );

@@ -2,7 +2,7 @@
  * [R-HOOK-4] The decider of a lone `hookwerk hook` process: an engine made for the one call (the
  * engine's modules are imported only now), closed after it. The daemon keeps engines warm instead.
  */
-import { createHash } from 'node:crypto';
+import { projectSession } from '../core/project-session.ts';
 import type { GateConfig } from '../dialects/gate-dialect.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import { silentLogger } from '../records/logger.ts';
@@ -35,11 +35,6 @@ export async function policyEngine(
     plugins: false,
     logger: silentLogger,
   });
-}
-
-/** [C-IN-1] The session of a call that names none: one per project folder, stable. */
-export function projectSession(projectDir: string): string {
-  return `sess_${createHash('sha256').update(`hookwerk session\0${projectDir}`).digest('hex').slice(0, 12)}`;
 }
 
 /**

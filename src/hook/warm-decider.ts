@@ -11,9 +11,10 @@
  *   without a call; an evicted or idle engine is closed only once its decides have finished.
  */
 import { createHash } from 'node:crypto';
+import { projectSession } from '../core/project-session.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { HookEngine } from '../engine-api.ts';
-import { policyEngine, projectSession } from './cold-decider.ts';
+import { policyEngine } from './cold-decider.ts';
 import type { PolicyDecider, PolicyQuestion } from './hook-call.ts';
 import { type SourceStamps, sourcesChanged, stampSources } from './path-stamps.ts';
 import { watchedPaths } from './source-stamps.ts';

@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import { MAX_DEPTH } from '../bus/depth.ts';
 import { errorMessage } from '../core/errno.ts';
 import { EngineClosedError, HookInputError, InvalidOptionError } from '../core/errors.ts';
+import { isPlainObject } from '../core/plain-object.ts';
+import { sessionOf, toolOf } from '../dispatch/run-subject.ts';
 import type { HookEngine, HookEngineOptions } from '../engine-api.ts';
 import { type Logger, stderrLogger } from '../records/logger.ts';
 import { agentRunsAnswer } from './agent-runs.ts';
@@ -272,7 +274,20 @@ function gateRoutes(
     try {
       const gate = await engines.engine(dialect);
       const decision = await gate.decide(event, input);
-      decisions.add({ at, dialect, event, durationMs: performance.now() - started }, decision);
+      // Tool and session as the decide's run records name them, also when no hook ran (issue 31).
+      const subject = isPlainObject(input) ? input : {};
+      const toolName = toolOf(subject);
+      decisions.add(
+        {
+          at,
+          dialect,
+          event,
+          durationMs: performance.now() - started,
+          sessionId: sessionOf(subject, gate.sessionId),
+          ...(toolName !== undefined ? { toolName } : {}),
+        },
+        decision,
+      );
       return c.json(decision);
     } catch (err) {
       if (err instanceof HookInputError) {

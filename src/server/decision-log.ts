@@ -13,6 +13,10 @@ export interface DecisionNote {
   at: string;
   dialect: string;
   event: string;
+  /** The tool the input names (`tool_name`, `toolName`), if any. */
+  toolName?: string;
+  /** The session the input names, else the deciding engine's (as its run records say). */
+  sessionId: string;
   decision: GateDecision['decision'];
   blocked: boolean;
   reason?: string;
@@ -24,7 +28,7 @@ export interface DecisionNote {
 export const DECISION_TOPIC = 'hookwerk.decision';
 /** As many as the dashboard shows in its gate panel, with room. */
 const DEFAULT_CAPACITY = 200;
-/** A reason is the hooks' text: kept bounded, the whole of it is in the decide's answer and records. */
+/** A reason is the hooks' text (tool and session the caller's): kept bounded, the whole of it is in the decide's answer and records. */
 const MAX_REASON_CHARS = 2000;
 
 export class DecisionLog {
@@ -38,13 +42,22 @@ export class DecisionLog {
   }
 
   add(
-    asked: { at: string; dialect: string; event: string; durationMs: number },
+    asked: {
+      at: string;
+      dialect: string;
+      event: string;
+      durationMs: number;
+      sessionId: string;
+      toolName?: string;
+    },
     decision: GateDecision,
   ): void {
     const note: DecisionNote = {
       at: asked.at,
       dialect: asked.dialect,
       event: asked.event,
+      ...(asked.toolName !== undefined ? { toolName: capped(asked.toolName) } : {}),
+      sessionId: capped(asked.sessionId),
       decision: decision.decision,
       blocked: decision.blocked,
       ...(decision.reason !== undefined ? { reason: capped(decision.reason) } : {}),

@@ -7,6 +7,7 @@ import { admitProject, type ConsentPolicy } from '../consent/project-admission.t
 import { trustHint } from '../consent/run-consent.ts';
 import { projectKey } from '../consent/trust-store.ts';
 import { homeFolder } from '../core/home.ts';
+import { groupReadings } from '../core/readings.ts';
 import { shownIssue, tildePath } from '../core/tilde-path.ts';
 import type { DialectOptions, GateConfig } from '../dialects/gate-dialect.ts';
 import { GATE_DIALECTS, type GateDialect } from '../dialects/gate-dialects.ts';
@@ -46,6 +47,11 @@ export interface GateHookView extends HookConsentView {
   disabledReason?: string;
   /** Only in the newer version of its source, which waits for consent: not loaded, never run. */
   newer?: true;
+  /**
+   * (issue 31) Every dialect that reads this hook (`.claude/settings.json`: Claude Code, Copilot,
+   * Cursor). It is listed once, under the first of them.
+   */
+  readBy: GateDialect[];
 }
 
 export interface GateDialectView {
@@ -127,6 +133,7 @@ export function gateListing(opts: GateListingOptions): GateListing {
       issues: config.issues.map((issue) => shownIssue(issue, home)),
     });
   }
+  listOnce(dialects);
   const approval = summary.consent;
   const changed = approval === undefined ? [] : checks.of(approval).changed;
   return {
@@ -145,6 +152,20 @@ export function gateListing(opts: GateListingOptions): GateListing {
     known: [...GATE_DIALECT_NAMES],
     dialects,
   };
+}
+
+/** (issue 31) Each hook under the first dialect that reads it, naming every reader. */
+function listOnce(dialects: GateDialectView[]): void {
+  const readings = groupReadings(
+    dialects.flatMap((d) => d.hooks.map((item) => ({ dialect: d.dialect, item }))),
+    (h) => h.source,
+  );
+  const first = new Set<GateHookView>();
+  for (const { item, dialects: readers } of readings) {
+    item.readBy = readers;
+    first.add(item);
+  }
+  for (const d of dialects) d.hooks = d.hooks.filter((h) => first.has(h));
 }
 
 function sourceView(s: GateConfig['sources'][number]): GateSourceView {
@@ -175,6 +196,7 @@ function hookView(
     ...(entry.origin.path !== undefined ? { path: entry.origin.path } : {}),
     scope: entry.origin.scope,
     enabled: entry.kind === 'unapproved' ? false : entry.enabled,
+    readBy: [],
     ...hookConsentState(entry, source, reason, checks, home),
   };
   if (entry.kind === 'unapproved') return view;
@@ -214,6 +236,7 @@ function newerHooks(
       consent: 'pending',
       consentDetail: `only in the newer version of ${tildePath(file, approved.home)}, which waits for consent: ${trustHint(tildePath(approved.projectDir, approved.home))}`,
       newer: true,
+      readBy: [],
     };
     if (entry.kind !== 'unapproved') {
       view.kind = entry.kind;

@@ -1,14 +1,13 @@
 import type { Api } from './api.ts';
 import { chainSummary } from './chain-status.ts';
-import { h, ms, replace, timeOf } from './dom.ts';
-import { runDetails } from './run-details.ts';
+import { h, replace, timeOf } from './dom.ts';
+import { runTable } from './run-table.ts';
 import { agentRunsAnswerSchema, type JournalEntry, journalChainSchema } from './schemas.ts';
 
 /** As many as `/api/agent-runs` answers at once. */
 const LIMIT = 1000;
 /** The journal is written by other processes (each agent's `hookwerk hook`): looked at again this often. */
 const REFRESH_MS = 5000;
-const COLUMNS = 8;
 
 export interface AgentRunsView {
   element: HTMLElement;
@@ -27,7 +26,6 @@ export function agentRunsView(api: Api): AgentRunsView {
   let chosen = '';
   let entries: JournalEntry[] = [];
   const agents = new Set<string>();
-  const open = new Set<string>();
   let loads = 0;
   /** What the table shows now (see `load`). */
   let shown = '';
@@ -50,51 +48,14 @@ export function agentRunsView(api: Api): AgentRunsView {
     { attrs: { type: 'button' }, on: { click: () => void view.load() } },
     'Refresh',
   );
-  const body = h('tbody');
-
-  const row = (e: JournalEntry): HTMLTableRowElement[] => {
-    const key = keyOf(e);
-    const expanded = open.has(key);
-    const toggle = () => {
-      if (open.has(key)) open.delete(key);
-      else open.add(key);
-      render();
-    };
-    const decision = e.permission ?? e.decision ?? '';
-    const tr = h(
-      'tr',
-      {
-        class: `agent-run outcome-${e.outcome}`,
-        attrs: {
-          tabindex: 0,
-          'aria-expanded': expanded,
-          'data-agent': e.agent,
-          'data-at': e.at,
-          'data-outcome': e.outcome,
-          'data-hook': e.hook,
-        },
-        on: {
-          click: toggle,
-          keydown: (ev) => {
-            if (ev.key === 'Enter' || ev.key === ' ') {
-              ev.preventDefault();
-              toggle();
-            }
-          },
-        },
-      },
-      h('td', { class: 'a-time time' }, whenOf(e.at)),
-      h('td', { class: 'a-agent' }, e.agent),
-      h('td', { class: 'a-event' }, e.event),
-      h('td', { class: 'a-tool' }, e.toolName ?? ''),
-      h('td', { class: 'a-hook hook wide-only' }, e.hook),
-      h('td', { class: 'a-outcome' }, h('span', { class: `badge outcome-${e.outcome}` }, e.outcome)),
-      h('td', { class: 'a-decision wide-only' }, decision),
-      h('td', { class: 'a-ms num' }, ms(e.durationMs)),
-    );
-    if (!expanded) return [tr];
-    return [tr, h('tr', { class: 'details' }, h('td', { attrs: { colspan: COLUMNS } }, runDetails(e)))];
-  };
+  const table = runTable<JournalEntry>({
+    label: 'agent runs',
+    tableClass: 'agent-runs',
+    rowClass: 'agent-run',
+    agentColumn: true,
+    keyOf,
+    whenOf,
+  });
 
   const render = () => {
     const list = [...agents].sort();
@@ -105,14 +66,12 @@ export function agentRunsView(api: Api): AgentRunsView {
       ...list.map((a) => h('option', { attrs: { value: a } }, a)),
     );
     select.value = chosen;
-    replace(body, ...entries.flatMap(row));
-    if (entries.length === 0) {
-      const empty =
-        chosen === ''
-          ? 'No agent runs yet: they are recorded when an agent’s hook file calls hookwerk hook --agent A.'
-          : `No runs of ${chosen}.`;
-      body.append(h('tr', { class: 'empty' }, h('td', { attrs: { colspan: COLUMNS } }, empty)));
-    }
+    table.show(
+      entries,
+      chosen === ''
+        ? 'No agent runs yet: they are recorded when an agent’s hook file calls hookwerk hook --agent A.'
+        : `No runs of ${chosen}.`,
+    );
     count.textContent = `${entries.length} runs${chosen === '' ? '' : ` of ${chosen}`}`;
   };
 
@@ -134,31 +93,7 @@ export function agentRunsView(api: Api): AgentRunsView {
       ),
       status,
       chain,
-      h(
-        'div',
-        { class: 'scroll' },
-        h(
-          'table',
-          { class: 'agent-runs', attrs: { 'aria-label': 'agent runs' } },
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              h('th', {}, 'time'),
-              h('th', {}, 'agent'),
-              h('th', {}, 'event'),
-              h('th', {}, 'tool'),
-              h('th', { class: 'wide-only' }, 'hook'),
-              h('th', {}, 'outcome'),
-              h('th', { class: 'wide-only' }, 'decision'),
-              h('th', { class: 'num' }, 'ms'),
-            ),
-          ),
-          body,
-        ),
-      ),
+      h('div', { class: 'scroll' }, table.element),
     ),
     async load() {
       void loadChain();

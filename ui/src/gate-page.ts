@@ -2,7 +2,7 @@ import { handlerLine } from '../../src/registry/handler-facts.ts';
 import type { Api } from './api.ts';
 import { decideForm } from './decide-form.ts';
 import { batched, h, ms, replace, timeOf } from './dom.ts';
-import { verdictOf } from './gate-records.ts';
+import { subjectOf, verdictOf } from './gate-records.ts';
 import type { RunsStore } from './runs-store.ts';
 import { type GateAnswer, gateAnswerSchema, type RunRecord } from './schemas.ts';
 
@@ -37,16 +37,18 @@ export function gatePage(api: Api, store: RunsStore): GatePage {
   const trust = h('div', { class: 'gate-trust' });
   const dialects = h('div', { class: 'gate-dialects' });
   const count = h('span', { class: 'count', attrs: { 'aria-live': 'polite' } });
-  /** Each hook's recent-decisions list, by dialect and source (what its records name). */
-  let recentLists: Array<{ dialect: string; source: string; el: HTMLElement }> = [];
+  /** Each hook's recent-decisions list, by the dialects that read it and its source (what its records name). */
+  let recentLists: Array<{ dialects: readonly string[]; source: string; el: HTMLElement }> = [];
   let shown = '';
   let loads = 0;
 
   const form = decideForm(api, () => void page.load());
 
   const renderRecent = batched(() => {
-    for (const { dialect, source, el } of recentLists) {
-      const runs = store.records.filter((r) => r.source === source && r.dialect === dialect).slice(0, RECENT);
+    for (const { dialects, source, el } of recentLists) {
+      const runs = store.records
+        .filter((r) => r.source === source && dialects.includes(r.dialect ?? ''))
+        .slice(0, RECENT);
       replace(el, ...runs.map(recentItem));
       if (runs.length === 0) el.append(h('li', { class: 'empty muted' }, 'no decisions yet'));
     }
@@ -55,6 +57,7 @@ export function gatePage(api: Api, store: RunsStore): GatePage {
 
   const render = (g: GateAnswer) => {
     replace(trust, ...trustLines(g.project));
+    const labels = new Map(g.dialects.map((d) => [d.dialect, d.label]));
     recentLists = [];
     replace(
       dialects,
@@ -67,12 +70,24 @@ export function gatePage(api: Api, store: RunsStore): GatePage {
               class: 'hook-runs',
               attrs: { 'aria-label': `recent decisions of ${hook.name}` },
             });
-            recentLists.push({ dialect: d.dialect, source: hook.source, el: recent });
-            return hookItem(hook, recent);
+            recentLists.push({ dialects: hook.readBy, source: hook.source, el: recent });
+            return hookItem(hook, recent, labels);
           }),
         );
         const anySource = d.sources.some(shownSource);
-        if (d.hooks.length === 0 && anySource)
+        // (issue 31) A hook another dialect reads too is listed once, under the first reader.
+        const elsewhere = g.dialects.filter(
+          (o) => o !== d && o.hooks.some((hook) => hook.readBy.some((r) => r === d.dialect)),
+        );
+        if (elsewhere.length > 0)
+          hooks.append(
+            h(
+              'li',
+              { class: 'also-read muted' },
+              `Also reads the hooks listed under ${elsewhere.map((o) => o.label).join(', ')}.`,
+            ),
+          );
+        else if (d.hooks.length === 0 && anySource)
           hooks.append(h('li', { class: 'empty muted' }, 'No hooks in these sources.'));
         return h(
           'section',
@@ -194,7 +209,7 @@ function trustLines(p: GateAnswer['project']): HTMLElement[] {
   return lines;
 }
 
-function hookItem(hook: Hook, recent: HTMLElement): HTMLElement {
+function hookItem(hook: Hook, recent: HTMLElement, labels: ReadonlyMap<string, string>): HTMLElement {
   const what = [
     hook.event,
     hook.matcher !== undefined ? `matcher ${JSON.stringify(hook.matcher)}` : 'every target',
@@ -219,6 +234,11 @@ function hookItem(hook: Hook, recent: HTMLElement): HTMLElement {
         ),
     h('div', { class: 'detail' }, hook.consentDetail),
     h('div', { class: 'source muted' }, `${hook.scope} · ${hook.source}`),
+    h(
+      'div',
+      { class: 'read-by muted', attrs: { 'data-read-by': hook.readBy.join(' ') } },
+      `read by ${hook.readBy.map((d) => labels.get(d) ?? d).join(', ')}`,
+    ),
     recent,
   );
 }
@@ -230,6 +250,7 @@ function recentItem(r: RunRecord): HTMLElement {
     { attrs: { 'data-verdict': verdict, 'data-at': r.at } },
     h('span', { class: `badge verdict-${verdict}` }, verdict),
     h('span', { class: 'gate-when' }, ` ${timeOf(r.at)} · ${r.outcome} · ${ms(r.durationMs)} ms`),
+    h('span', { class: 'gate-subject' }, ` ${subjectOf(r)}`),
     r.reason !== undefined ? h('span', { class: 'gate-reason' }, r.reason) : null,
   );
 }

@@ -1,20 +1,9 @@
 /** Which runs and decisions are the gate's, and what each decided: no DOM here (unit-tested in node). */
-import type { GateDialect } from '../../src/dialects/gate-dialects.ts';
-import type { DecisionNote, RunRecord } from './schemas.ts';
+import { type DecisionNote, GATE_DIALECT_NAMES, type RunRecord } from './schemas.ts';
 
 const SHOWN = 50;
 
-/** Every dialect of the server's gate table: one added there and not here fails the type check. */
-const ALL_GATE_DIALECTS: Record<GateDialect, true> = {
-  lurus: true,
-  claude: true,
-  gemini: true,
-  copilot: true,
-  cursor: true,
-  codex: true,
-  policy: true,
-};
-const GATE_DIALECTS: ReadonlySet<string> = new Set(Object.keys(ALL_GATE_DIALECTS));
+const GATE_DIALECTS: ReadonlySet<string> = new Set(GATE_DIALECT_NAMES);
 
 /** A gate run: one of a gate dialect, or anything that decided or denied. */
 export function isGateRecord(r: RunRecord): boolean {
@@ -57,4 +46,12 @@ export function gateItems(records: readonly RunRecord[], decisions: readonly Dec
     }
   }
   return items;
+}
+
+/**
+ * (issue 31) Who and what a decision was about, in one line: the tool (or "no tool" for events
+ * that name none) and the session, as the run records and decision notes carry them.
+ */
+export function subjectOf(d: { toolName?: string | undefined; sessionId?: string | undefined }): string {
+  return `${d.toolName ?? 'no tool'} · session ${d.sessionId ?? 'unknown'}`;
 }

@@ -1,5 +1,5 @@
 import { batched, h, ms, replace, timeOf } from './dom.ts';
-import { gateItems, verdictOf } from './gate-records.ts';
+import { gateItems, subjectOf, verdictOf } from './gate-records.ts';
 import type { RunsStore } from './runs-store.ts';
 
 /** Gate decisions as they happen [UI-1]: the newest gate runs, deny first in colour. */
@@ -17,6 +17,7 @@ export function gateView(store: RunsStore): HTMLElement {
             { class: `gate no-hooks verdict-${d.decision}`, attrs: { 'data-verdict': d.decision } },
             h('span', { class: `badge verdict-${d.decision}` }, d.decision),
             h('span', { class: 'gate-what' }, h('strong', {}, d.event), ` · no hook matched (${d.dialect})`),
+            h('span', { class: 'gate-subject' }, subjectOf(d)),
             h('span', { class: 'gate-when' }, `${timeOf(d.at)} · ${ms(d.durationMs)} ms`),
           );
         }
@@ -27,6 +28,7 @@ export function gateView(store: RunsStore): HTMLElement {
           { class: `gate verdict-${verdict}`, attrs: { 'data-verdict': verdict } },
           h('span', { class: `badge verdict-${verdict}` }, verdict),
           h('span', { class: 'gate-what' }, h('strong', {}, r.event), ' · ', r.hook),
+          h('span', { class: 'gate-subject' }, subjectOf(r)),
           h('span', { class: 'gate-when' }, `${timeOf(r.at)} · ${ms(r.durationMs)} ms`),
           r.reason !== undefined ? h('span', { class: 'gate-reason' }, r.reason) : null,
           r.failed !== undefined

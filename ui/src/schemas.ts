@@ -1,22 +1,18 @@
 import * as z from 'zod/mini';
+import type { GateDialect } from '../../src/dialects/gate-dialects.ts';
 import { LURUS_EVENTS, type LurusEventName } from '../../src/events/lurus-events.ts';
 import type { PrxEventName } from '../../src/events/prx-events.ts';
 import type { JournalEntry } from '../../src/records/journal-entry.ts';
 import { RUN_OUTCOMES, type RunOutcome, type RunRecord } from '../../src/records/run-record.ts';
 import type { HandlerFacts } from '../../src/registry/handler-facts.ts';
 import type { DecisionNote } from '../../src/server/decision-log.ts';
-import type {
-  GateDialectView,
-  GateHookView,
-  GateListing,
-  GateSourceView,
-} from '../../src/server/gate-listing.ts';
+import type { GateHookView, GateSourceView } from '../../src/server/gate-listing.ts';
 import type { ChainState } from '../../src/server/journal-chain-state.ts';
 
 // Every answer of the API is checked before the page uses it (house rule: no casts of outside
 // JSON). The types come from the server's own sources, so a drift fails `npm run typecheck`.
 
-export type { DecisionNote, GateDialectView, GateHookView, GateListing, JournalEntry, RunOutcome, RunRecord };
+export type { DecisionNote, GateHookView, JournalEntry, RunRecord };
 export { LURUS_EVENTS, RUN_OUTCOMES };
 
 export const PRX_EVENTS = [
@@ -34,6 +30,20 @@ export const LURUS_EVENT_NAMES = Object.keys(LURUS_EVENTS).filter(
   (e): e is LurusEventName => e in LURUS_EVENTS,
 );
 
+/** Every dialect of the server's gate table: one added there and not here fails the type check. */
+const ALL_GATE_DIALECTS: Record<GateDialect, true> = {
+  lurus: true,
+  claude: true,
+  gemini: true,
+  copilot: true,
+  cursor: true,
+  codex: true,
+  policy: true,
+};
+export const GATE_DIALECT_NAMES = Object.keys(ALL_GATE_DIALECTS).filter((d): d is GateDialect =>
+  Object.hasOwn(ALL_GATE_DIALECTS, d),
+);
+
 const outcomeSchema = z.enum(RUN_OUTCOMES as [RunOutcome, ...RunOutcome[]]);
 
 export const runRecordSchema = z.object({
@@ -45,6 +55,8 @@ export const runRecordSchema = z.object({
   durationMs: z.number(),
   at: z.string(),
   sessionId: z.optional(z.string()),
+  toolName: z.optional(z.string()),
+  agent: z.optional(z.string()),
   depth: z.optional(z.number()),
   exitCode: z.optional(z.number()),
   signal: z.optional(z.string()),
@@ -69,7 +81,6 @@ export const runsAnswerSchema = z.object({
 /** [R-HOOK-3] A run of an agent's hook, from the journal (`/api/agent-runs`). */
 export const journalEntrySchema = z.extend(runRecordSchema, {
   agent: z.string(),
-  toolName: z.optional(z.string()),
 }) satisfies z.ZodMiniType<JournalEntry>;
 
 export const agentRunsAnswerSchema = z.object({
@@ -110,7 +121,6 @@ export const hookActionSchema = z.looseObject({
   stdin_json: z.boolean(),
   sandbox: z.optional(z.string()),
 });
-export type HookAction = z.infer<typeof hookActionSchema>;
 
 export const hookSchema = z.object({
   id: z.string(),
@@ -166,7 +176,6 @@ export const explainAnswerSchema = z.object({
     }),
   ),
 });
-export type Explanation = z.infer<typeof explainAnswerSchema>['explanations'][number];
 
 // ---- (issue 23) the gate in every dialect ----
 
@@ -177,6 +186,8 @@ export const decisionNoteSchema = z.object({
   at: z.string(),
   dialect: z.string(),
   event: z.string(),
+  toolName: z.optional(z.string()),
+  sessionId: z.string(),
   decision: decisionWord,
   blocked: z.boolean(),
   reason: z.optional(z.string()),
@@ -219,6 +230,7 @@ const gateHookSchema = z.object({
   enabled: z.boolean(),
   disabledReason: z.optional(z.string()),
   newer: z.optional(z.literal(true)),
+  readBy: z.array(z.enum(GATE_DIALECT_NAMES as [GateDialect, ...GateDialect[]])),
   consent: z.enum(CONSENT_STATES),
   consentDetail: z.string(),
 }) satisfies z.ZodMiniType<GateHookView>;
