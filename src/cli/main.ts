@@ -11,6 +11,7 @@ import { agentDemoCommand, demoDialects } from './demo-agent.ts';
 import { emitCommand } from './emit.ts';
 import { explainCommand } from './explain.ts';
 import { withNatsSecurityFlags } from './nats-cli-options.ts';
+import { addPolicyCommand } from './policy-command.ts';
 import { askOnTerminal, trustCommand } from './trust.ts';
 import { validateCommand } from './validate.ts';
 
@@ -44,6 +45,10 @@ function buildProgram(setExit: SetExit): Command {
   addMcpProxyCommand(program, setExit);
   addDaemonCommand(program, setExit);
   addSetupSystemCommand(program, setExit);
+  addPolicyCommand(program, setExit, out, err);
+  // [F-BUN-1] `-v, --version` is the program's only before a command (`policy bundle --version N`
+  // is the bundle's); set last, so the commands themselves keep reading options anywhere.
+  program.enablePositionalOptions();
   return program;
 }
 
