@@ -10,6 +10,7 @@ import { demoCommand } from './demo.ts';
 import { agentDemoCommand, demoDialects } from './demo-agent.ts';
 import { emitCommand } from './emit.ts';
 import { explainCommand } from './explain.ts';
+import { withFleetOptions } from './fleet-cli-options.ts';
 import { withNatsSecurityFlags } from './nats-cli-options.ts';
 import { addPolicyCommand } from './policy-command.ts';
 import { askOnTerminal, trustCommand } from './trust.ts';
@@ -389,11 +390,13 @@ function addSetupSystemCommand(program: Command, setExit: SetExit): void {
 }
 
 function addDaemonCommand(program: Command, setExit: SetExit): void {
-  const daemon = program
-    .command('daemon')
-    .description(
-      'keep the policy engines warm for `hookwerk hook` on a Unix socket (foreground; prints ready); a hook call starts one when none runs',
-    )
+  const daemon = withFleetOptions(
+    program
+      .command('daemon')
+      .description(
+        'keep the policy engines warm for `hookwerk hook` on a Unix socket (foreground; prints ready); a hook call starts one when none runs',
+      ),
+  )
     .option('--socket <path>', 'the socket (default: $HOOKWERK_DAEMON_SOCKET, else ~/.hookwerk/daemon.sock)')
     .option(
       '--idle <minutes>',

@@ -4,6 +4,8 @@
  * daemons only bind to it and watch their key. Loaded only by `policy publish` and a daemon
  * with `--fleet`: no hook call ever imports NATS.
  */
+
+import { jetstream } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import { Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -22,7 +24,11 @@ export function createPolicyBucket(nc: NatsConnection): Promise<KV> {
   return new Kvm(nc).create(POLICY_BUCKET, { history: HISTORY, max_bytes: MAX_BUCKET_BYTES });
 }
 
-/** The bucket, which must exist (daemons: they may not create it). */
-export function openPolicyBucket(nc: NatsConnection): Promise<KV> {
-  return new Kvm(nc).open(POLICY_BUCKET);
+/**
+ * The bucket, which must exist (daemons: they may not create it). A watch delivers to an inbox
+ * of its own: under `inboxPrefix` when the server gives this role one (N-SEC-1, F-SEC-1).
+ */
+export function openPolicyBucket(nc: NatsConnection, inboxPrefix?: string): Promise<KV> {
+  const js = jetstream(nc, inboxPrefix !== undefined ? { watcherPrefix: inboxPrefix } : {});
+  return new Kvm(js).open(POLICY_BUCKET);
 }
