@@ -6,13 +6,14 @@
  * without NATS, and one published while a machine was away arrives when it is back. Every wait
  * is for a line the daemon prints, never the clock.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleText } from '../src/fleet/bundle.ts';
 import { createPolicyBucket } from '../src/fleet/policy-bucket.ts';
+import { claudeVerdict } from './claude-verdict.ts';
 import { runCli } from './cli-runner.ts';
 import {
   bundle,
@@ -25,6 +26,7 @@ import {
   verdictFor,
   writeBundle,
 } from './fleet-harness.ts';
+import { waitFor } from './helpers.ts';
 import { type NatsServer, startNatsServer } from './nats-server.ts';
 
 /** Keys and bundle files for the whole file (a test's tempDir goes after it). */
@@ -134,11 +136,73 @@ describe('rollout over JetStream KV [F-BUN-2]', () => {
     expect(await verdictFor(home, 'rm -rf build')).toBe('deny');
   });
 
+  it('[F-BUN-2] the swap is atomic: a call running when a bundle arrives finishes on the old policy, the next one gets the new', async () => {
+    const { home, daemon } = await fleetDaemon(server.url, [team.pub], { group: 'swap' });
+    const gate = (says: string, wait: boolean) =>
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [
+                {
+                  type: 'command',
+                  command: `input=$(cat); case "$input" in *slow-call*) ${
+                    wait ? `: > '${home}/started'; while [ ! -e '${home}/go' ]; do sleep 0.02; done; ` : ''
+                  }echo '${says}' >&2; exit 2;; esac`,
+                },
+              ],
+            },
+          ],
+        },
+      });
+    await publish(writeBundle(dir, 'swap-1.json', signed(bundle(1, gate('v1 says no', true)), team)), 'swap');
+    await daemon.waitForOutput(/fleet: version 1 in force/);
+
+    const running = runCli(['hook', '--agent', 'claude'], {
+      home,
+      cwd: home,
+      stdin: {
+        text: JSON.stringify({
+          session_id: 's',
+          hook_event_name: 'PreToolUse',
+          cwd: home,
+          tool_name: 'Bash',
+          tool_input: { command: 'echo slow-call' },
+        }),
+      },
+    });
+    await waitFor(() => existsSync(path.join(home, 'started')), 'the call to be running', 15_000);
+    await publish(
+      writeBundle(dir, 'swap-2.json', signed(bundle(2, gate('v2 says no', false)), team)),
+      'swap',
+    );
+    await daemon.waitForOutput(/fleet: version 2 in force/);
+    writeFileSync(path.join(home, 'go'), '');
+    expect(claudeVerdict(await running).reason).toContain('v1 says no');
+    const next = await runCli(['hook', '--agent', 'claude'], {
+      home,
+      cwd: home,
+      stdin: {
+        text: JSON.stringify({
+          session_id: 's',
+          hook_event_name: 'PreToolUse',
+          cwd: home,
+          tool_name: 'Bash',
+          tool_input: { command: 'echo slow-call' },
+        }),
+      },
+    });
+    expect(claudeVerdict(next).reason).toContain('v2 says no');
+  });
+
   it('[F-BUN-2] the bundle in force survives a restart without NATS; one published while away arrives on reconnect', async () => {
     const { home, daemon } = await fleetDaemon(server.url, [team.pub], { group: 'away' });
     await publish(writeBundle(dir, 'away-1.json', signed(bundle(1, denying('rm')), team)), 'away');
     await daemon.waitForOutput(/fleet: version 1 in force/);
     await daemon.stop('SIGTERM');
+    // No daemon at all: the cold path reads the stored bundle too.
+    expect(await verdictFor(home, 'rm -rf build')).toBe('deny');
 
     // Published while this machine is off; then the server goes too.
     await publish(writeBundle(dir, 'away-2.json', signed(bundle(2, denying('curl')), team)), 'away');

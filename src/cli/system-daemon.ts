@@ -99,7 +99,9 @@ export async function systemDaemonCommand(
   // [F-BUN-2] Not yet: the managed layer is read only from root's /etc/hookwerk (T-MGD-1), which
   // the daemon's account cannot write. Refused, never silently ignored (docs/team.md).
   if (opts.fleet !== undefined)
-    throw new CliError('--fleet with --system is not supported yet: run a user daemon with --fleet (docs/team.md)');
+    throw new CliError(
+      '--fleet with --system is not supported yet: run a user daemon with --fleet (docs/team.md)',
+    );
   requireRoot('hookwerk daemon --system');
   const acct = daemonAccount(opts.user);
   const grace = graceOption(opts.shutdownGraceMs).shutdownGraceMs ?? DEFAULT_GRACE_MS;
