@@ -132,6 +132,9 @@ describe('rollout over JetStream KV [F-BUN-2]', () => {
     await putRaw('ops', bundleText(signed(bundle(6, '{}'), team)));
     await daemon.waitForOutput(/refused version 6: older than the version in force \(7\)/);
     expect((await fleetStatus(home)).lastRefusal).toMatchObject({ version: 6 });
+    const shown = await runCli(['daemon', 'status'], { home });
+    expect(shown.stdout).toMatch(/^fleet: .* group ops \(connected\), version in force: 7$/m);
+    expect(shown.stdout).toMatch(/^last refusal: version 6 at .*: older than the version in force \(7\)$/m);
     // None of them loosened anything.
     expect(await verdictFor(home, 'rm -rf build')).toBe('deny');
   });

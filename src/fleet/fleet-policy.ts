@@ -94,7 +94,12 @@ export class FleetPolicy {
       return this.#refuse(bundle.version, `older than the version in force (${current.version})`);
     const failed = await bundleTestFailure(bundle, this.#opts.home, this.#opts.env);
     if (failed !== undefined) return this.#refuse(bundle.version, failed);
-    storeBundle(this.#store, bundle);
+    try {
+      storeBundle(this.#store, bundle);
+    } catch (e) {
+      // Not stored is not in force: the old bundle stays, and status says why.
+      return this.#refuse(bundle.version, `cannot keep it in ${this.#store.dir}: ${errorMessage(e)}`);
+    }
     this.#inForce = bundle;
     this.#opts.say?.(`fleet: version ${bundle.version} in force (sha256 ${bundle.sha256.slice(0, 12)}…)`);
     return 'applied';
