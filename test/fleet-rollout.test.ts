@@ -61,6 +61,28 @@ async function putRaw(group: string, text: string): Promise<void> {
 }
 
 describe('rollout over JetStream KV [F-BUN-2]', () => {
+  it('[F-BUN-2] daemon --fleet needs a trusted key that can be read, and --trust-key needs --fleet: one line each', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--fleet', server.url], /--fleet needs --trust-key PUB/],
+      [['--trust-key', team.pub], /--trust-key goes with --fleet URL/],
+      [
+        ['--fleet', server.url, '--trust-key', team.key.replace('.key', '.nope')],
+        /--trust-key .*\.nope: no such file/,
+      ],
+      [['--fleet', server.url, '--trust-key', team.pub, '--group', 'a.b'], /--group must be/],
+    ];
+    const results = await Promise.all(
+      cases.map(([args]) =>
+        runCli(['daemon', '--socket', path.join(dir, 'never.sock'), ...args], { home: dir }),
+      ),
+    );
+    results.forEach((r, i) => {
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(cases[i]?.[1] ?? /never/);
+    });
+  });
+
   it('[F-BUN-2] a signed bundle reaches every daemon of the group and hookwerk hook enforces it; the next one replaces it', async () => {
     const [a, b] = await Promise.all([
       fleetDaemon(server.url, [team.pub], { group: 'web' }),

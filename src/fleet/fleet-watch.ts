@@ -57,20 +57,23 @@ export function startFleetWatch(opts: FleetWatchOptions): FleetWatch {
     }
   };
 
-  /** Binds to the bucket and watches; on any failure tries again while this generation lasts. */
+  /**
+   * Binds to the bucket and watches; when that fails, or the watch ends on its own (the bucket
+   * was deleted and made again…), tries again while this generation lasts.
+   */
   const follow = async (l: NatsLink, mine: number) => {
     let told = false;
     while (!stopped && mine === generation) {
       try {
         const kv = await openPolicyBucket(l.nc, opts.security.inboxPrefix);
         await watch(kv, mine);
-        return;
       } catch (e) {
         if (stopped || mine !== generation) return;
         if (!told) say(`waiting for the bucket hookwerk-policy (${errorMessage(e)})`);
         told = true;
-        await new Promise((resolve) => setTimeout(resolve, BUCKET_RETRY_MS));
       }
+      if (stopped || mine !== generation) return;
+      await new Promise((resolve) => setTimeout(resolve, BUCKET_RETRY_MS));
     }
   };
 
