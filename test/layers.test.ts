@@ -39,6 +39,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['hook', 'install', 'mcp'],
   // `hookwerk test` [G-TEST-1]: cases run through `hookwerk hook`'s own call.
   ['policy-test'],
+  // Signed policy bundles and their rollout [F-BUN-1, F-BUN-2]: they run a bundle's tests.
+  ['fleet'],
   ['server'],
   ['cli'],
 ];

@@ -60,6 +60,9 @@ function startSecureFleet(): Promise<NatsServer> {
       HOOKWERK_WORKER_PASSWORD: WORKER_PW,
       HOOKWERK_OBSERVER_PASSWORD: OBSERVER_PW,
       HOOKWERK_GATE_NKEY: GATE.getPublicKey(),
+      // [F-SEC-1] The fleet's roles (tested in fleet-security.test.ts) need theirs too.
+      HOOKWERK_PUBLISHER_PASSWORD: secret('publisher-pw'),
+      HOOKWERK_DAEMON_PASSWORD: secret('daemon-pw'),
     },
   });
 }

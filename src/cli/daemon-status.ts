@@ -43,7 +43,18 @@ export function engineStatus(e: WarmEngineInfo): EngineStatus {
   };
 }
 
-/** What a running daemon answers to `status`; loose: a later daemon may add keys (a fleet). */
+/** [F-BUN-2] A fleet daemon's bundle: the version in force and the last one refused, with why. */
+const fleetSchema = z.object({
+  url: z.string(),
+  group: z.string(),
+  version: z.number().int().positive().nullable(),
+  connected: z.boolean(),
+  lastRefusal: z
+    .object({ version: z.number().int().nullable(), reason: z.string(), at: z.string() })
+    .nullable(),
+});
+
+/** What a running daemon answers to `status`; loose: a later daemon may add keys. */
 export const daemonStatusSchema = z.looseObject({
   running: z.literal(true),
   pid: z.number().int().positive(),
@@ -52,6 +63,7 @@ export const daemonStatusSchema = z.looseObject({
   calls: z.number().int().nonnegative(),
   idleExitMinutes: z.number().positive().nullable(),
   engines: z.array(engineSchema),
+  fleet: fleetSchema.optional(),
 });
 export type DaemonStatus = z.infer<typeof daemonStatusSchema>;
 
@@ -174,6 +186,16 @@ export async function daemonStatusCommand(
       ? 'idle exit: never'
       : `idle exit: after ${s.idleExitMinutes} minutes without a call`,
   );
+  if (s.fleet !== undefined) {
+    const f = s.fleet;
+    out(
+      `fleet: ${f.url} group ${f.group} (${f.connected ? 'connected' : 'not connected'}), version in force: ${f.version ?? 'none yet'}`,
+    );
+    if (f.lastRefusal !== null)
+      out(
+        `last refusal: ${f.lastRefusal.version === null ? 'a bundle' : `version ${f.lastRefusal.version}`} at ${f.lastRefusal.at}: ${f.lastRefusal.reason}`,
+      );
+  }
   out(`engines: ${s.engines.length}`);
   for (const e of s.engines)
     out(

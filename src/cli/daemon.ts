@@ -14,6 +14,7 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
+import { homeFolder } from '../core/home.ts';
 import { lockPath, releaseLock } from '../hook/daemon-lock.ts';
 import { boundedLog } from '../hook/daemon-log.ts';
 import { DaemonSocketError, startDaemonServer } from '../hook/daemon-server.ts';
@@ -21,8 +22,10 @@ import type { ControlCommand, WireReply } from '../hook/daemon-wire.ts';
 import type { HookCallDeps } from '../hook/hook-call.ts';
 import { WarmDecider } from '../hook/warm-decider.ts';
 import { CliError } from './cli-error.ts';
+import type { DaemonFleet } from './daemon-fleet.ts';
 import { socketOf } from './daemon-socket-option.ts';
 import { type DaemonStatus, engineStatus } from './daemon-status.ts';
+import type { FleetCliOptions } from './fleet-cli-options.ts';
 import { answerHookArgs } from './hook.ts';
 import { firstSignal, graceOption } from './shutdown.ts';
 
@@ -36,7 +39,7 @@ export const IDLE_ENV = 'HOOKWERK_DAEMON_IDLE';
 /** How often the daemon checks that its socket file is still its own. */
 const WATCH_MS = 30_000;
 
-interface DaemonCliOptions {
+interface DaemonCliOptions extends FleetCliOptions {
   socket?: string;
   shutdownGraceMs?: string;
   idle?: string;
@@ -91,8 +94,10 @@ export async function daemonCommand(
   const env = hooks.env ?? process.env;
   const { socket, ownFolder } = socketOf(opts, env);
   const grace = graceOption(opts.shutdownGraceMs).shutdownGraceMs ?? DEFAULT_GRACE_MS;
-  const idleMs = idleOption(opts.idle, env);
+  // [F-BUN-2] A fleet daemon is a service: no idle exit unless asked for.
+  const idleMs = idleOption(opts.idle ?? (opts.fleet !== undefined ? '0' : undefined), env);
   const { out, err, close: closeLog } = outputs(opts, stdout, stderr);
+  const fleet = await startFleet(opts, env, (line) => err(`hookwerk daemon: ${line}`));
   // Listen for signals from the start: a SIGTERM during start-up still shuts down cleanly.
   const signal = hooks.stopSignal ?? firstSignal(err);
   let stopFor: (why: string) => void = () => {};
@@ -125,6 +130,7 @@ export async function daemonCommand(
     calls,
     idleExitMinutes: idleMs > 0 ? idleMs / 60_000 : null,
     engines: warm.engines().map(engineStatus),
+    ...(fleet !== undefined ? { fleet: fleet.status() } : {}),
   });
   const control = (command: ControlCommand): WireReply => {
     const json = (value: unknown) => ({
@@ -161,6 +167,7 @@ export async function daemonCommand(
       onMalformed: (why) => err(`hookwerk daemon: closed a request without a reply: ${why}`),
     });
   } catch (e) {
+    await fleet?.stop();
     await warm.close();
     // A daemon that lost the start (another one answers) leaves the lock to the winner.
     releaseLock(lockPath(socket));
@@ -192,12 +199,24 @@ export async function daemonCommand(
   clearTimeout(idleTimer);
   clearInterval(watch);
   err(`hookwerk daemon: ${why}, shutting down (running calls finish first)`);
+  await fleet?.stop();
   await server.stop(grace);
   await warm.close();
   releaseLock(lockPath(socket));
   err(`hookwerk daemon: stopped after ${calls} call${calls === 1 ? '' : 's'}`);
   closeLog();
   return 0;
+}
+
+/** [F-BUN-2] `--fleet`: its code (and NATS) loaded only then. */
+async function startFleet(
+  opts: DaemonCliOptions,
+  env: NodeJS.ProcessEnv,
+  say: (line: string) => void,
+): Promise<DaemonFleet | undefined> {
+  if (opts.fleet === undefined && (opts.trustKey ?? []).length === 0) return undefined;
+  const { startDaemonFleet } = await import('./daemon-fleet.ts');
+  return startDaemonFleet(opts, homeFolder(undefined, env), env, say);
 }
 
 /** The socket file's inode, `undefined` once it is gone. */

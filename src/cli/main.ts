@@ -10,7 +10,9 @@ import { demoCommand } from './demo.ts';
 import { agentDemoCommand, demoDialects } from './demo-agent.ts';
 import { emitCommand } from './emit.ts';
 import { explainCommand } from './explain.ts';
+import { withFleetOptions } from './fleet-cli-options.ts';
 import { withNatsSecurityFlags } from './nats-cli-options.ts';
+import { addPolicyCommand } from './policy-command.ts';
 import { askOnTerminal, trustCommand } from './trust.ts';
 import { validateCommand } from './validate.ts';
 
@@ -44,6 +46,10 @@ function buildProgram(setExit: SetExit): Command {
   addMcpProxyCommand(program, setExit);
   addDaemonCommand(program, setExit);
   addSetupSystemCommand(program, setExit);
+  addPolicyCommand(program, setExit, out, err);
+  // [F-BUN-1] `-v, --version` is the program's only before a command (`policy bundle --version N`
+  // is the bundle's); set last, so the commands themselves keep reading options anywhere.
+  program.enablePositionalOptions();
   return program;
 }
 
@@ -384,11 +390,13 @@ function addSetupSystemCommand(program: Command, setExit: SetExit): void {
 }
 
 function addDaemonCommand(program: Command, setExit: SetExit): void {
-  const daemon = program
-    .command('daemon')
-    .description(
-      'keep the policy engines warm for `hookwerk hook` on a Unix socket (foreground; prints ready); a hook call starts one when none runs',
-    )
+  const daemon = withFleetOptions(
+    program
+      .command('daemon')
+      .description(
+        'keep the policy engines warm for `hookwerk hook` on a Unix socket (foreground; prints ready); a hook call starts one when none runs',
+      ),
+  )
     .option('--socket <path>', 'the socket (default: $HOOKWERK_DAEMON_SOCKET, else ~/.hookwerk/daemon.sock)')
     .option(
       '--idle <minutes>',

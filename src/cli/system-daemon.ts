@@ -38,6 +38,7 @@ const DEFAULT_GRACE_MS = 5000;
 interface SystemDaemonOptions {
   user?: string;
   shutdownGraceMs?: string;
+  fleet?: string;
 }
 
 /** The account to run as: it must exist and not be root. */
@@ -95,6 +96,12 @@ export async function systemDaemonCommand(
   err: (line: string) => void,
   stopSignal?: Promise<string>,
 ): Promise<number> {
+  // [F-BUN-2] Not yet: the managed layer is read only from root's /etc/hookwerk (T-MGD-1), which
+  // the daemon's account cannot write. Refused, never silently ignored (docs/team.md).
+  if (opts.fleet !== undefined)
+    throw new CliError(
+      '--fleet with --system is not supported yet: run a user daemon with --fleet (docs/team.md)',
+    );
   requireRoot('hookwerk daemon --system');
   const acct = daemonAccount(opts.user);
   const grace = graceOption(opts.shutdownGraceMs).shutdownGraceMs ?? DEFAULT_GRACE_MS;

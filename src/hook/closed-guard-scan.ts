@@ -10,7 +10,7 @@ import { MAX_SOURCE_BYTES } from '../consent/project-surface.ts';
 import { parseJsoncText } from '../core/json-text.ts';
 import { isPlainObject } from '../core/plain-object.ts';
 import { readSourceFile } from '../core/read-source.ts';
-import { MANAGED_POLICY_FILE, policyFile } from '../dialects/policy/files.ts';
+import { fleetPolicyFile, MANAGED_POLICY_FILE, policyFile } from '../dialects/policy/files.ts';
 import { defaultGuardsLookAt } from '../guards/default-guards.ts';
 import { nameListExcludes } from './name-list-matcher.ts';
 
@@ -25,7 +25,7 @@ export function closedGuardInFiles(q: {
   files?: readonly string[];
 }): boolean {
   // [T-MGD-1] The managed policy is one of them, whatever files are under test.
-  const own = q.files ?? [policyFile(q.home), policyFile(q.projectDir)];
+  const own = q.files ?? [fleetPolicyFile(q.home), policyFile(q.home), policyFile(q.projectDir)];
   const policies = [MANAGED_POLICY_FILE, ...own].map(settingsValue);
   const include = q.agent !== 'claude' && policies.some((v) => includesClaude(v));
   const claude = include

@@ -13,7 +13,8 @@ import { isPlainObject } from '../core/plain-object.ts';
 import { readSourceFile } from '../core/read-source.ts';
 import { sourcesChanged } from './path-stamps.ts';
 
-export const INDEX_VERSION = 1;
+/** 2: the fleet policy is among the stamped files (F-BUN-2); an index of 1 never stamped it. */
+export const INDEX_VERSION = 2;
 /** An index larger than this is not read (it would be a policy of many thousand hooks). */
 const MAX_INDEX_BYTES = 512 * 1024;
 

@@ -7,7 +7,7 @@
  * default (`self-protect`, T-SELF-1) looks at them.
  */
 import { trustStorePath } from '../consent/trust-store-path.ts';
-import { policyFile } from '../dialects/policy/files.ts';
+import { fleetPolicyFile, policyFile } from '../dialects/policy/files.ts';
 import { managedPolicyState } from '../dialects/policy/managed-policy.ts';
 import { defaultGuardsLookAt } from '../guards/default-guards.ts';
 import { nameListExcludes } from './name-list-matcher.ts';
@@ -33,9 +33,12 @@ export interface PolicyScan {
  * policy's one or two, `managedMode`).
  */
 function nothingToRead(opts: { projectDir: string; home: string }): boolean {
-  return [policyFile(opts.home), policyFile(opts.projectDir), trustStorePath(opts.home)].every(
-    (file) => stampOf(file).stamp === 'absent',
-  );
+  return [
+    policyFile(opts.home),
+    fleetPolicyFile(opts.home),
+    policyFile(opts.projectDir),
+    trustStorePath(opts.home),
+  ].every((file) => stampOf(file).stamp === 'absent');
 }
 
 /**

@@ -11,3 +11,11 @@ export function policyFile(dir: string): string {
  */
 export const MANAGED_POLICY_DIR = '/etc/hookwerk';
 export const MANAGED_POLICY_FILE = '/etc/hookwerk/policy.json';
+
+/**
+ * [F-BUN-2] The policy of the fleet bundle in force for this home (`hookwerk daemon --fleet`
+ * keeps it there): read where the user's policy is, before it, so the cold path enforces it too.
+ */
+export function fleetPolicyFile(home: string): string {
+  return path.join(home, '.hookwerk', 'fleet', 'policy.json');
+}

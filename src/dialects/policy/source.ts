@@ -31,7 +31,7 @@ import {
   type SourceSpec,
 } from '../claude/source.ts';
 import type { GateLoadBase } from '../gate-dialect.ts';
-import { MANAGED_POLICY_FILE, policyFile } from './files.ts';
+import { fleetPolicyFile, MANAGED_POLICY_FILE, policyFile } from './files.ts';
 import { guardMergeWarnings, guardsLayer } from './guards.ts';
 import { managedPolicyRefusal } from './managed-policy.ts';
 import { permissionsLayer } from './permissions.ts';
@@ -109,9 +109,12 @@ function ownSpecs(projectDir: string, home: string, files?: readonly string[]): 
     parse: parseJsoncText,
     rules: policyRuleCount,
   };
+  // [F-BUN-2] The team's bundle runs where the user's policy does, beside it.
+  const fleet: SourceSpec = { ...user, file: fleetPolicyFile(home), label: 'fleet policy' };
   // An agent started in the home folder: its project policy is the user's, read once, trusted.
-  if (projectDir === home) return [user];
+  if (projectDir === home) return [fleet, user];
   return [
+    fleet,
     user,
     {
       scope: 'project',
