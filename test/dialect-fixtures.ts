@@ -38,7 +38,10 @@ export interface GateFixture {
   userFile: string;
   /** The file's content holding `hooks` on `pre` under `matcher`. */
   file(hooks: readonly Hook[], matcher: string): unknown;
-  /** The hook fields of the shortest timeout the dialect takes, and that timeout in ms. */
+  /**
+   * The hook fields of a 1 s timeout in the dialect's unit, and that timeout in ms: long enough for
+   * a loaded machine to start the hook's shell and its child before the timeout stops them.
+   */
   timeout: Record<string, unknown>;
   timeoutMs: number;
   /** The hook fields that make a failed hook deny. */
@@ -87,8 +90,8 @@ export const GATE_FIXTURES: Record<GateDialect, GateFixture> = {
     projectFile: '.lurus/hooks.json',
     userFile: '.lurus/hooks.json',
     file: (hooks, matcher) => ({ PreToolUse: [{ matcher, hooks: hooks.map(sh) }] }),
-    timeout: { timeout: 500 },
-    timeoutMs: 500,
+    timeout: { timeout: 1000 },
+    timeoutMs: 1000,
     closed: { failMode: 'closed' },
     closedReason: /^timed out; process group stopped$/,
     closedOutcome: 'timeout',
@@ -140,8 +143,8 @@ export const GATE_FIXTURES: Record<GateDialect, GateFixture> = {
     projectFile: '.gemini/settings.json',
     userFile: '.gemini/settings.json',
     file: claudeShape('BeforeTool'),
-    timeout: { timeout: 500 },
-    timeoutMs: 500,
+    timeout: { timeout: 1000 },
+    timeoutMs: 1000,
     closed: { failMode: 'closed' },
     closedReason: /^timed out; process group stopped$/,
     closedOutcome: 'timeout',
@@ -172,8 +175,8 @@ export const GATE_FIXTURES: Record<GateDialect, GateFixture> = {
       version: 1,
       hooks: { preToolUse: hooks.map((h) => ({ type: 'command', bash: h.command, matcher, ...h.extra })) },
     }),
-    timeout: { timeoutSec: 0.5 },
-    timeoutMs: 500,
+    timeout: { timeoutSec: 1 },
+    timeoutMs: 1000,
     closed: { failMode: 'closed' },
     closedReason: /^preToolUse hook errored \(timed out/,
     // [A-COP-1] Its record reads the failed-closed timeout as the deny it becomes.
@@ -209,8 +212,8 @@ export const GATE_FIXTURES: Record<GateDialect, GateFixture> = {
       version: 1,
       hooks: { preToolUse: hooks.map((h) => ({ command: h.command, matcher, ...h.extra })) },
     }),
-    timeout: { timeout: 0.5 },
-    timeoutMs: 500,
+    timeout: { timeout: 1 },
+    timeoutMs: 1000,
     closed: { failClosed: true },
     closedReason: /failClosed/,
     closedOutcome: 'timeout',

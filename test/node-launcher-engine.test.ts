@@ -88,7 +88,8 @@ describe('[X-PROC-1] the engine through the Node launcher', () => {
       'hang.sh',
       'printf "%s" "$ZERO_HOOK_PAYLOAD_FILE" > path; sleep 30 & echo $! > bg.pid; wait',
     );
-    writeHooks(ws, { llm_request: [{ command: './hang.sh', timeout_ms: 300 }] });
+    // 2 s: time for a loaded machine to start the script and its child before the timeout.
+    writeHooks(ws, { llm_request: [{ command: './hang.sh', timeout_ms: 2000 }] });
     const engine = await makeEngine(ws, NODE);
     engine.emit('llm_request', { provider: 'p', model: 'm', messages_count: 1 });
     await engine.drain();
