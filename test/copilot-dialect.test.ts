@@ -337,26 +337,6 @@ describe('[A-COP-1] matchers: anchored regexes', () => {
     await decide(await copilotEngine(t), 'preToolUse', bash('ls'));
     expect(orderLog(t)).toEqual(['audit', 'audit']);
   });
-
-  it('[A-COP-1] explain --dialect copilot says which hooks a tool selects', async () => {
-    const s = setup();
-    repoHooks(s, 'h', { preToolUse: [order('any'), cmd('true', { matcher: 'edit|create' })] });
-    await cliTrust(s);
-    const r = await cli(s, [
-      'explain',
-      'preToolUse',
-      '--dialect',
-      'copilot',
-      '--project',
-      s.project,
-      '--tool',
-      'bash',
-    ]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('preToolUse (copilot) with toolName "bash"');
-    expect(r.stdout).toMatch(/RUNS/);
-    expect(r.stdout).toMatch(/no match/);
-  });
 });
 
 describe('[A-COP-1] the input each hook gets', () => {
@@ -547,16 +527,6 @@ describe('[A-COP-1] preToolUse answers', () => {
       bash('ls'),
     );
     expect(d.blocked).toBe(true);
-  });
-
-  it('[A-COP-1] only a timeout fails open: the tool runs, the record says timeout', async () => {
-    const { d } = await decideWith(
-      'preToolUse',
-      { preToolUse: [cmd(`echo '{"permissionDecision":"deny"}'; exec sleep 30`, { timeoutSec: 0.3 })] },
-      bash('ls'),
-    );
-    expect(d).toMatchObject({ decision: 'allow', blocked: false });
-    expect(d.runs[0]).toMatchObject({ outcome: 'timeout', failed: 'open' });
   });
 
   it('[A-COP-1] plain text, invalid JSON and empty output are no opinion', async () => {
@@ -1005,19 +975,6 @@ describe('[A-COP-1] the CLI', () => {
     });
     expect(env.code).toBe(2);
     expect(JSON.parse(env.stdout).reason).toBe('config/.env.local holds secrets: edit it by hand');
-  });
-
-  it('[A-COP-1] an unknown event is a one-line error naming the events (exit 1, no stack)', async () => {
-    const s = setup();
-    const r = await cli(
-      s,
-      ['decide', 'beforeShellExecution', '--dialect', 'copilot', '--project', s.project],
-      {},
-    );
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('unknown Copilot CLI event "beforeShellExecution"');
-    expect(r.stderr).toContain('preToolUse');
-    expect(r.stderr).not.toMatch(STACK);
   });
 
   it('[A-COP-1] demo --dialect copilot runs the bundled project', async () => {

@@ -843,22 +843,6 @@ describe('[A-CUR-1, C-SRC-3] lenient loading, validate and explain', () => {
     expect(r.stdout).toContain(`ok: ${userFile(s)}: 2 hooks (user)`);
   });
 
-  it('[C-SRC-3] a file that is not JSON is skipped whole; the other sources still run', async () => {
-    const s = setup();
-    writeJson(projectFile(s), '{ nope');
-    hooksFile(userFile(s), {
-      beforeShellExecution: [printing({ permission: 'deny', agent_message: 'user guard' })],
-    });
-    const engine = await cursorEngine(s);
-    expect(engine.gate.config.issues).toEqual([
-      expect.objectContaining({ file: projectFile(s), message: expect.any(String) }),
-    ]);
-    expect(await decide(engine, 'beforeShellExecution', shell('ls'))).toMatchObject({
-      blocked: true,
-      reason: 'user guard',
-    });
-  });
-
   it('[A-CUR-1] explain names the matched value: the command text on shell events, fixed types elsewhere', async () => {
     const s = setup();
     hooksFile(userFile(s), {
