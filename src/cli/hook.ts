@@ -22,7 +22,6 @@ import type { SocketNote } from '../hook/daemon-refusal.ts';
 import { autostartOff, COLD_ENV, privateFolder, REFUSED_ENV, socketState } from '../hook/daemon-socket.ts';
 import { answerHookCall, type HookCallDeps, type PolicyDecider } from '../hook/hook-call.ts';
 import { guardProjectEnv } from '../hook/project-env.ts';
-import { readStdinBytes } from '../hook/stdin-bytes.ts';
 import { SYSTEM_ASKED_ENV, SYSTEM_SOCKET } from '../hook/system-paths.ts';
 
 /**
