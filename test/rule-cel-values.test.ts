@@ -14,18 +14,17 @@ import type { RuleVariables } from '../src/rules/rule-condition.ts';
 
 const PLACES = { home: '/home/u', project: '/home/u/proj' };
 
+const GIT_PUSH: RuleView['commands'][number] = {
+  name: 'git',
+  argv: ['git', 'push', '-f'],
+  options: ['f', 'force'],
+  positionals: ['push'],
+  redirects: [{ op: '>', target: 'out.txt', mode: 'write', dynamic: false }],
+  raw: 'git push -f',
+  dynamic: false,
+};
 const VIEW: RuleView = {
-  commands: [
-    {
-      name: 'git',
-      argv: ['git', 'push', '-f'],
-      options: ['f', 'force'],
-      positionals: ['push'],
-      redirects: [{ op: '>', target: 'out.txt', mode: 'write', dynamic: false }],
-      raw: 'git push -f',
-      dynamic: false,
-    },
-  ],
+  commands: [GIT_PUSH],
   unreadable: false,
   paths: [{ path: '/home/u/proj/out.txt', real: '/home/u/proj/out.txt', inProject: true, access: 'write' }],
   hosts: ['example.com'],
@@ -92,7 +91,7 @@ describe('[G-CEL-1, G-PERF-1] variables wrapped once per call', () => {
     const { cel } = celLibrary();
     const other: RuleView = {
       ...VIEW,
-      commands: [{ ...VIEW.commands[0]!, name: 'npm', options: [], positionals: ['test'] }],
+      commands: [{ ...GIT_PUSH, name: 'npm', options: [], positionals: ['test'] }],
       paths: [{ path: '/tmp/x', real: '/tmp/x', inProject: false, access: 'read' }],
     };
     const first = vars({ command: 'git push -f' }, VIEW);
