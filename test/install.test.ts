@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 import { isPlainObject } from '../src/core/plain-object.ts';
-import type { GateLoadBase } from '../src/dialects/gate-dialect.ts';
+import type { GateLoadBase } from '../src/dialects/agent/gate-dialect.ts';
 import { GATE_DIALECTS } from '../src/dialects/gate-dialects.ts';
 import { HOOK_AGENTS, type HookAgentName } from '../src/dialects/hook-agents.ts';
 import {

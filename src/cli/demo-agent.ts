@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { approveProject } from '../consent/project-consent.ts';
-import type { AgentGatePlugin, DemoStep } from '../dialects/gate-dialect.ts';
+import type { AgentGatePlugin, DemoStep } from '../dialects/agent/gate-dialect.ts';
 import { type AgentGateDialect, GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDecision } from '../engine-api.ts';

@@ -23,14 +23,8 @@ import { MAX_RECORD_FIELD_BYTES } from '../records/truncate-record.ts';
 import { type PlannedCall, plannedCallOf } from '../registry/gate-plan.ts';
 import type { GateEntry } from '../registry/hook-definition.ts';
 import type { Runners } from '../runners/runners.ts';
-import type {
-  DialectOptions,
-  GateConfig,
-  GateDecision,
-  GateDialectPlugin,
-  GateRuntime,
-} from './gate-dialect.ts';
-import { GATE_DIALECTS, type GateDialect } from './gate-dialects.ts';
+import type { DialectOptions, GateDecision, GateDialectPlugin, GateRuntime } from './agent/gate-dialect.ts';
+import { GATE_DIALECTS, type GateConfig, type GateDialect } from './gate-dialects.ts';
 
 const NO_LAYERS: readonly GateLayer[] = [];
 
@@ -54,7 +48,7 @@ interface GateHostOptions {
 
 export class GateHost {
   readonly dialect: GateDialect;
-  readonly #plugin: GateDialectPlugin;
+  readonly #plugin: GateDialectPlugin<GateConfig>;
   readonly #opts: GateHostOptions;
   readonly #trustPoll: TrustPoll;
   readonly #runtime: GateRuntime;

@@ -14,8 +14,8 @@ import { createHash } from 'node:crypto';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { HookEngine } from '../engine-api.ts';
 import { policyEngine, projectSession } from './cold-decider.ts';
-import type { PolicyDecider, PolicyQuestion } from './hook-call.ts';
 import { type SourceStamps, sourcesChanged, stampSources } from './path-stamps.ts';
+import type { PolicyDecider, PolicyQuestion } from './policy-decider.ts';
 import { watchedPaths } from './source-stamps.ts';
 
 export const DEFAULT_MAX_ENGINES = 16;

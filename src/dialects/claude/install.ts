@@ -4,13 +4,9 @@
  * shape with its timeout in seconds [C-SRC-1, C-RUN-1, G-FAIL-4].
  */
 import path from 'node:path';
-import type { AgentInstall } from '../hook-agent.ts';
-import type { AgentTimeouts } from '../hook-timeout.ts';
-
-/** Claude Code's group shape, `{hooks: [{type: "command", command, timeout}]}` (Codex and Gemini CLI read it too). */
-export function claudeGroup(handler: Readonly<Record<string, unknown>>): unknown {
-  return { hooks: [{ type: 'command', ...handler }] };
-}
+import { claudeGroup } from '../agent/claude-group.ts';
+import type { AgentInstall } from '../agent/hook-agent.ts';
+import type { AgentTimeouts } from '../agent/hook-timeout.ts';
 
 /**
  * [G-FAIL-4] Claude Code's timeouts (research/claude-code-hooks.md §7), in seconds: 600 s for a

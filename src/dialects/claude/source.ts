@@ -34,9 +34,9 @@ import {
   sourceCompiled,
 } from '../../sources/agent-config.ts';
 import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { claudeMatchField, isDocumentedClaudeEvent } from '../agent/claude-events.ts';
+import { ifRuleProblem, toolCallRuleOf } from '../agent/if-rule.ts';
 import { startAgentLoad } from '../agent/load.ts';
-import { claudeMatchField, isDocumentedClaudeEvent } from './events.ts';
-import { ifRuleProblem, toolCallRuleOf } from './if-rule.ts';
 import { claudePluginDataDir } from './plugin-data.ts';
 
 const CLAUDE_DEFAULT_TIMEOUT_S = 600;

@@ -4,7 +4,7 @@
  */
 import type { AgentDialectSpec } from '../agent/gate.ts';
 import { agentGate } from '../agent/gate.ts';
-import type { AgentGatePlugin } from '../gate-dialect.ts';
+import type { AgentGatePlugin } from '../agent/gate-dialect.ts';
 import { mergeCodexAnswers, readCodexAnswer } from './answer.ts';
 import { codexDemo } from './demo.ts';
 import {
@@ -22,7 +22,7 @@ declare module '../../registry/hook-definition.ts' {
   }
 }
 
-declare module '../gate-dialect.ts' {
+declare module '../agent/gate-dialect.ts' {
   interface DialectOptions {
     /** `gateDialect: 'codex'`: plugin folders, environment [A-CDX-1]. */
     codex?: CodexOptions;

@@ -7,7 +7,7 @@
 import { HookInputError } from '../../core/errors.ts';
 import type { AgentDialectSpec } from '../agent/gate.ts';
 import { agentGate } from '../agent/gate.ts';
-import type { AgentGatePlugin } from '../gate-dialect.ts';
+import type { AgentGatePlugin } from '../agent/gate-dialect.ts';
 import { copilotStopsAfter, mergeCopilotAnswers, readCopilotAnswer } from './answer.ts';
 import { copilotDemo } from './demo.ts';
 import { type CopilotEventName, copilotEventKeys, copilotEventOfKey, copilotMatchField } from './events.ts';
@@ -20,7 +20,7 @@ declare module '../../registry/hook-definition.ts' {
   }
 }
 
-declare module '../gate-dialect.ts' {
+declare module '../agent/gate-dialect.ts' {
   interface DialectOptions {
     /** `gateDialect: 'copilot'`: the policy folder, Copilot's home, environment [A-COP-1]. */
     copilot?: CopilotOptions;

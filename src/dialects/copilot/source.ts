@@ -35,6 +35,7 @@ import {
 import { type RawHandler, readHandler, walkAgentHooks } from '../../sources/agent-settings.ts';
 import { startAgentLoad } from '../agent/load.ts';
 import { bashOrSh, withOwnEnv } from '../gemini/source.ts';
+import { COPILOT_SETTINGS, repoHookFiles } from '../surfaces/copilot.ts';
 import {
   type CopilotEventName,
   type CopilotForm,
@@ -43,7 +44,6 @@ import {
   copilotMatchField,
 } from './events.ts';
 import { vscodeToolName } from './payload.ts';
-import { COPILOT_SETTINGS, repoHookFiles } from './surface.ts';
 
 /** [docs] `timeoutSec` defaults to 30 s. */
 const COPILOT_DEFAULT_TIMEOUT_S = 30;

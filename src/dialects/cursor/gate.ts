@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentDialectSpec } from '../agent/gate.ts';
 import { agentGate } from '../agent/gate.ts';
-import type { AgentGatePlugin } from '../gate-dialect.ts';
+import type { AgentGatePlugin } from '../agent/gate-dialect.ts';
 import { mergeCursorAnswers, readCursorAnswer } from './answer.ts';
 import { cursorDemo } from './demo.ts';
 import { CURSOR_EVENT_NAMES, cursorMatchField, cursorMatchTarget, isCursorEvent } from './events.ts';
@@ -20,7 +20,7 @@ declare module '../../registry/hook-definition.ts' {
   }
 }
 
-declare module '../gate-dialect.ts' {
+declare module '../agent/gate-dialect.ts' {
   interface DialectOptions {
     /** `gateDialect: 'cursor'`: the enterprise hooks file, environment [A-CUR-1]. */
     cursor?: CursorOptions;

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { claudeEventOf } from '../agent/event-map.ts';
-import type { AgentInstall } from '../hook-agent.ts';
-import type { AgentTimeouts } from '../hook-timeout.ts';
+import type { AgentInstall } from '../agent/hook-agent.ts';
+import type { AgentTimeouts } from '../agent/hook-timeout.ts';
 import { CURSOR_CLAUDE_EVENTS } from './hook-protocol.ts';
 
 /**

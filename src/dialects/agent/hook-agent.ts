@@ -4,7 +4,7 @@
  * answered in its own protocol [R-HOOK-1, R-HOOK-2], and where `hookwerk install` puts the entries
  * that call us [R-INST-1]. Each agent's folder holds its own; `hook-agents.ts` is the table.
  */
-import type { AgentDecision } from '../dispatch/agent-answer.ts';
+import type { AgentDecision } from '../../dispatch/agent-answer.ts';
 import type { AgentTimeouts } from './hook-timeout.ts';
 
 /** One call of the agent's, as the policy sees it: a Claude Code event and input [R-MAP-1]. */
