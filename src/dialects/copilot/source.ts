@@ -21,7 +21,7 @@ import type { Admission, ConsentPolicy } from '../../consent/project-admission.t
 import { commandLineOf, type ProjectRead } from '../../consent/project-surface.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import type { AgentCommandHook, AgentHook, GateEntry } from '../../registry/hook-definition.ts';
-import { type CompiledMatcher, compileAnchoredMatcher } from '../../registry/matcher.ts';
+import type { CompiledMatcher } from '../../registry/matcher.ts';
 import {
   type AgentConfig,
   type AgentSource,
@@ -43,6 +43,7 @@ import {
   copilotEventOfKey,
   copilotMatchField,
 } from './events.ts';
+import { compileAnchoredMatcher } from './matcher.ts';
 import { vscodeToolName } from './payload.ts';
 
 /** [docs] `timeoutSec` defaults to 30 s. */
