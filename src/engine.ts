@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { currentDepth, MAX_DEPTH } from './bus/depth.ts';
 import { EngineClosedError, HookInputError } from './core/errors.ts';
 import { LazyPrivateTempDir } from './core/private-temp-dir.ts';
+import type { GateDialectPlugin } from './dialects/agent/gate-dialect.ts';
+import { type GateConfig, loadGateDialect } from './dialects/gate-dialects.ts';
 import { GateHost } from './dialects/gate-host.ts';
 import { PrxWorkspace } from './dialects/prx/workspace.ts';
 import { HookJob, type JobContext } from './dispatch/hook-job.ts';
@@ -49,7 +51,9 @@ const natsModule = () => import('./nats/engine-nats.ts');
 
 export async function createHookEngine(options: HookEngineOptions = {}): Promise<HookEngine> {
   const nats = options.nats === undefined ? undefined : (await natsModule()).EngineNats.parse(options.nats);
-  const engine = new Engine(options);
+  // [G-PERF-1] The gate dialect is imported now, and only the one the engine speaks (issue 31).
+  const plugin = await loadGateDialect(options.gateDialect ?? 'lurus');
+  const engine = new Engine(options, plugin);
   if (nats !== undefined) {
     try {
       await engine.connectNats(nats);
@@ -79,7 +83,7 @@ class Engine implements HookEngine {
   #closed = false;
   #inProcessCount = 0;
 
-  constructor(opts: HookEngineOptions) {
+  constructor(opts: HookEngineOptions, plugin: GateDialectPlugin<GateConfig>) {
     this.#opts = opts;
     const logger = opts.logger ?? stderrLogger;
     this.#sessionId = opts.sessionId ?? `sess_${randomBytes(6).toString('hex')}`;
@@ -94,6 +98,7 @@ class Engine implements HookEngine {
     const records = this.#side.records;
     this.gate = new GateHost({
       dialect: opts.gateDialect ?? 'lurus',
+      plugin,
       projectDir: opts.projectDir ?? process.cwd(),
       home: opts.home,
       env: opts.env,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { projectKey } from '../consent/trust-store.ts';
 import { errorMessage } from '../core/errno.ts';
 import { shownIssue, tildePath } from '../core/tilde-path.ts';
-import { GATE_DIALECTS } from '../dialects/gate-dialects.ts';
+import { loadGateDialect } from '../dialects/gate-dialects.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
@@ -59,7 +59,7 @@ export async function decideCommand(
     projectDir,
     gateDialect: dialect,
     sessionId: sessionOption(opts.session, projectDir),
-    ...GATE_DIALECTS[dialect].cliOptions({
+    ...(await loadGateDialect(dialect)).cliOptions({
       pluginDirs: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)),
     }),
     watch: false,

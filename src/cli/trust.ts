@@ -16,7 +16,12 @@ import { errorMessage } from '../core/errno.ts';
 import { homeFolder } from '../core/home.ts';
 import { formatIssue } from '../core/issues.ts';
 import { tildePath } from '../core/tilde-path.ts';
-import { dialectLabel, GATE_DIALECTS, type GateConfig } from '../dialects/gate-dialects.ts';
+import {
+  dialectLabel,
+  GATE_DIALECT_NAMES,
+  type GateConfig,
+  loadGateDialect,
+} from '../dialects/gate-dialects.ts';
 import type { LurusHook } from '../dialects/lurus/source.ts';
 import { trustNeedsHuman } from '../dialects/policy/trust-setting.ts';
 import { readGateProject } from '../dialects/surfaces/gate-project.ts';
@@ -84,8 +89,11 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
     return projectKey(d);
   });
   const project = readGateProject(root, home, plugins);
-  const configs = Object.values(GATE_DIALECTS).map((dialect) =>
-    dialect.load({ projectDir: root, home, project }, dialect.cliOptions({ pluginDirs: plugins })),
+  const configs = await Promise.all(
+    GATE_DIALECT_NAMES.map(async (name) => {
+      const dialect = await loadGateDialect(name);
+      return dialect.load({ projectDir: root, home, project }, dialect.cliOptions({ pluginDirs: plugins }));
+    }),
   );
   const config = { projectDir: root, surface: project.surface, projectTexts: project.texts };
   const projectFiles = new Set(project.surface.sourceFiles);

@@ -24,12 +24,14 @@ import { type PlannedCall, plannedCallOf } from '../registry/gate-plan.ts';
 import type { GateEntry } from '../registry/hook-definition.ts';
 import type { Runners } from '../runners/runners.ts';
 import type { DialectOptions, GateDecision, GateDialectPlugin, GateRuntime } from './agent/gate-dialect.ts';
-import { GATE_DIALECTS, type GateConfig, type GateDialect } from './gate-dialects.ts';
+import type { GateConfig, GateDialect } from './gate-dialects.ts';
 
 const NO_LAYERS: readonly GateLayer[] = [];
 
 interface GateHostOptions {
   dialect: GateDialect;
+  /** The dialect itself, loaded from the table (`loadGateDialect`). */
+  plugin: GateDialectPlugin<GateConfig>;
   projectDir: string;
   home: string | undefined;
   env: NodeJS.ProcessEnv | undefined;
@@ -65,7 +67,7 @@ export class GateHost {
 
   constructor(opts: GateHostOptions) {
     this.dialect = opts.dialect;
-    this.#plugin = GATE_DIALECTS[opts.dialect];
+    this.#plugin = opts.plugin;
     this.#opts = opts;
     this.#trustPoll = new TrustPoll(opts.consent);
     this.#runtime = {

@@ -24,7 +24,10 @@ export const HOOK_AGENTS = {
 
 export type HookAgentName = keyof typeof HOOK_AGENTS;
 
-export const HOOK_AGENT_NAMES: readonly HookAgentName[] = ['claude', 'gemini', 'codex', 'copilot', 'cursor'];
+/** The agents' names, in table order (the table is the one list). */
+export const HOOK_AGENT_NAMES: readonly HookAgentName[] = Object.keys(HOOK_AGENTS).filter(
+  (name): name is HookAgentName => Object.hasOwn(HOOK_AGENTS, name),
+);
 
 export function isHookAgentName(name: string): name is HookAgentName {
   return Object.hasOwn(HOOK_AGENTS, name);

@@ -14,6 +14,7 @@ import type { Decision } from '../../dispatch/gate-sequential.ts';
 import type { LurusEventName } from '../../events/lurus-events.ts';
 import type { GateEntry } from '../../registry/hook-definition.ts';
 import type { AgentConfig, UnusableSources } from '../../sources/agent-config.ts';
+import type { ToolVocabulary } from './tool-vocabulary.ts';
 
 /** What `decide()` answers: the Lurus decision [L-ANS-4], or the agent dialects' [C-OUT-1]. */
 export type GateDecision = Decision | AgentDecision;
@@ -88,8 +89,25 @@ export interface GateDialectPlugin<C = AgentConfig> {
   cliOptions(flags: DialectCliFlags): DialectOptions;
 }
 
+/**
+ * A dialect's entry in the table (`gate-dialects.ts`, issue 31): what is cheap to know without
+ * loading it (its name, what people call it, its tool vocabulary), and `load`, which imports the
+ * dialect itself only when an engine or command needs it — so a cold `hookwerk hook` loads the
+ * one dialect it runs, not all of them [G-PERF-1].
+ */
+export interface GateDialectEntry<C = AgentConfig> {
+  readonly name: string;
+  readonly label: string;
+  /** How the adapters put a tool call to it [AD-AI-1]. */
+  readonly tools: ToolVocabulary;
+  load(): Promise<GateDialectPlugin<C>>;
+}
+
 /** A Claude-style dialect's plugin: its sources load into the shared agent shape. */
-export interface AgentGatePlugin extends GateDialectPlugin<AgentConfig> {
+export type AgentGatePlugin = GateDialectPlugin<AgentConfig>;
+
+/** A Claude-style dialect's entry. */
+export interface AgentGateEntry extends GateDialectEntry<AgentConfig> {
   /** `hookwerk demo --dialect NAME`: a bundled project guarded in this agent's own format. */
   readonly demo?: DialectDemo;
 }

@@ -9,13 +9,7 @@ import type { AgentAnswer, AgentDecision } from '../../dispatch/agent-answer.ts'
 import { decideRulesNow, type ParallelDialect, runAgentGate } from '../../dispatch/gate-parallel.ts';
 import type { AgentDialectName, AgentHook } from '../../registry/hook-definition.ts';
 import type { AgentConfig } from '../../sources/agent-config.ts';
-import type {
-  AgentGatePlugin,
-  DialectCliFlags,
-  DialectDemo,
-  DialectOptions,
-  GateLoadBase,
-} from './gate-dialect.ts';
+import type { AgentGatePlugin, DialectCliFlags, DialectOptions, GateLoadBase } from './gate-dialect.ts';
 import { layerSteps } from './layer-steps.ts';
 import type { AgentProtocol } from './protocol.ts';
 import { runRuleAgentHook } from './rule-run.ts';
@@ -64,7 +58,6 @@ export interface AgentDialectSpec extends AgentProtocol {
    * event's input (Copilot CLI: by the casing of the event key); default: `input` itself.
    */
   hookInput?(hook: AgentHook, input: Record<string, unknown>): Record<string, unknown>;
-  readonly demo?: DialectDemo;
 }
 
 export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
@@ -88,7 +81,6 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
     explainTarget: (event, given) => spec.matchTarget(event, given),
     matchField: (event) => spec.matchField(event),
     cliOptions: (flags) => spec.cliOptions?.(flags) ?? {},
-    ...(spec.demo !== undefined ? { demo: spec.demo } : {}),
     decide(named, given, rt, call) {
       const unknown = spec.unknownEvent(named);
       if (unknown !== undefined) return Promise.reject(new HookInputError('event', unknown));

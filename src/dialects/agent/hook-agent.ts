@@ -112,6 +112,11 @@ export interface AgentInstall {
   readonly newFile?: Readonly<Record<string, unknown>>;
   /** The agent runs the project's Claude Code files itself (Cursor, Copilot) [R-INST-1, A-ALL-1]. */
   readonly runsClaudeFiles: boolean;
+  /**
+   * [T-SELF-4] The project's files whose `env` the agent passes to its hook commands (none for
+   * Codex, which passes its own environment); `hookwerk hook` reads their home variables.
+   */
+  envFiles(projectDir: string): string[];
 }
 
 /** One agent `hookwerk hook` and `hookwerk install` speak to. */

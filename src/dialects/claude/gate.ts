@@ -2,7 +2,6 @@
 import { claudeRules } from '../agent/claude-rules.ts';
 import { agentGate } from '../agent/gate.ts';
 import type { AgentGatePlugin } from '../agent/gate-dialect.ts';
-import { claudeDemo } from './demo.ts';
 import { type ClaudeOptions, loadClaudeConfig } from './source.ts';
 
 declare module '../../registry/hook-definition.ts' {
@@ -25,5 +24,4 @@ export const claudeGate: AgentGatePlugin = agentGate({
   load: (base, options) =>
     loadClaudeConfig({ ...base, ...(options.claude !== undefined ? { claude: options.claude } : {}) }),
   cliOptions: (flags) => ({ claude: { plugins: [...flags.pluginDirs] } }),
-  demo: claudeDemo,
 });

@@ -6,7 +6,6 @@ import type { AgentDialectSpec } from '../agent/gate.ts';
 import { agentGate } from '../agent/gate.ts';
 import type { AgentGatePlugin } from '../agent/gate-dialect.ts';
 import { mergeCodexAnswers, readCodexAnswer } from './answer.ts';
-import { codexDemo } from './demo.ts';
 import {
   CODEX_EVENT_NAMES,
   codexMatchField,
@@ -69,7 +68,6 @@ const codex: AgentDialectSpec = {
       : hook.command;
   },
   merge: mergeCodexAnswers,
-  demo: codexDemo,
 };
 
 export const codexGate: AgentGatePlugin = agentGate(codex);

@@ -51,4 +51,6 @@ export const codexInstall: AgentInstall = {
   timeouts: codexTimeouts,
   entry: (_event, command, timeoutS) => claudeGroup({ command, timeout: timeoutS }),
   runsClaudeFiles: false,
+  // Codex passes its own environment, none of a file's (codex-facts.md).
+  envFiles: () => [],
 };

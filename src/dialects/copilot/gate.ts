@@ -9,7 +9,6 @@ import type { AgentDialectSpec } from '../agent/gate.ts';
 import { agentGate } from '../agent/gate.ts';
 import type { AgentGatePlugin } from '../agent/gate-dialect.ts';
 import { copilotStopsAfter, mergeCopilotAnswers, readCopilotAnswer } from './answer.ts';
-import { copilotDemo } from './demo.ts';
 import { type CopilotEventName, copilotEventKeys, copilotEventOfKey, copilotMatchField } from './events.ts';
 import { copilotInput, copilotToolName, vscodeInput } from './payload.ts';
 import { type CopilotOptions, copilotHookForm, loadCopilotConfig } from './source.ts';
@@ -80,7 +79,6 @@ const copilot: AgentDialectSpec = {
     return form?.form === 'vscode' ? vscodeInput(input, form.key) : input;
   },
   merge: (event, answers) => mergeCopilotAnswers(eventOf(event), answers),
-  demo: copilotDemo,
 };
 
 export const copilotGate: AgentGatePlugin = agentGate(copilot);

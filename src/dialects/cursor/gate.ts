@@ -4,7 +4,6 @@ import type { AgentDialectSpec } from '../agent/gate.ts';
 import { agentGate } from '../agent/gate.ts';
 import type { AgentGatePlugin } from '../agent/gate-dialect.ts';
 import { mergeCursorAnswers, readCursorAnswer } from './answer.ts';
-import { cursorDemo } from './demo.ts';
 import { CURSOR_EVENT_NAMES, cursorMatchField, cursorMatchTarget, isCursorEvent } from './events.ts';
 import { type CursorOptions, loadCursorConfig } from './source.ts';
 
@@ -76,7 +75,6 @@ const cursor: AgentDialectSpec = {
     return hook.command;
   },
   merge: (event, answers) => mergeCursorAnswers(event, answers),
-  demo: cursorDemo,
 };
 
 export const cursorGate: AgentGatePlugin = agentGate(cursor);

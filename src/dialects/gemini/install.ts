@@ -42,4 +42,5 @@ export const geminiInstall: AgentInstall = {
   entry: (_event, command, timeoutS) =>
     claudeGroup({ name: 'hookwerk', command, timeout: timeoutField(geminiTimeouts, timeoutS) }),
   runsClaudeFiles: false,
+  envFiles: (projectDir) => [path.join(projectDir, '.gemini', 'settings.json')],
 };
