@@ -5,8 +5,8 @@
 import type { MemoryBus } from './bus/memory-bus.ts';
 import type { FailMode } from './core/fail-mode.ts';
 import type { ConfigIssue } from './core/issues.ts';
-import type { DialectOptions, GateConfig, GateDecision } from './dialects/gate-dialect.ts';
-import type { GateDialect } from './dialects/gate-dialects.ts';
+import type { DialectOptions, GateDecision } from './dialects/agent/gate-dialect.ts';
+import type { GateConfig, GateDialect } from './dialects/gate-dialects.ts';
 import type { DecideOptions } from './dispatch/decide-call.ts';
 import type { LurusContext, LurusEventName } from './events/lurus-events.ts';
 import type { PrxEnvelope, PrxEventName, PrxPayload } from './events/prx-events.ts';
@@ -22,7 +22,7 @@ import type {
   RegistryEntry,
 } from './registry/hook-definition.ts';
 import type { HostLookup } from './runners/guarded-connect.ts';
-import type { LauncherChoice } from './runners/launcher/launcher-backend.ts';
+import type { LauncherChoice } from './runners/launcher-backend.ts';
 
 /** Every dialect's own options sit under its name (`claude: {…}`, `gemini: {…}`) [C-LIB-1, G-SRC-1]. */
 export interface HookEngineOptions extends DialectOptions {

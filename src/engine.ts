@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { currentDepth, MAX_DEPTH } from './bus/depth.ts';
 import { EngineClosedError, HookInputError } from './core/errors.ts';
 import { LazyPrivateTempDir } from './core/private-temp-dir.ts';
+import type { GateDialectPlugin } from './dialects/agent/gate-dialect.ts';
+import { type GateConfig, loadGateDialect } from './dialects/gate-dialects.ts';
 import { GateHost } from './dialects/gate-host.ts';
 import type { PrxWorkspace } from './dialects/prx/workspace.ts';
 import { HookJob, type JobContext } from './dispatch/hook-job.ts';
@@ -52,7 +54,9 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
   // [G-PERF-1] The PRX workspace (its sources, plugin scan, watcher, TOML) only for an engine given one.
   const workspace =
     options.workspace === undefined ? undefined : (await import('./dialects/prx/workspace.ts')).PrxWorkspace;
-  const engine = new Engine(options, workspace);
+  // [G-PERF-1] The gate dialect is imported now, and only the one the engine speaks (issue 31).
+  const plugin = await loadGateDialect(options.gateDialect ?? 'lurus');
+  const engine = new Engine(options, plugin, workspace);
   if (nats !== undefined) {
     try {
       await engine.connectNats(nats);
@@ -82,7 +86,11 @@ class Engine implements HookEngine {
   #closed = false;
   #inProcessCount = 0;
 
-  constructor(opts: HookEngineOptions, Workspace: typeof PrxWorkspace | undefined) {
+  constructor(
+    opts: HookEngineOptions,
+    plugin: GateDialectPlugin<GateConfig>,
+    Workspace: typeof PrxWorkspace | undefined,
+  ) {
     this.#opts = opts;
     const logger = opts.logger ?? stderrLogger;
     this.#sessionId = opts.sessionId ?? `sess_${randomBytes(6).toString('hex')}`;
@@ -97,6 +105,7 @@ class Engine implements HookEngine {
     const records = this.#side.records;
     this.gate = new GateHost({
       dialect: opts.gateDialect ?? 'lurus',
+      plugin,
       projectDir: opts.projectDir ?? process.cwd(),
       home: opts.home,
       env: opts.env,

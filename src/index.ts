@@ -45,11 +45,11 @@ export {
 export type { FailMode } from './core/fail-mode.ts';
 export type { ConfigIssue } from './core/issues.ts';
 export { formatIssue } from './core/issues.ts';
+export type { DialectOptions } from './dialects/agent/gate-dialect.ts';
 export type { ClaudeOptions } from './dialects/claude/source.ts';
 export type { CodexOptions } from './dialects/codex/source.ts';
 export type { CopilotOptions } from './dialects/copilot/source.ts';
 export type { CursorOptions } from './dialects/cursor/source.ts';
-export type { DialectOptions } from './dialects/gate-dialect.ts';
 export type { GeminiOptions } from './dialects/gemini/source.ts';
 export type {
   LurusConfig,
@@ -121,6 +121,6 @@ export type {
 } from './registry/hook-definition.ts';
 export type { CompiledMatcher } from './registry/matcher.ts';
 export type { HostLookup } from './runners/guarded-connect.ts';
-export type { LauncherChoice } from './runners/launcher/launcher-backend.ts';
+export type { LauncherChoice } from './runners/launcher-backend.ts';
 export type { BwrapSandbox, WorkspaceAccess } from './sandbox/bwrap.ts';
 export type { AgentConfig, AgentSource } from './sources/agent-config.ts';

@@ -4,10 +4,10 @@
  * decider that answers from a table, no engine.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClaudeCall } from '../src/dialects/hook-agent.ts';
+import type { ClaudeCall } from '../src/dialects/agent/hook-agent.ts';
 import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import { callParts, decideEachPart, MAX_CALL_PARTS, sharedToolName } from '../src/hook/call-parts.ts';
-import type { PolicyQuestion } from '../src/hook/hook-call.ts';
+import type { PolicyQuestion } from '../src/hook/policy-decider.ts';
 
 const part = (file: string, tool = 'Edit'): ClaudeCall => ({
   agentEvent: 'PreToolUse',

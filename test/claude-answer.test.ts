@@ -4,7 +4,7 @@
  * in configuration order [C-ANS-4, C-OUT-1].
  */
 import { describe, expect, it } from 'vitest';
-import { mergeClaudeAnswers, readClaudeAnswer } from '../src/dialects/claude/answer.ts';
+import { mergeClaudeAnswers, readClaudeAnswer } from '../src/dialects/agent/claude-answer.ts';
 import {
   CLAUDE_EVENT_NAMES,
   CLAUDE_EVENTS,
@@ -15,7 +15,7 @@ import {
   claudePlainTextIsContext,
   claudeSendsPermissionMode,
   isDocumentedClaudeEvent,
-} from '../src/dialects/claude/events.ts';
+} from '../src/dialects/agent/claude-events.ts';
 import type { AgentAnswer } from '../src/dispatch/agent-answer.ts';
 import type { HttpResult } from '../src/runners/http-types.ts';
 import type { ProcessResult } from '../src/runners/process-types.ts';

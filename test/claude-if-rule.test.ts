@@ -9,7 +9,7 @@ import {
   compileIfRule,
   globMatches,
   ifRuleAdmits,
-} from '../src/dialects/claude/if-rule.ts';
+} from '../src/dialects/agent/if-rule.ts';
 
 const bash = (rule: string, command: string) => ifRuleAdmits(compileIfRule(rule), 'Bash', { command });
 const file = (rule: string, tool: string, file_path: string) =>

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSyn
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { approveProject } from '../src/consent/project-consent.ts';
-import { readGateProject } from '../src/dialects/gate-project.ts';
+import { readGateProject } from '../src/dialects/surfaces/gate-project.ts';
 import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import type { Decision } from '../src/dispatch/gate-sequential.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';

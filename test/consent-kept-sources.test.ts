@@ -10,7 +10,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { approveProject } from '../src/consent/project-consent.ts';
 import type { GateDialect } from '../src/dialects/gate-dialects.ts';
-import { readGateProject } from '../src/dialects/gate-project.ts';
+import { readGateProject } from '../src/dialects/surfaces/gate-project.ts';
 import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';

@@ -8,13 +8,13 @@ import { describe, expect, it } from 'vitest';
 import type { ConfigIssue } from '../src/core/issues.ts';
 import { copilotStopsAfter, mergeCopilotAnswers, readCopilotAnswer } from '../src/dialects/copilot/answer.ts';
 import { copilotEventOfKey } from '../src/dialects/copilot/events.ts';
+import { compileAnchoredMatcher } from '../src/dialects/copilot/matcher.ts';
 import {
   copilotInput,
   copilotToolName,
   vscodeInput,
   vscodeToolName,
 } from '../src/dialects/copilot/payload.ts';
-import { compileAnchoredMatcher } from '../src/registry/matcher.ts';
 import type { ProcessResult } from '../src/runners/process-types.ts';
 import { walkAgentHooks } from '../src/sources/agent-settings.ts';
 

@@ -20,7 +20,7 @@ import {
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { passwdHome } from '../src/core/home.ts';
-import type { HookReply } from '../src/dialects/hook-agent.ts';
+import type { HookReply } from '../src/dialects/agent/hook-agent.ts';
 import { encodeReply } from '../src/hook/daemon-wire.ts';
 import { guardProjectEnv } from '../src/hook/project-env.ts';
 import { journalDir } from '../src/records/journal-segments.ts';

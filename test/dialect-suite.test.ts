@@ -22,8 +22,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HookInputError } from '../src/core/errors.ts';
-import { GATE_DIALECTS, type GateDialect } from '../src/dialects/gate-dialects.ts';
-import { isCallProblem } from '../src/dialects/hook-agent.ts';
+import { isCallProblem } from '../src/dialects/agent/hook-agent.ts';
+import { GATE_DIALECTS, type GateDialect, loadGateDialect } from '../src/dialects/gate-dialects.ts';
 import { agentEventOf, HOOK_AGENTS, type HookAgentName } from '../src/dialects/hook-agents.ts';
 import { createHookEngine } from '../src/engine.ts';
 import type { GateDecision, HookEngine, HookEngineOptions } from '../src/engine-api.ts';
@@ -365,7 +365,7 @@ describe.concurrent.each(GATE_NAMES)('gate dialect %s: the shared cases', (name)
     async () => {
       const p = place(name);
       writeJson(userFile(fx, p), fx.file([{ command: 'echo explained' }], fx.matcher));
-      const field = GATE_DIALECTS[name].matchField(fx.pre);
+      const field = (await loadGateDialect(name)).matchField(fx.pre);
       // Lurus is the default dialect: its header does not name it.
       const header = (tool: string) =>
         `${fx.pre}${name === 'lurus' ? '' : ` (${name})`} with ${field} "${tool}":`;

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerHookArgs } from '../src/cli/hook.ts';
-import type { HookReply } from '../src/dialects/hook-agent.ts';
+import type { HookReply } from '../src/dialects/agent/hook-agent.ts';
 import { coldDecider } from '../src/hook/cold-decider.ts';
 import { journalDir } from '../src/records/journal-segments.ts';
 import { RunJournal } from '../src/records/run-journal.ts';

@@ -17,7 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answerHookArgs } from '../src/cli/hook.ts';
 import { projectSession } from '../src/core/project-session.ts';
-import type { HookReply } from '../src/dialects/hook-agent.ts';
+import type { HookReply } from '../src/dialects/agent/hook-agent.ts';
 import { coldDecider, policyEngine } from '../src/hook/cold-decider.ts';
 import { askControl } from '../src/hook/daemon-client.ts';
 import { DEFAULT_MAX_CONNECTIONS, startDaemonServer } from '../src/hook/daemon-server.ts';
@@ -28,7 +28,7 @@ import {
   replyReader,
   requestReader,
 } from '../src/hook/daemon-wire.ts';
-import type { PolicyQuestion } from '../src/hook/hook-call.ts';
+import type { PolicyQuestion } from '../src/hook/policy-decider.ts';
 import { WarmDecider } from '../src/hook/warm-decider.ts';
 import { journalDir } from '../src/records/journal-segments.ts';
 import { RunJournal } from '../src/records/run-journal.ts';

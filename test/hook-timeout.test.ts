@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { HookReply } from '../src/dialects/hook-agent.ts';
+import type { HookReply } from '../src/dialects/agent/hook-agent.ts';
 import { startCli } from './cli-process.ts';
 import { BIN, cleanEnv, REPO, runProgram } from './cli-runner.ts';
 import { processAlive, tempDir, writeScript } from './helpers.ts';

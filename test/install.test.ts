@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 import { isPlainObject } from '../src/core/plain-object.ts';
-import type { GateLoadBase } from '../src/dialects/gate-dialect.ts';
+import type { GateLoadBase } from '../src/dialects/agent/gate-dialect.ts';
 import { GATE_DIALECTS } from '../src/dialects/gate-dialects.ts';
 import { HOOK_AGENTS, type HookAgentName } from '../src/dialects/hook-agents.ts';
 import {
@@ -197,7 +197,7 @@ function withoutOneComma(line: string): string[] {
 }
 
 /** hookwerk's own loader of the agent, reading the installed files (and nothing under /etc). */
-function load(w: World, agent: HookAgentName): AgentConfig {
+async function load(w: World, agent: HookAgentName): Promise<AgentConfig> {
   const none = path.join(w.root, 'none');
   const base: GateLoadBase = { projectDir: w.project, home: w.home, env: w.env };
   const options = {
@@ -206,11 +206,11 @@ function load(w: World, agent: HookAgentName): AgentConfig {
     copilot: { policyDir: none },
     cursor: { enterpriseFile: path.join(none, 'enterprise.json') },
   };
-  return GATE_DIALECTS[agent].load(base, options);
+  return (await GATE_DIALECTS[agent].load()).load(base, options);
 }
 
-function expectLoadsClean(w: World, agent: HookAgentName, alsoTheirs: boolean): void {
-  const config = load(w, agent);
+async function expectLoadsClean(w: World, agent: HookAgentName, alsoTheirs: boolean): Promise<void> {
+  const config = await load(w, agent);
   expect(config.issues).toEqual([]);
   expect(config.warnings).toEqual([]);
   const install = HOOK_AGENTS[agent].install;
@@ -228,7 +228,7 @@ describe.each(AGENTS)('[R-INST-1] install --agent %s', (agent) => {
   const install = HOOK_AGENTS[agent].install;
 
   describe.each(SCOPES)('%s file', (scope) => {
-    it('into a missing file: creates it (and its folders) with one entry per event, new-file fields first', () => {
+    it('into a missing file: creates it (and its folders) with one entry per event, new-file fields first', async () => {
       const w = world();
       const file = fileOf(w, agent, scope);
       const r = installAgent(opts(w, agent, scope));
@@ -244,7 +244,7 @@ describe.each(AGENTS)('[R-INST-1] install --agent %s', (agent) => {
       expect(Object.keys(value)).toEqual([...Object.keys(install.newFile ?? {}), 'hooks']);
       expect(Object.keys(isPlainObject(value.hooks) ? value.hooks : {})).toEqual([...install.events]);
       expect(read(file).endsWith('\n')).toBe(true);
-      expectLoadsClean(w, agent, false);
+      await expectLoadsClean(w, agent, false);
     });
 
     it('into an existing file with comments and other entries: keeps them, and their formatting', () => {
@@ -266,12 +266,12 @@ describe.each(AGENTS)('[R-INST-1] install --agent %s', (agent) => {
       ).toBe(true);
     });
 
-    it('into an existing plain JSON file: our loader reads theirs and ours, with no issue and no warning', () => {
+    it('into an existing plain JSON file: our loader reads theirs and ours, with no issue and no warning', async () => {
       const w = world();
       const file = fileOf(w, agent, scope);
       put(file, plain(agent));
       installAgent(opts(w, agent, scope));
-      expectLoadsClean(w, agent, true);
+      await expectLoadsClean(w, agent, true);
     });
 
     it('twice = once: the second run changes no byte', () => {

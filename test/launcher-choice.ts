@@ -1,4 +1,4 @@
-import { selectBackend } from '../src/runners/launcher/launcher-backend.ts';
+import { selectBackend } from '../src/runners/launcher-backend.ts';
 
 export type Backend = 'native' | 'node' | 'direct';
 

@@ -1,6 +1,6 @@
 // [X-PROC-1] The launcher protocol: what the engine encodes is what a launcher decodes.
 import { describe, expect, it } from 'vitest';
-import { decodeSpawn, encodeSpawn, FrameReader, REQ_SPAWN } from '../src/runners/launcher/launcher-frames.ts';
+import { decodeSpawn, encodeSpawn, FrameReader, REQ_SPAWN } from '../src/runners/launcher-frames.ts';
 
 describe('[X-PROC-1] spawn frames', () => {
   it('round-trips argv, env, cwd, cgroup, stdin, the payload file and keep_children, multi-byte text included', () => {

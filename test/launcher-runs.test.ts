@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LauncherBackend, selectBackend } from '../src/runners/launcher/launcher-backend.ts';
+import { LauncherBackend, selectBackend } from '../src/runners/launcher-backend.ts';
 import { ProcessRunner } from '../src/runners/process-runner.ts';
 import type { ProcessSpec } from '../src/runners/process-types.ts';
 import { processAlive, tempDir, waitFor } from './helpers.ts';

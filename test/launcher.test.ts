@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../src/records/run-record.ts';
 import { detectContainment, makeRunCgroup } from '../src/runners/containment.ts';
-import { nativeLauncherPath } from '../src/runners/launcher/launcher-backend.ts';
+import { nativeLauncherPath } from '../src/runners/launcher-backend.ts';
 import { BIN, cleanEnv } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
 import { processAlive, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';

@@ -7,14 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { primaryScriptOf } from '../src/core/command-words.ts';
-import {
-  compileClaudeMatcher,
-  compileGeminiMatcher,
-  compileMatcher,
-  literalShape,
-  matchTarget,
-  translateJsRegex,
-} from '../src/registry/matcher.ts';
+import { compileClaudeMatcher } from '../src/dialects/agent/claude-matcher.ts';
+import { compileGeminiMatcher } from '../src/dialects/gemini/matcher.ts';
+import { compileMatcher, literalShape, matchTarget, translateJsRegex } from '../src/registry/matcher.ts';
 
 type Case = [pattern: string | undefined, value: string, matches: boolean];
 

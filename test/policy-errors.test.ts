@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerHookArgs } from '../src/cli/hook.ts';
-import type { HookReply } from '../src/dialects/hook-agent.ts';
+import type { HookReply } from '../src/dialects/agent/hook-agent.ts';
 import { coldDecider } from '../src/hook/cold-decider.ts';
 import { journalDir } from '../src/records/journal-segments.ts';
 import { startCli } from './cli-process.ts';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { detectContainment } from '../src/runners/containment.ts';
-import { nativeLauncherPath, nodeLauncherPath } from '../src/runners/launcher/launcher-backend.ts';
+import { nativeLauncherPath, nodeLauncherPath } from '../src/runners/launcher-backend.ts';
 import { cleanEnv } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
 import { processAlive, tempDir, waitFor, writeHooks, writeScript } from './helpers.ts';

@@ -10,7 +10,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileClaudeMatcher, compileGeminiMatcher, compileMatcher } from '../src/registry/matcher.ts';
+import { compileClaudeMatcher } from '../src/dialects/agent/claude-matcher.ts';
+import { compileGeminiMatcher } from '../src/dialects/gemini/matcher.ts';
+import { compileMatcher } from '../src/registry/matcher.ts';
 import { runs, timeout } from './property-runs.ts';
 
 // ---------------------------------------------------------------------------------------------

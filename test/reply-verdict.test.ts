@@ -5,7 +5,7 @@
  * Pure: no process.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClaudeCall, VerdictName } from '../src/dialects/hook-agent.ts';
+import type { ClaudeCall, VerdictName } from '../src/dialects/agent/hook-agent.ts';
 import {
   agentEventOf,
   HOOK_AGENT_NAMES,

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerHookArgs } from '../src/cli/hook.ts';
-import type { HookReply } from '../src/dialects/hook-agent.ts';
+import type { HookReply } from '../src/dialects/agent/hook-agent.ts';
 import { policyProblems } from '../src/dialects/policy/strict.ts';
 import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import { coldDecider } from '../src/hook/cold-decider.ts';

@@ -5,8 +5,9 @@
  * dialect (tool-vocabulary.ts); the answer is read from the decision's shape, never its dialect.
  */
 import { errorMessage } from '../core/errno.ts';
+import type { ToolVocabulary } from '../dialects/agent/tool-vocabulary.ts';
 import type { GateDecision, HookEngine } from '../engine-api.ts';
-import { type ToolVocabulary, toolVocabulary } from './tool-vocabulary.ts';
+import { toolVocabulary } from './tool-vocabulary.ts';
 
 export interface ToolCall {
   /** The tool's name as the model called it (the AI SDK's key, the OpenAI Agents tool's name). */

@@ -5,7 +5,7 @@
  */
 import { tildePath } from '../core/tilde-path.ts';
 import { loadClaudeConfig } from '../dialects/claude/source.ts';
-import type { GateConfig } from '../dialects/gate-dialect.ts';
+import type { GateConfig } from '../dialects/gate-dialects.ts';
 
 /** The tool-call events an MCP gate asks. */
 const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);

@@ -1,7 +1,7 @@
 import { errorMessage } from '../core/errno.ts';
 import { projectSession } from '../core/project-session.ts';
 import { shownIssue, tildePath } from '../core/tilde-path.ts';
-import { GATE_DIALECTS } from '../dialects/gate-dialects.ts';
+import { loadGateDialect } from '../dialects/gate-dialects.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
 import { isLurusEvent, LURUS_EVENT_NAMES } from '../events/lurus-events.ts';
@@ -58,7 +58,7 @@ export async function decideCommand(
     projectDir,
     gateDialect: dialect,
     sessionId: sessionOption(opts.session, projectDir),
-    ...GATE_DIALECTS[dialect].cliOptions({
+    ...(await loadGateDialect(dialect)).cliOptions({
       pluginDirs: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)),
     }),
     watch: false,

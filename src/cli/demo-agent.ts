@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { approveProject } from '../consent/project-consent.ts';
-import type { AgentGatePlugin, DemoStep } from '../dialects/gate-dialect.ts';
+import type { AgentGateEntry, DemoStep, DialectDemo } from '../dialects/agent/gate-dialect.ts';
 import { type AgentGateDialect, GATE_DIALECTS } from '../dialects/gate-dialects.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDecision } from '../engine-api.ts';
@@ -18,12 +18,10 @@ export function demoDialects(): AgentGateDialect[] {
   );
 }
 
-function demoOf(
-  name: string,
-): { plugin: AgentGatePlugin; demo: NonNullable<AgentGatePlugin['demo']> } | undefined {
+function demoOf(name: string): { entry: AgentGateEntry; demo: DialectDemo } | undefined {
   if (name === 'lurus' || !Object.hasOwn(GATE_DIALECTS, name)) return undefined;
-  const plugin: AgentGatePlugin = Reflect.get(GATE_DIALECTS, name);
-  return plugin.demo === undefined ? undefined : { plugin, demo: plugin.demo };
+  const entry: AgentGateEntry = Reflect.get(GATE_DIALECTS, name);
+  return entry.demo === undefined ? undefined : { entry, demo: entry.demo };
 }
 
 /**
@@ -38,7 +36,8 @@ export async function agentDemoCommand(
 ): Promise<number> {
   const found = demoOf(dialect);
   if (found === undefined) throw new CliError(`no demo for ${dialect}`);
-  const { plugin, demo } = found;
+  const { entry, demo } = found;
+  const plugin = await entry.load();
   const project = mkdtempSync(path.join(tmpdir(), `hookwerk-${dialect}-demo-`));
   const home = mkdtempSync(path.join(tmpdir(), `hookwerk-${dialect}-demo-home-`));
   cpSync(fileURLToPath(new URL(`../../examples/${demo.example}/`, import.meta.url)), project, {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { shownIssue, tildePath } from '../core/tilde-path.ts';
-import { GATE_DIALECTS } from '../dialects/gate-dialects.ts';
+import { loadGateDialect } from '../dialects/gate-dialects.ts';
 import { createHookEngine } from '../engine.ts';
 import type { GateDialect } from '../engine-api.ts';
 import { isLurusEvent } from '../events/lurus-events.ts';
@@ -50,7 +50,7 @@ export async function explainCommand(
   if (dialect !== 'lurus' && !isPrxEvent(event)) {
     if (opts.tool !== undefined && opts.trigger !== undefined)
       throw new CliError('give --tool or --trigger, not both');
-    const plugin = GATE_DIALECTS[dialect];
+    const plugin = await loadGateDialect(dialect);
     const engine = await createHookEngine({
       projectDir: path.resolve(opts.project ?? '.'),
       gateDialect: dialect,

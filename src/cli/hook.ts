@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { errorCode } from '../core/errno.ts';
 import { homeFolder } from '../core/home.ts';
 import { readStdinBytes } from '../core/stdin-bytes.ts';
-import type { HookReply } from '../dialects/hook-agent.ts';
+import type { HookReply } from '../dialects/agent/hook-agent.ts';
 import {
   HOOK_AGENT_NAMES,
   HOOK_AGENTS,
@@ -20,7 +20,8 @@ import {
 import { callStart, STARTED_ENV } from '../hook/call-deadline.ts';
 import type { SocketNote } from '../hook/daemon-refusal.ts';
 import { autostartOff, COLD_ENV, privateFolder, REFUSED_ENV, socketState } from '../hook/daemon-socket.ts';
-import { answerHookCall, type HookCallDeps, type PolicyDecider } from '../hook/hook-call.ts';
+import { answerHookCall, type HookCallDeps } from '../hook/hook-call.ts';
+import type { PolicyDecider } from '../hook/policy-decider.ts';
 import { guardProjectEnv } from '../hook/project-env.ts';
 import { SYSTEM_ASKED_ENV, SYSTEM_SOCKET } from '../hook/system-paths.ts';
 

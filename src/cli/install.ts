@@ -8,10 +8,11 @@ import { InvalidOptionError } from '../core/errors.ts';
 import { formatIssue } from '../core/issues.ts';
 import { HOOK_AGENTS, isHookAgentName } from '../dialects/hook-agents.ts';
 import { HookFileError } from '../install/hook-file-error.ts';
-import { type InstallResult, installAgent } from '../install/install-agent.ts';
+import { installAgent } from '../install/install-agent.ts';
+import type { InstallResult, UninstallResult } from '../install/install-result.ts';
 import { policyProblemsForInstall } from '../install/policy-check.ts';
 import { systemClientProblem } from '../install/system-client.ts';
-import { type UninstallResult, uninstallAgent } from '../install/uninstall-agent.ts';
+import { uninstallAgent } from '../install/uninstall-agent.ts';
 import { CliError, resolveWorkspace } from './cli-error.ts';
 
 export interface InstallCliOptions {

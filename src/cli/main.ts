@@ -128,7 +128,7 @@ function addValidateCommand(program: Command, setExit: SetExit): void {
       collect,
       [],
     )
-    .action((opts) => setExit(validateCommand(opts, out, err)));
+    .action(async (opts) => setExit(await validateCommand(opts, out, err)));
 }
 
 function addExplainCommand(program: Command, setExit: SetExit): void {

@@ -9,15 +9,16 @@
  * on to the user's path (which applies the managed policy again, T-MGD-1).
  */
 
-import type { HookReply } from '../dialects/hook-agent.ts';
+import type { HookReply } from '../dialects/agent/hook-agent.ts';
 import { HOOK_AGENTS, type HookAgentName, isHookAgentName } from '../dialects/hook-agents.ts';
-import { MANAGED_POLICY_FILE } from '../dialects/policy/files.ts';
 import { managedPolicyState } from '../dialects/policy/managed-policy.ts';
+import { MANAGED_POLICY_FILE } from '../dialects/surfaces/policy-files.ts';
 import { policyEngine } from '../hook/cold-decider.ts';
 import type { Peer } from '../hook/daemon-server.ts';
 import type { WireRequest } from '../hook/daemon-wire.ts';
-import { type AgentRunRecord, answerHookCall, type PolicyDecider } from '../hook/hook-call.ts';
+import { type AgentRunRecord, answerHookCall } from '../hook/hook-call.ts';
 import { accountByUid } from '../hook/passwd-entry.ts';
+import type { PolicyDecider } from '../hook/policy-decider.ts';
 import { WarmDecider } from '../hook/warm-decider.ts';
 import { appendJournal } from '../records/journal-append.ts';
 import type { JournalEntry } from '../records/journal-entry.ts';

@@ -17,12 +17,17 @@ import { homeFolder } from '../core/home.ts';
 import { formatIssue } from '../core/issues.ts';
 import { groupReadings, type Reading } from '../core/readings.ts';
 import { tildePath } from '../core/tilde-path.ts';
-import type { GateConfig } from '../dialects/gate-dialect.ts';
-import { dialectLabel, GATE_DIALECTS, type GateDialect } from '../dialects/gate-dialects.ts';
-import { readGateProject } from '../dialects/gate-project.ts';
+import {
+  dialectLabel,
+  GATE_DIALECT_NAMES,
+  type GateConfig,
+  type GateDialect,
+  loadGateDialect,
+} from '../dialects/gate-dialects.ts';
 import type { LurusHook } from '../dialects/lurus/source.ts';
-import { MANAGED_POLICY_FILE, policyFile } from '../dialects/policy/files.ts';
 import { trustNeedsHuman } from '../dialects/policy/trust-setting.ts';
+import { readGateProject } from '../dialects/surfaces/gate-project.ts';
+import { MANAGED_POLICY_FILE, policyFile } from '../dialects/surfaces/policy-files.ts';
 import type { LayerLine } from '../dispatch/gate-layer.ts';
 import type { AgentHook } from '../registry/hook-definition.ts';
 import { CliError } from './cli-error.ts';
@@ -86,8 +91,11 @@ export async function trustCommand(opts: TrustOptions, io: TrustIo): Promise<num
     return projectKey(d);
   });
   const project = readGateProject(root, home, plugins);
-  const configs = Object.values(GATE_DIALECTS).map((dialect) =>
-    dialect.load({ projectDir: root, home, project }, dialect.cliOptions({ pluginDirs: plugins })),
+  const configs = await Promise.all(
+    GATE_DIALECT_NAMES.map(async (name) => {
+      const dialect = await loadGateDialect(name);
+      return dialect.load({ projectDir: root, home, project }, dialect.cliOptions({ pluginDirs: plugins }));
+    }),
   );
   const config = { projectDir: root, surface: project.surface, projectTexts: project.texts };
   const projectFiles = new Set(project.surface.sourceFiles);

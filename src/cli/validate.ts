@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { consentStatus } from '../consent/project-consent.ts';
 import { formatIssue } from '../core/issues.ts';
-import { type AgentGateDialect, GATE_DIALECTS } from '../dialects/gate-dialects.ts';
+import { type AgentGateDialect, GATE_DIALECTS, loadAgentGateDialect } from '../dialects/gate-dialects.ts';
 import { lurusProblems } from '../dialects/lurus/problems.ts';
 import { loadLurusConfig } from '../dialects/lurus/source.ts';
 import { loadPrxConfig } from '../dialects/prx/source.ts';
@@ -22,11 +22,11 @@ import { resolveWorkspace } from './cli-error.ts';
  * not; where an approved project's file differs from the approved text, it says that a newer
  * version waits for consent [L-TRUST-6].
  */
-export function validateCommand(
+export async function validateCommand(
   opts: { workspace?: string; project?: string; home?: string; dialect?: GateDialect; pluginDir?: string[] },
   out: (line: string) => void,
   err: (line: string) => void,
-): number {
+): Promise<number> {
   // One line once: the policy's `include` and several dialects read the same Claude Code files.
   const said = new Set<string>();
   const once = (write: (line: string) => void) => (line: string) => {
@@ -39,14 +39,16 @@ export function validateCommand(
   // `--workspace` with an agent dialect checks both: the PRX workspace and the agent's files.
   const workspaceFailed =
     opts.workspace !== undefined && agent !== undefined && validatePrx(opts.workspace, o, e);
-  if (agent !== undefined) return validateAgent(agent, opts, o, e, false) === 1 || workspaceFailed ? 1 : 0;
+  if (agent !== undefined)
+    return (await validateAgent(agent, opts, o, e, false)) === 1 || workspaceFailed ? 1 : 0;
   const both = opts.workspace === undefined && opts.project === undefined;
   let failed = false;
   if (both || opts.workspace !== undefined) failed = validatePrx(opts.workspace, o, e);
   if (both || opts.project !== undefined) failed = validateLurus(opts, both, o, e) || failed;
   // [G-FAIL-3] Everything else hookwerk reads for the project: the policy first, then each agent's files.
   if (both || opts.project !== undefined)
-    for (const dialect of AGENT_DIALECTS) failed = validateAgent(dialect, opts, o, e, true) === 1 || failed;
+    for (const dialect of AGENT_DIALECTS)
+      failed = (await validateAgent(dialect, opts, o, e, true)) === 1 || failed;
   return failed ? 1 : 0;
 }
 
@@ -133,16 +135,16 @@ function validatePrx(
  * are warnings (those tools run them too). `onlyPresent`: say nothing about a dialect none of whose
  * files exist (the no-flag check of every dialect).
  */
-function validateAgent(
+async function validateAgent(
   dialect: AgentGateDialect,
   opts: { project?: string; home?: string; pluginDir?: string[] },
   out: (line: string) => void,
   err: (line: string) => void,
   onlyPresent: boolean,
-): number {
+): Promise<number> {
   const projectDir = resolveWorkspace(opts.project);
   const home = opts.home !== undefined ? { home: opts.home } : {};
-  const plugin = GATE_DIALECTS[dialect];
+  const plugin = await loadAgentGateDialect(dialect);
   const flags = { pluginDirs: (opts.pluginDir ?? []).map((d) => resolveWorkspace(d)) };
   const config = plugin.load({ projectDir, ...home }, plugin.cliOptions(flags));
   if (onlyPresent && !config.sources.some((s) => s.exists)) return 0;

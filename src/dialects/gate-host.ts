@@ -23,19 +23,15 @@ import { MAX_RECORD_FIELD_BYTES } from '../records/truncate-record.ts';
 import { type PlannedCall, plannedCallOf } from '../registry/gate-plan.ts';
 import type { GateEntry } from '../registry/hook-definition.ts';
 import type { Runners } from '../runners/runners.ts';
-import type {
-  DialectOptions,
-  GateConfig,
-  GateDecision,
-  GateDialectPlugin,
-  GateRuntime,
-} from './gate-dialect.ts';
-import { GATE_DIALECTS, type GateDialect } from './gate-dialects.ts';
+import type { DialectOptions, GateDecision, GateDialectPlugin, GateRuntime } from './agent/gate-dialect.ts';
+import type { GateConfig, GateDialect } from './gate-dialects.ts';
 
 const NO_LAYERS: readonly GateLayer[] = [];
 
 interface GateHostOptions {
   dialect: GateDialect;
+  /** The dialect itself, loaded from the table (`loadGateDialect`). */
+  plugin: GateDialectPlugin<GateConfig>;
   projectDir: string;
   home: string | undefined;
   env: NodeJS.ProcessEnv | undefined;
@@ -54,7 +50,7 @@ interface GateHostOptions {
 
 export class GateHost {
   readonly dialect: GateDialect;
-  readonly #plugin: GateDialectPlugin;
+  readonly #plugin: GateDialectPlugin<GateConfig>;
   readonly #opts: GateHostOptions;
   readonly #trustPoll: TrustPoll;
   readonly #runtime: GateRuntime;
@@ -71,7 +67,7 @@ export class GateHost {
 
   constructor(opts: GateHostOptions) {
     this.dialect = opts.dialect;
-    this.#plugin = GATE_DIALECTS[opts.dialect];
+    this.#plugin = opts.plugin;
     this.#opts = opts;
     this.#trustPoll = new TrustPoll(opts.consent);
     this.#runtime = {

@@ -2,6 +2,7 @@
  * The agents `hookwerk hook` answers and `hookwerk install` writes into [R-HOOK-1, R-INST-1]: the
  * one place that knows which exist. Each is its dialect folder's protocol and install spec.
  */
+import type { HookAgent } from './agent/hook-agent.ts';
 import { claudeHookProtocol } from './claude/hook-protocol.ts';
 import { claudeInstall } from './claude/install.ts';
 import { codexHookProtocol } from './codex/hook-protocol.ts';
@@ -12,7 +13,6 @@ import { cursorHookProtocol } from './cursor/hook-protocol.ts';
 import { cursorInstall } from './cursor/install.ts';
 import { geminiHookProtocol } from './gemini/hook-protocol.ts';
 import { geminiInstall } from './gemini/install.ts';
-import type { HookAgent } from './hook-agent.ts';
 
 export const HOOK_AGENTS = {
   claude: { name: 'claude', label: 'Claude Code', install: claudeInstall, ...claudeHookProtocol },
@@ -24,7 +24,10 @@ export const HOOK_AGENTS = {
 
 export type HookAgentName = keyof typeof HOOK_AGENTS;
 
-export const HOOK_AGENT_NAMES: readonly HookAgentName[] = ['claude', 'gemini', 'codex', 'copilot', 'cursor'];
+/** The agents' names, in table order (the table is the one list). */
+export const HOOK_AGENT_NAMES: readonly HookAgentName[] = Object.keys(HOOK_AGENTS).filter(
+  (name): name is HookAgentName => Object.hasOwn(HOOK_AGENTS, name),
+);
 
 export function isHookAgentName(name: string): name is HookAgentName {
   return Object.hasOwn(HOOK_AGENTS, name);

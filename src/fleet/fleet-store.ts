@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { readSourceFile } from '../core/read-source.ts';
-import { fleetPolicyFile } from '../dialects/policy/files.ts';
+import { fleetPolicyFile } from '../dialects/surfaces/policy-files.ts';
 import { type Bundle, bundleText } from './bundle.ts';
 import { MAX_BUNDLE_BYTES, readBundleIfAny } from './bundle-file.ts';
 

@@ -8,9 +8,9 @@
  * it, as for any failure of the policy (a closed guard of the event denies). Also: a policy whose
  * handlers now need a longer timeout than the entry gives is named once a day on stderr.
  */
+import { answerBudgetMs, entryTimeoutS, handlersOf } from '../dialects/agent/hook-timeout.ts';
 import type { HookAgentName } from '../dialects/hook-agents.ts';
 import { HOOK_AGENTS } from '../dialects/hook-agents.ts';
-import { answerBudgetMs, entryTimeoutS, handlersOf } from '../dialects/hook-timeout.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { DecideOptions } from '../dispatch/decide-call.ts';
 import type { GateEntry } from '../registry/hook-definition.ts';

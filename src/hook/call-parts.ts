@@ -21,9 +21,9 @@
  *   with a rewrite or a PermissionRequest answer, both merged as above.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { ClaudeCall } from '../dialects/hook-agent.ts';
+import type { ClaudeCall } from '../dialects/agent/hook-agent.ts';
 import type { AgentDecision, Permission, PermissionRequestAnswer } from '../dispatch/agent-answer.ts';
-import type { PolicyDecider, PolicyQuestion } from './hook-call.ts';
+import type { PolicyDecider, PolicyQuestion } from './policy-decider.ts';
 
 export const MAX_CALL_PARTS = 256;
 

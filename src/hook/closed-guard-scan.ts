@@ -5,12 +5,12 @@
  * it, or its guards [G-LIB-1], or a guard on by default [T-SELF-1]? Read from the files as they are now, bounded and regular files only; used only
  * to turn "hookwerk could not decide" into a deny, never to allow anything.
  */
-import path from 'node:path';
 import { MAX_SOURCE_BYTES } from '../consent/project-surface.ts';
 import { parseJsoncText } from '../core/json-text.ts';
 import { isPlainObject } from '../core/plain-object.ts';
 import { readSourceFile } from '../core/read-source.ts';
-import { fleetPolicyFile, MANAGED_POLICY_FILE, policyFile } from '../dialects/policy/files.ts';
+import { claudeSurface } from '../dialects/surfaces/claude.ts';
+import { fleetPolicyFile, MANAGED_POLICY_FILE, policyFile } from '../dialects/surfaces/policy-files.ts';
 import { defaultGuardsLookAt } from '../guards/default-guards.ts';
 import { nameListExcludes } from './name-list-matcher.ts';
 
@@ -29,11 +29,7 @@ export function closedGuardInFiles(q: {
   const policies = [MANAGED_POLICY_FILE, ...own].map(settingsValue);
   const include = q.agent !== 'claude' && policies.some((v) => includesClaude(v));
   const claude = include
-    ? [
-        path.join(q.home, '.claude', 'settings.json'),
-        path.join(q.projectDir, '.claude', 'settings.json'),
-        path.join(q.projectDir, '.claude', 'settings.local.json'),
-      ].map(settingsValue)
+    ? [...claudeSurface.homeFiles(q.home), ...claudeSurface.projectFiles(q.projectDir)].map(settingsValue)
     : [];
   return (
     // [T-SELF-1] A guard on by default runs whatever the files say (only a managed policy turns it off).

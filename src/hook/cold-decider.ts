@@ -3,10 +3,10 @@
  * engine's modules are imported only now), closed after it. The daemon keeps engines warm instead.
  */
 import { projectSession } from '../core/project-session.ts';
-import type { GateConfig } from '../dialects/gate-dialect.ts';
+import type { GateConfig } from '../dialects/gate-dialects.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import { silentLogger } from '../records/logger.ts';
-import type { PolicyDecider, PolicyQuestion } from './hook-call.ts';
+import type { PolicyDecider, PolicyQuestion } from './policy-decider.ts';
 import { indexKey } from './policy-index.ts';
 
 /**

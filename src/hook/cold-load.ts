@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import type { PolicyDecider } from './hook-call.ts';
+import type { PolicyDecider } from './policy-decider.ts';
 import { fnv1a } from './policy-index.ts';
 
 /** Beside this file's build: dist/cli/hook-bundle.js and dist/hook/cold-load.js both reach dist/cli/. */

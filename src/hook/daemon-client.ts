@@ -10,7 +10,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { errorCode } from '../core/errno.ts';
-import type { HookReply } from '../dialects/hook-agent.ts';
+import type { HookReply } from '../dialects/agent/hook-agent.ts';
 import {
   type ControlCommand,
   encodeControl,

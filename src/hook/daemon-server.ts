@@ -16,7 +16,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { errorCode, errorMessage } from '../core/errno.ts';
 import { HookwerkError } from '../core/errors.ts';
-import type { HookReply } from '../dialects/hook-agent.ts';
+import type { HookReply } from '../dialects/agent/hook-agent.ts';
 import { MAX_SOCKET_PATH } from './daemon-socket.ts';
 import {
   type ControlCommand,

@@ -8,7 +8,7 @@
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { homeFolder } from '../core/home.ts';
-import type { ClaudeCall, HookAgent, HookReply } from '../dialects/hook-agent.ts';
+import type { ClaudeCall, HookAgent, HookReply } from '../dialects/agent/hook-agent.ts';
 import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import { MAX_RECORDED_INPUT_BYTES, type RecordedCall } from '../records/journal-entry.ts';
@@ -16,6 +16,7 @@ import { runProblemLines } from '../records/run-problem-lines.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { CallDeadline } from './call-deadline.ts';
 import { decideEachPart, sharedToolName } from './call-parts.ts';
+import type { PolicyDecider } from './policy-decider.ts';
 import { scanPolicy } from './policy-prefilter.ts';
 import { guardProjectEnv } from './project-env.ts';
 
@@ -38,24 +39,6 @@ export interface HookCallRequest {
   timeoutS?: number;
   /** [G-FAIL-4] When the call started (epoch ms; default: now): the answer is due S − 2 s later. */
   startedAt?: number;
-}
-
-/** What the policy's engine is asked: the project, the agent, the call. */
-export interface PolicyQuestion {
-  projectDir: string;
-  home: string;
-  agent: HookAgentName;
-  env: NodeJS.ProcessEnv;
-  call: ClaudeCall;
-  /** The fast path found no fresh policy index: a decider that loads the policy writes one. */
-  indexStale?: boolean;
-  /** [G-FAIL-4] The call's budget: the decide must end within it. */
-  deadline?: CallDeadline;
-}
-
-/** How a call reaches an engine: made for it (cold) or kept warm (the daemon). */
-export interface PolicyDecider {
-  decide(question: PolicyQuestion): Promise<AgentDecision>;
 }
 
 /** One run as the journal keeps it [R-HOOK-3]; a call's first run also carries the call [G-TEST-1]. */

@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import type { GateConfig } from '../dialects/gate-dialect.ts';
+import type { GateConfig } from '../dialects/gate-dialects.ts';
 import { stampSources } from './path-stamps.ts';
 import {
   INDEX_VERSION,

@@ -7,8 +7,8 @@
  * default (`self-protect`, T-SELF-1) looks at them.
  */
 import { trustStorePath } from '../consent/trust-store-path.ts';
-import { fleetPolicyFile, policyFile } from '../dialects/policy/files.ts';
 import { managedPolicyState } from '../dialects/policy/managed-policy.ts';
+import { fleetPolicyFile, policyFile } from '../dialects/surfaces/policy-files.ts';
 import { defaultGuardsLookAt } from '../guards/default-guards.ts';
 import { nameListExcludes } from './name-list-matcher.ts';
 import { stampOf } from './path-stamps.ts';

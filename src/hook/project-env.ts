@@ -12,50 +12,20 @@
  * agents accept), every `env` object anywhere in a file counts: a value named in any of them is
  * one the agent may pass. Codex passes its own environment, none of a file's.
  */
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { type PasswdHome, passwdHome } from '../core/home.ts';
 import { jsonDepthOverflow, MAX_JSON_DEPTH } from '../core/json-text.ts';
 import { readSourceFile } from '../core/read-source.ts';
-import type { HookAgentName } from '../dialects/hook-agents.ts';
+import { HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 
 /** A settings file larger than this is not read (no agent's is near it). */
 const MAX_SETTINGS_BYTES = 1024 * 1024;
-
-const CLAUDE_FILES = ['.claude/settings.json', '.claude/settings.local.json'];
-
-/** Each agent's project files whose `env` reaches its hook commands (docs/threat-model.md). */
-const PROJECT_FILES: Record<HookAgentName, readonly string[]> = {
-  claude: CLAUDE_FILES,
-  gemini: ['.gemini/settings.json'],
-  codex: [],
-  copilot: ['.github/copilot/settings.json', '.github/copilot/settings.local.json', ...CLAUDE_FILES],
-  cursor: ['.cursor/hooks.json', ...CLAUDE_FILES],
-};
-
-/** Copilot reads every `.github/hooks/*.json` of the project. */
-const COPILOT_HOOKS_DIR = '.github/hooks';
 
 const EXACT = new Set(['HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'COPILOT_HOME']);
 
 /** The variables hookwerk takes its home, socket or settings from. */
 export function isHomeVariable(name: string): boolean {
   return EXACT.has(name) || name.startsWith('XDG_') || name.startsWith('HOOKWERK_');
-}
-
-/** The files of `agent` under `dir` that may carry an `env` for its hook commands. */
-function projectFiles(agent: HookAgentName, dir: string): string[] {
-  const files = PROJECT_FILES[agent].map((f) => path.join(dir, f));
-  if (agent !== 'copilot') return files;
-  const hooks = path.join(dir, COPILOT_HOOKS_DIR);
-  try {
-    for (const name of readdirSync(hooks).sort())
-      if (name.endsWith('.json')) files.push(path.join(hooks, name));
-  } catch {
-    // No such folder: nothing more.
-  }
-  return files;
 }
 
 /** Every `name → value` of a home variable set by an `env` object anywhere in `value`. */
@@ -85,7 +55,7 @@ export function projectSetVariables(
   const values = new Map<string, Set<string>>();
   const files = new Map<string, string>();
   for (const dir of new Set(dirs))
-    for (const file of projectFiles(agent, dir)) {
+    for (const file of HOOK_AGENTS[agent].install.envFiles(dir)) {
       const read = readSourceFile(file, MAX_SETTINGS_BYTES);
       if (read.kind !== 'text' || jsonDepthOverflow(read.text, MAX_JSON_DEPTH) >= 0) continue;
       const found = new Map<string, Set<string>>();
@@ -117,7 +87,6 @@ export function guardProjectEnv(
   env: NodeJS.ProcessEnv,
   passwd: () => PasswdHome = passwdHome,
 ): GuardedEnv {
-  if (PROJECT_FILES[agent].length === 0) return { env };
   const { values, files } = projectSetVariables(agent, dirs);
   const taken: string[] = [];
   let db: PasswdHome | undefined;

@@ -9,7 +9,7 @@ import { MAX_SOURCE_BYTES } from '../consent/project-surface.ts';
 import { parseJsoncText } from '../core/json-text.ts';
 import { isPlainObject } from '../core/plain-object.ts';
 import { readSourceFile } from '../core/read-source.ts';
-import { MANAGED_POLICY_FILE, policyFile } from '../dialects/policy/files.ts';
+import { MANAGED_POLICY_FILE, policyFile } from '../dialects/surfaces/policy-files.ts';
 import { compileWhen } from '../rules/cel-program.ts';
 
 /** Conditions compiled at most (compileWhen's cache keeps 512). */

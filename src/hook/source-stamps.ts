@@ -5,8 +5,8 @@
  * stamp means a fresh engine would read something else, so the warm one reloads before it decides.
  */
 import { trustStorePath } from '../consent/trust-store.ts';
-import type { GateConfig } from '../dialects/gate-dialect.ts';
-import { MANAGED_POLICY_DIR } from '../dialects/policy/files.ts';
+import type { GateConfig } from '../dialects/gate-dialects.ts';
+import { MANAGED_POLICY_DIR } from '../dialects/surfaces/policy-files.ts';
 
 /** The paths a fresh engine's gate reads for `config`. */
 export function watchedPaths(config: GateConfig): string[] {

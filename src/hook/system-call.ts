@@ -6,7 +6,7 @@
  * daemon dying, a refused socket (one note) — goes on to the user's path, which applies the
  * managed policy in-process (T-MGD-1): a system daemon that is down never opens anything.
  */
-import type { HookReply } from '../dialects/hook-agent.ts';
+import type { HookReply } from '../dialects/agent/hook-agent.ts';
 import { askDaemon } from './daemon-client.ts';
 import { checkSystemPeer } from './daemon-peer.ts';
 import type { SocketNote } from './daemon-refusal.ts';

@@ -1,6 +1,6 @@
 /**
  * [T-MGD-3] Where the system daemon lives. Fixed on purpose, like the managed policy's folder
- * (`dialects/policy/files.ts`): no variable or flag moves them, or an agent could point its hook
+ * (`dialects/surfaces/policy-files.ts`): no variable or flag moves them, or an agent could point its hook
  * at a daemon of its own. Tests move the file system instead (mount namespaces).
  */
 import path from 'node:path';

@@ -15,8 +15,8 @@ import { projectSession } from '../core/project-session.ts';
 import type { AgentDecision } from '../dispatch/agent-answer.ts';
 import type { HookEngine } from '../engine-api.ts';
 import { policyEngine } from './cold-decider.ts';
-import type { PolicyDecider, PolicyQuestion } from './hook-call.ts';
 import { type SourceStamps, sourcesChanged, stampSources } from './path-stamps.ts';
+import type { PolicyDecider, PolicyQuestion } from './policy-decider.ts';
 import { watchedPaths } from './source-stamps.ts';
 
 export const DEFAULT_MAX_ENGINES = 16;

@@ -17,14 +17,13 @@ import { readSourceFile } from '../core/read-source.ts';
 import { agentNotes } from './agent-notes.ts';
 import { commitInstall, finishUninstall } from './file-commit.ts';
 import { HookFileError } from './hook-file-error.ts';
-import type { InstallResult } from './install-agent.ts';
 import { readInstallRecord, removeInstallRecord } from './install-record.ts';
+import type { InstallResult, UninstallResult } from './install-result.ts';
 import type { InstallTarget } from './install-target.ts';
 import { unifiedDiff } from './line-diff.ts';
 import { findOurEntries } from './our-entries.ts';
 import { findBlocks, renderBlock, type TomlBlock, withBlockAppended, withoutBlocks } from './toml-block.ts';
 import { isTable, sameToml, withoutOurGroups } from './toml-value.ts';
-import type { UninstallResult } from './uninstall-agent.ts';
 import { missingDirs, removeEmptyDirs } from './written-folders.ts';
 
 const BOM = '\uFEFF';

@@ -7,7 +7,7 @@
  * approve), with `"include": ["claude"]` as `hookwerk hook` runs it for that agent.
  */
 
-import { answerBudgetMs, entryTimeoutS, handlersOf } from '../dialects/hook-timeout.ts';
+import { answerBudgetMs, entryTimeoutS, handlersOf } from '../dialects/agent/hook-timeout.ts';
 import { loadPolicyConfig } from '../dialects/policy/source.ts';
 import type { AgentHook } from '../registry/hook-definition.ts';
 import type { InstallTarget } from './install-target.ts';

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { HookFileError } from './hook-file-error.ts';
 import { type InstallRecord, removeInstallRecord, writeInstallRecord } from './install-record.ts';
+import type { UninstallResult } from './install-result.ts';
 import type { InstallTarget } from './install-target.ts';
 import { unifiedDiff } from './line-diff.ts';
 import { unchangedSince } from './unchanged-since.ts';
-import type { UninstallResult } from './uninstall-agent.ts';
 import { managedFolder, removeEmptyDirs } from './written-folders.ts';
 
 /** What install decided: the file's text before (`null`: no file) and after, and the folders it creates. */

@@ -20,6 +20,7 @@ import { type HookCommandFlags, hookCommandLine } from './hook-command.ts';
 import { type HookFileText, parseHooks, readHookFile } from './hook-file.ts';
 import { HookFileError } from './hook-file-error.ts';
 import { readInstallRecord } from './install-record.ts';
+import type { InstallResult } from './install-result.ts';
 import { type InstallTarget, type InstallTargetOptions, installTarget } from './install-target.ts';
 import { addMember, appendElement, replaceValue, type TextStyle } from './json-edits.ts';
 import { unifiedDiff } from './line-diff.ts';
@@ -42,38 +43,6 @@ export interface InstallOptions extends InstallTargetOptions {
    * need `--event`, `flags.timeoutS` is the entry's timeout [G-FAIL-4].
    */
   command?: (agent: string, flags: HookCommandFlags) => string;
-}
-
-export interface InstallResult {
-  readonly agent: string;
-  readonly scope: 'project' | 'user' | 'system';
-  readonly file: string;
-  /** The file did not exist (and was created, unless `dryRun`). */
-  readonly created: boolean;
-  /** The file's text changed (or would have, with `dryRun`). */
-  readonly changed: boolean;
-  /** Events that got our entry. */
-  readonly events: string[];
-  /**
-   * Events whose entry calling hookwerk was not what install writes now (another timeout or
-   * command line, a matcher, `async`…), replaced by install's own.
-   */
-  readonly updated: string[];
-  /** Events that had our entry already, as it is. */
-  readonly unchanged: string[];
-  /** One line per entry replaced that install had not written (for stderr): where, and what it held. */
-  readonly replaced: string[];
-  /** The entries' command line, without `--event` and `--timeout` (each entry adds its own). */
-  readonly command: string;
-  /** [G-FAIL-4] Each event's entry timeout, in seconds (the command's `--timeout`). */
-  readonly timeouts: Readonly<Record<string, number>>;
-  /** Why the entries might not run as meant (hooks that run twice, switches that turn them off). */
-  readonly warnings: string[];
-  /** What the user must still do before the agent runs them. */
-  readonly notes: string[];
-  /** A unified diff of the change (`''`: none). */
-  readonly diff: string;
-  readonly dryRun: boolean;
 }
 
 export function installAgent(opts: InstallOptions): InstallResult {

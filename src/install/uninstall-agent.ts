@@ -13,6 +13,7 @@ import { uninstallRequirementsToml } from './codex-requirements.ts';
 import { finishUninstall } from './file-commit.ts';
 import { parseHooks, readHookFile } from './hook-file.ts';
 import { type InstallRecord, readInstallRecord, removeInstallRecord } from './install-record.ts';
+import type { UninstallResult } from './install-result.ts';
 import { type InstallTarget, type InstallTargetOptions, installTarget } from './install-target.ts';
 import {
   containersOf,
@@ -27,24 +28,6 @@ import { removeEmptyDirs } from './written-folders.ts';
 export interface UninstallOptions extends InstallTargetOptions {
   /** Print the change, write nothing. */
   dryRun?: boolean;
-}
-
-export interface UninstallResult {
-  readonly agent: string;
-  readonly scope: 'project' | 'user' | 'system';
-  readonly file: string;
-  /** The file's text changed, or it was removed (or would have been, with `dryRun`). */
-  readonly changed: boolean;
-  /** The file was removed: install had created it and it holds nothing else. */
-  readonly removed: boolean;
-  /** The file got back its text from before install, byte for byte. */
-  readonly restored: boolean;
-  /** Events whose entry of ours was removed. */
-  readonly events: string[];
-  readonly warnings: string[];
-  /** A unified diff of the change (`''`: none). */
-  readonly diff: string;
-  readonly dryRun: boolean;
 }
 
 export function uninstallAgent(opts: UninstallOptions): UninstallResult {

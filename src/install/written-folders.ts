@@ -5,7 +5,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { MANAGED_POLICY_DIR } from '../dialects/policy/files.ts';
+import { MANAGED_POLICY_DIR } from '../dialects/surfaces/policy-files.ts';
 
 /** `dir` and each missing folder above it, deepest first: what install creates (and uninstall may remove). */
 export function missingDirs(dir: string): string[] {

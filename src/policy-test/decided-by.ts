@@ -9,7 +9,7 @@
  * - that pointer alone, with or without the `#` (`/hooks/PreToolUse/0/hooks/1`): what stays the
  *   same when the policy file moves.
  */
-import type { VerdictName } from '../dialects/hook-agent.ts';
+import type { VerdictName } from '../dialects/agent/hook-agent.ts';
 import type { RunRecord } from '../records/run-record.ts';
 
 /** What one run said, as a verdict of its own. */

@@ -12,7 +12,7 @@
  */
 
 import { tildePath } from '../core/tilde-path.ts';
-import type { VerdictName } from '../dialects/hook-agent.ts';
+import type { VerdictName } from '../dialects/agent/hook-agent.ts';
 import { isHookAgentName } from '../dialects/hook-agents.ts';
 import { MAX_RECORDED_INPUT_BYTES } from '../records/journal-entry.ts';
 import { journalDir } from '../records/journal-segments.ts';

@@ -13,10 +13,11 @@
  *   and the hook commands, which run as they would for the agent — they are the guards under test.
  */
 import { statSync } from 'node:fs';
-import type { ClaudeCall, ReplyVerdict, VerdictName } from '../dialects/hook-agent.ts';
+import type { ClaudeCall, ReplyVerdict, VerdictName } from '../dialects/agent/hook-agent.ts';
 import { agentEventOf, HOOK_AGENTS, type HookAgentName } from '../dialects/hook-agents.ts';
 import { coldDeciderOf } from '../hook/cold-decider.ts';
-import { type AgentRunRecord, answerHookCall, type PolicyDecider } from '../hook/hook-call.ts';
+import { type AgentRunRecord, answerHookCall } from '../hook/hook-call.ts';
+import type { PolicyDecider } from '../hook/policy-decider.ts';
 import type { RunRecord } from '../records/run-record.ts';
 import { decidingRuns, madeBy, runName } from './decided-by.ts';
 import { policyInForce } from './policy-in-force.ts';

@@ -11,7 +11,7 @@ import { HookwerkError } from '../core/errors.ts';
 import { type ConfigIssue, formatIssue, fromZodIssues, jsonPath } from '../core/issues.ts';
 import { parseJsoncText } from '../core/json-text.ts';
 import { readSourceFile } from '../core/read-source.ts';
-import { VERDICT_NAMES, type VerdictName } from '../dialects/hook-agent.ts';
+import { VERDICT_NAMES, type VerdictName } from '../dialects/agent/hook-agent.ts';
 import { HOOK_AGENT_NAMES, type HookAgentName } from '../dialects/hook-agents.ts';
 
 /** A test file larger than this is not read (some ten thousand cases). */

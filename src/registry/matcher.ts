@@ -1,11 +1,11 @@
 /**
- * Tool/trigger matchers, compiled once at load, for the three dialects:
- * - gate [L-MATCH-1..4] (`compileMatcher`): not a glob: with `*` each star becomes `.*` and the whole
- *   is anchored, other regex characters keep their meaning; without `*` an exact comparison comes
- *   first, then an unanchored regex;
- * - Claude Code [C-MATCH-2] (`compileClaudeMatcher`): exact names, or an unanchored regex;
- * - Gemini CLI [G-EV-1] (`compileGeminiMatcher`): tool events an unanchored regex, others exact.
- * - Cursor [A-CUR-1] (`compileSearchMatcher`): a regex searched anywhere in the value, as written.
+ * Tool/trigger matchers, compiled once at load: the gate's [L-MATCH-1..4] (`compileMatcher`): not
+ * a glob: with `*` each star becomes `.*` and the whole is anchored, other regex characters keep
+ * their meaning; without `*` an exact comparison comes first, then an unanchored regex. Each agent
+ * dialect's own matcher is in its folder (issue 31), built from the pieces exported here:
+ * Claude Code's [C-MATCH-2] in `dialects/agent/claude-matcher.ts` (Codex and the policy use it
+ * too), Gemini CLI's [G-EV-1], Cursor's [A-CUR-1] and Copilot CLI's [A-COP-1] in `matcher.ts` of
+ * their folders.
  *
  * [L-MATCH-4] Every regex runs on a linear-time engine (re2js, a port of RE2), never on V8's
  * backtracking RegExp. Patterns keep their JavaScript meaning: V8 only parses them (which is linear
@@ -27,12 +27,13 @@ export interface CompiledMatcher {
 
 const ALWAYS: CompiledMatcher = { source: undefined, test: () => true };
 
-function always(pattern: string | undefined): CompiledMatcher {
+/** Matches every value: `pattern` is kept as the matcher's source. */
+export function always(pattern: string | undefined): CompiledMatcher {
   return pattern === undefined ? ALWAYS : { source: pattern, test: () => true };
 }
 
 /** For a pattern that cannot run as a regex: it only compares; a missing value matches [L-MATCH-1]. */
-function exactOnly(pattern: string, error: string): CompiledMatcher {
+export function exactOnly(pattern: string, error: string): CompiledMatcher {
   return { source: pattern, error, test: (value) => value === undefined || value === pattern };
 }
 
@@ -64,105 +65,10 @@ export function matchTarget(context: { toolName?: unknown; trigger?: unknown }):
 }
 
 // ---------------------------------------------------------------------------------------------
-// Claude Code dialect
-
-const CLAUDE_NAMES = /^[A-Za-z0-9_\- ,|]*$/;
-
-/**
- * [C-MATCH-2] `""`, `"*"` or missing: all. Only `[A-Za-z0-9_-]`, spaces, `,` and `|`: exact names
- * split on `|` or `,`, trimmed (empty pieces dropped). Anything else: an unanchored, case-sensitive
- * regex on the linear-time engine; one it cannot compile carries `error` and matches only exactly.
- * A missing value (the event has no matched field) matches, as in Claude Code.
- */
-export function compileClaudeMatcher(pattern: string | undefined): CompiledMatcher {
-  if (pattern === undefined || pattern === '' || pattern === '*') return always(pattern);
-  if (CLAUDE_NAMES.test(pattern)) {
-    const names = pattern
-      .split(/[|,]/)
-      .map((name) => name.trim())
-      .filter((name) => name !== '');
-    const only = names.length === 1 ? names[0] : undefined;
-    return {
-      source: pattern,
-      test:
-        only !== undefined
-          ? (value) => value === undefined || value === only
-          : (value) => value === undefined || names.includes(value),
-    };
-  }
-  const compiled = compileRegex(pattern, pattern);
-  if (typeof compiled === 'string') return exactOnly(pattern, compiled);
-  const regex = compiled;
-  return { source: pattern, test: (value) => value === undefined || regex(value) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Cursor dialect
-
-/**
- * A regex searched anywhere in the value (Cursor [A-CUR-1]: `curl|wget|nc ` runs when the command
- * contains one of them), as written: not trimmed, not split into names. `""`, `"*"` or missing:
- * all; a missing value matches. An invalid or unsupported regex carries `error` and matches only
- * exactly [L-MATCH-3, L-MATCH-4].
- */
-export function compileSearchMatcher(pattern: string | undefined): CompiledMatcher {
-  if (pattern === undefined || pattern === '' || pattern === '*') return always(pattern);
-  const compiled = compileRegex(pattern, pattern);
-  if (typeof compiled === 'string') return exactOnly(pattern, compiled);
-  const regex = compiled;
-  return { source: pattern, test: (value) => value === undefined || regex(value) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Gemini CLI dialect
-
-/**
- * [G-EV-1] As Gemini CLI's hook planner: the matcher is trimmed; `""`, `"*"` or missing: all.
- * Tool events (`kind: 'tool'`): an unanchored regex on the linear-time engine; an invalid or
- * unsupported one carries `error` and matches exactly. Other events: the trigger matches exactly.
- * An empty or missing value matches (Gemini CLI skips matching when the field is empty).
- */
-export function compileGeminiMatcher(pattern: string | undefined, kind: 'tool' | 'trigger'): CompiledMatcher {
-  const trimmed = pattern?.trim();
-  if (trimmed === undefined || trimmed === '' || trimmed === '*') return always(pattern);
-  if (kind === 'trigger') {
-    return { source: pattern, test: (value) => value === undefined || value === '' || value === trimmed };
-  }
-  const compiled = compileRegex(trimmed, pattern as string);
-  if (typeof compiled === 'string') {
-    const error = compiled;
-    return {
-      source: pattern,
-      error,
-      test: (value) => value === undefined || value === '' || value === trimmed,
-    };
-  }
-  const regex = compiled;
-  return { source: pattern, test: (value) => value === undefined || value === '' || regex(value) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Anchored regexes (Copilot CLI [A-COP-1])
-
-/**
- * [A-COP-1] As Copilot CLI: the pattern is a regex anchored as `^(?:pattern)$` (`bas` does not
- * match `bash`; `ba.h|view` does), on the linear-time engine; one it cannot compile carries
- * `error` and matches only exactly. Missing: all. A missing value (an event without a matched
- * field) matches.
- */
-export function compileAnchoredMatcher(pattern: string | undefined): CompiledMatcher {
-  if (pattern === undefined) return ALWAYS;
-  const compiled = compileRegex(`^(?:${pattern})$`, pattern);
-  if (typeof compiled === 'string') return exactOnly(pattern, compiled);
-  const regex = compiled;
-  return { source: pattern, test: (value) => value === undefined || regex(value) };
-}
-
-// ---------------------------------------------------------------------------------------------
 // The shared regex compiler
 
 /** An unanchored test of a compiled pattern: linear in the length of the value. */
-type RegexTest = (value: string) => boolean;
+export type RegexTest = (value: string) => boolean;
 
 const onlyExact = 'it matches only the exact name';
 
@@ -171,7 +77,7 @@ const onlyExact = 'it matches only the exact name';
  * the error text (one line) when the source is not a valid JavaScript regex or uses a feature the
  * engine does not support. `shown` is the matcher as the user wrote it, for the message.
  */
-function compileRegex(source: string, shown: string): RegexTest | string {
+export function compileRegex(source: string, shown: string): RegexTest | string {
   try {
     // V8 only parses here (linear, no matching): what is valid keeps today's JavaScript meaning.
     new RegExp(source);

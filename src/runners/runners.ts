@@ -9,7 +9,7 @@ import type { Logger } from '../records/logger.ts';
 import { detectContainment } from './containment.ts';
 import type { HostLookup } from './guarded-connect.ts';
 import { HttpRunner } from './http-runner.ts';
-import { type LauncherChoice, selectBackend } from './launcher/launcher-backend.ts';
+import { type LauncherChoice, selectBackend } from './launcher-backend.ts';
 import { ProcessRunner } from './process-runner.ts';
 
 interface RunnersOptions {

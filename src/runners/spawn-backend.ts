@@ -1,7 +1,7 @@
 /**
  * How a hook process is started. The process runner decides when a run ends and what is killed;
  * a backend only starts the process and reports what happens to it. Two kinds:
- * - a launcher (runners/launcher/): a small separate process starts hooks, so the agent's own
+ * - a launcher (runners/launcher-backend.ts, node-launcher.ts): a small separate process starts hooks, so the agent's own
  *   process never forks [X-PROC-1];
  * - `direct`: `child_process.spawn` from the agent's process, the fallback when no launcher can run.
  */

@@ -323,10 +323,10 @@ function gateRoutes(
     return c.json({ decisions: decisions.recent(query.value.limit) });
   });
 
-  app.get('/api/gate', (c) => {
+  app.get('/api/gate', async (c) => {
     const main = engines.main;
     return c.json(
-      gateListing({
+      await gateListing({
         projectDir: main.gate.config.projectDir,
         home: main.gate.config.home,
         ...(engineOptions.env !== undefined ? { env: engineOptions.env } : {}),

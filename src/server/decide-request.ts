@@ -5,8 +5,9 @@
  * a claude request sent with `context` is told what to send instead of being decided on `{}`.
  */
 import type { GateDialect } from '../dialects/gate-dialects.ts';
+import { GATE_DIALECT_NAMES } from '../dialects/gate-dialects.ts';
 import type { DecideBody, FieldIssue, Parsed } from './bodies.ts';
-import { GATE_DIALECT_NAMES, isGateDialect } from './dialect-engines.ts';
+import { isGateDialect } from './dialect-engines.ts';
 
 export interface DecideRequest {
   dialect: GateDialect;

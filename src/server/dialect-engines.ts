@@ -12,11 +12,6 @@ import type { HookEngine, HookEngineOptions, RunOutcome, RunRecord } from '../en
 
 export type EngineMaker = (dialect: GateDialect) => Promise<HookEngine>;
 
-/** The names of the gate table, in its order. */
-export const GATE_DIALECT_NAMES = Object.keys(GATE_DIALECTS).filter((name): name is GateDialect =>
-  Object.hasOwn(GATE_DIALECTS, name),
-);
-
 export function isGateDialect(name: string): name is GateDialect {
   return Object.hasOwn(GATE_DIALECTS, name);
 }

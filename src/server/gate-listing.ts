@@ -9,12 +9,16 @@ import { projectKey } from '../consent/trust-store.ts';
 import { homeFolder } from '../core/home.ts';
 import { groupReadings } from '../core/readings.ts';
 import { shownIssue, tildePath } from '../core/tilde-path.ts';
-import type { DialectOptions, GateConfig } from '../dialects/gate-dialect.ts';
-import { GATE_DIALECTS, type GateDialect } from '../dialects/gate-dialects.ts';
-import { readGateProject } from '../dialects/gate-project.ts';
+import type { DialectOptions } from '../dialects/agent/gate-dialect.ts';
+import {
+  GATE_DIALECT_NAMES,
+  type GateConfig,
+  type GateDialect,
+  loadGateDialect,
+} from '../dialects/gate-dialects.ts';
+import { readGateProject } from '../dialects/surfaces/gate-project.ts';
 import { type HandlerFacts, handlerFactsOf } from '../registry/handler-facts.ts';
 import type { GateEntry } from '../registry/hook-definition.ts';
-import { GATE_DIALECT_NAMES } from './dialect-engines.ts';
 import { ConsentChecks, type HookConsentView, hookConsentState } from './hook-consent-state.ts';
 
 export interface GateSourceView {
@@ -102,7 +106,7 @@ export interface GateListingOptions {
   defaultDialect: GateDialect;
 }
 
-export function gateListing(opts: GateListingOptions): GateListing {
+export async function gateListing(opts: GateListingOptions): Promise<GateListing> {
   const projectDir = projectKey(opts.projectDir);
   const home = homeFolder(opts.home);
   const project = readGateProject(projectDir, home);
@@ -112,7 +116,7 @@ export function gateListing(opts: GateListingOptions): GateListing {
   const dialects: GateDialectView[] = [];
   const pending = new Set<string>();
   for (const dialect of GATE_DIALECT_NAMES) {
-    const plugin = GATE_DIALECTS[dialect];
+    const plugin = await loadGateDialect(dialect);
     const config = plugin.load({ ...base, consent: opts.consent }, opts.options);
     for (const file of config.consent.pending) pending.add(file);
     const listed = dialect === 'lurus' || dialect === opts.defaultDialect;

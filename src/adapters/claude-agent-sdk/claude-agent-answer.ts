@@ -7,7 +7,7 @@
 import type { SyncHookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
 import { z } from 'zod';
 import { HookwerkError } from '../../core/errors.ts';
-import { claudeAnswerJson } from '../../dialects/claude/hook-protocol.ts';
+import { claudeAnswerJson } from '../../dialects/agent/claude-shape.ts';
 import type { AgentDecision } from '../../dispatch/agent-answer.ts';
 
 const record = z.record(z.string(), z.unknown());

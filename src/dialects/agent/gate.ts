@@ -5,46 +5,16 @@
  * makes its plugin.
  */
 import { HookInputError } from '../../core/errors.ts';
-import type { FailMode } from '../../core/fail-mode.ts';
 import type { AgentAnswer, AgentDecision } from '../../dispatch/agent-answer.ts';
 import { decideRulesNow, type ParallelDialect, runAgentGate } from '../../dispatch/gate-parallel.ts';
-import type { AgentCommandHook, AgentDialectName, AgentHook } from '../../registry/hook-definition.ts';
-import type { RunResult } from '../../runners/run-result.ts';
+import type { AgentDialectName, AgentHook } from '../../registry/hook-definition.ts';
 import type { AgentConfig } from '../../sources/agent-config.ts';
-import type {
-  AgentGatePlugin,
-  DialectCliFlags,
-  DialectDemo,
-  DialectOptions,
-  GateLoadBase,
-} from '../gate-dialect.ts';
+import type { AgentGatePlugin, DialectCliFlags, DialectOptions, GateLoadBase } from './gate-dialect.ts';
 import { layerSteps } from './layer-steps.ts';
+import type { AgentProtocol } from './protocol.ts';
 import { runRuleAgentHook } from './rule-run.ts';
 import { runAgentHook, runInProcessAgentHook } from './run.ts';
 import { decideWithUnusable } from './unusable-sources.ts';
-
-/** How one Claude-style agent reads its hooks' answers and prepares their runs. */
-export interface AgentProtocol {
-  /**
-   * One hook's ending (a process or an HTTP call), read as the agent reads it; `run` names the
-   * hook and the input it got (Cursor's `loop_limit` against the input's `loop_count`).
-   */
-  readAnswer(
-    event: string,
-    result: RunResult,
-    failMode: FailMode,
-    run: { hook: AgentHook; input: Record<string, unknown> },
-  ): AgentAnswer;
-  /** [C-RUN-3] The event gives command hooks a `CLAUDE_ENV_FILE`. */
-  envFile(event: string): boolean;
-  /** Adds what the agent sets to a command hook's `env`; returns the command line to run. */
-  prepare(
-    hook: AgentCommandHook,
-    input: Record<string, unknown>,
-    env: Record<string, string>,
-    cwd: string,
-  ): string;
-}
 
 /** Everything one Claude-style dialect is. */
 export interface AgentDialectSpec extends AgentProtocol {
@@ -88,7 +58,6 @@ export interface AgentDialectSpec extends AgentProtocol {
    * event's input (Copilot CLI: by the casing of the event key); default: `input` itself.
    */
   hookInput?(hook: AgentHook, input: Record<string, unknown>): Record<string, unknown>;
-  readonly demo?: DialectDemo;
 }
 
 export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
@@ -112,7 +81,6 @@ export function agentGate(spec: AgentDialectSpec): AgentGatePlugin {
     explainTarget: (event, given) => spec.matchTarget(event, given),
     matchField: (event) => spec.matchField(event),
     cliOptions: (flags) => spec.cliOptions?.(flags) ?? {},
-    ...(spec.demo !== undefined ? { demo: spec.demo } : {}),
     decide(named, given, rt, call) {
       const unknown = spec.unknownEvent(named);
       if (unknown !== undefined) return Promise.reject(new HookInputError('event', unknown));

@@ -10,7 +10,7 @@ import type { DecideCall } from '../../dispatch/decide-call.ts';
 import { type GateLayer, layerStep, layerVerdicts } from '../../dispatch/gate-layer.ts';
 import { runSubject } from '../../dispatch/run-subject.ts';
 import type { RunRecord } from '../../records/run-record.ts';
-import type { GateRuntime } from '../gate-dialect.ts';
+import type { GateRuntime } from './gate-dialect.ts';
 
 export function layerSteps(
   layers: readonly GateLayer[],

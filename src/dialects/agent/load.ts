@@ -8,8 +8,8 @@ import type { ProjectRead } from '../../consent/project-surface.ts';
 import { projectKey } from '../../consent/trust-store.ts';
 import { inheritedEnv, lurusHookEnv, withoutInterpreterCaches } from '../../core/env-policy.ts';
 import { homeFolder } from '../../core/home.ts';
-import type { GateLoadBase } from '../gate-dialect.ts';
-import { readGateProject } from '../gate-project.ts';
+import { readGateProject } from '../surfaces/gate-project.ts';
+import type { GateLoadBase } from './gate-dialect.ts';
 
 interface AgentLoadStart {
   projectDir: string;

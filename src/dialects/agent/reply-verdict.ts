@@ -6,7 +6,7 @@
  */
 import type { AgentAnswer } from '../../dispatch/agent-answer.ts';
 import type { ProcessResult } from '../../runners/process-types.ts';
-import type { HookReply, ReplyVerdict } from '../hook-agent.ts';
+import type { HookReply, ReplyVerdict } from './hook-agent.ts';
 
 /** The reply as the agent sees it: a hook process that exited with this code and output. */
 export function replyAsRun(reply: HookReply): ProcessResult {

@@ -12,7 +12,7 @@ import { ruleActivation } from '../../rules/rule-activation.ts';
 import type { RuleVariables } from '../../rules/rule-condition.ts';
 import { ruleOutput } from '../../rules/rule-output.ts';
 import { runRule } from '../../runners/rule-runner.ts';
-import type { AgentProtocol } from './gate.ts';
+import type { AgentProtocol } from './protocol.ts';
 
 /** What the gate knows of the call besides its input: the agent asking, the project and home. */
 export interface RuleRunFacts {

@@ -21,8 +21,8 @@ import type {
 import { HookCallInfo, runInProcess } from '../../runners/in-process-runner.ts';
 import type { ProcessSpec } from '../../runners/process-types.ts';
 import { withinDeadline } from '../../runners/run-budget.ts';
-import { readClaudeAnswer } from '../claude/answer.ts';
-import type { AgentProtocol } from './gate.ts';
+import { readClaudeAnswer } from './claude-answer.ts';
+import type { AgentProtocol } from './protocol.ts';
 
 /**
  * Runs one hook for one event with `input` (already filled in [C-IN-1]); `signal` (the decide's)

@@ -5,6 +5,8 @@
  * `path`, so a `file_path` the model added beside it is a decoy, never the `file_path` the policy
  * sees (issue 28) — and back, a hook's `file_path` is the `path` the tool gets.
  */
+import { isPlainObject } from '../../core/plain-object.ts';
+
 export interface ToolEntry {
   /** The agent's tool name (`run_shell_command`, `bash`, `Shell`). */
   readonly agent: string;
@@ -56,4 +58,16 @@ export function objectOf(value: unknown): Record<string, unknown> | undefined {
 /** `value` if it is a non-empty string. */
 export function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The tool arguments as an object, when they are one or a JSON string of one. */
+export function toolArgsObject(value: unknown): Record<string, unknown> | undefined {
+  if (isPlainObject(value)) return value;
+  if (typeof value !== 'string') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return isPlainObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }

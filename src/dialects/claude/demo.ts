@@ -1,5 +1,5 @@
 /** `hookwerk demo --dialect claude`: a scripted Claude Code session against `examples/claude-demo/`. */
-import type { DialectDemo } from '../gate-dialect.ts';
+import type { DialectDemo } from '../agent/gate-dialect.ts';
 
 export const claudeDemo: DialectDemo = {
   example: 'claude-demo',

@@ -3,73 +3,10 @@
  * policy's decision is answered as a Claude Code hook answers (C-ANS rules), printing nothing when
  * there is no opinion [R-HOOK-2].
  */
-import type { AgentDecision } from '../../dispatch/agent-answer.ts';
-import { jsonReply, policyVerdict, reasonOr, SILENT } from '../agent/policy-verdict.ts';
+import { claudeAnswerJson, claudeShapedCall } from '../agent/claude-shape.ts';
+import type { ClaudeCall, HookAgentProtocol, HookReply } from '../agent/hook-agent.ts';
+import { jsonReply, SILENT } from '../agent/policy-verdict.ts';
 import { textOf } from '../agent/tool-map.ts';
-import type { CallProblem, ClaudeCall, HookAgentProtocol, HookReply } from '../hook-agent.ts';
-
-/** The events whose `hookSpecificOutput.additionalContext` reaches the model. */
-const CONTEXT_EVENTS = new Set([
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'UserPromptSubmit',
-  'SessionStart',
-  'SubagentStart',
-]);
-
-/** A Claude Code input (or one in its shape) as a call: event, project, session and tool. */
-export function claudeShapedCall(
-  given: Record<string, unknown>,
-  named: string | undefined,
-  projectDir: string | undefined,
-): ClaudeCall | CallProblem {
-  const event = textOf(given.hook_event_name) ?? named;
-  if (event === undefined) return { problem: 'the input names no hook_event_name and no --event was given' };
-  const input = { ...given, hook_event_name: event };
-  const sessionId = textOf(given.session_id);
-  const toolName = textOf(given.tool_name);
-  return {
-    agentEvent: event,
-    event,
-    input,
-    ...(projectDir !== undefined ? { projectDir } : {}),
-    ...(sessionId !== undefined ? { sessionId } : {}),
-    ...(toolName !== undefined ? { toolName } : {}),
-  };
-}
-
-/** The decision as a Claude Code hook's stdout JSON (exit 0), or nothing for no opinion. */
-export function claudeAnswerJson(
-  event: string,
-  decision: AgentDecision | undefined,
-): Record<string, unknown> {
-  const v = policyVerdict(decision);
-  const out: Record<string, unknown> = {};
-  const specific: Record<string, unknown> = {};
-  if (event === 'PreToolUse') {
-    if (v.permission !== undefined) {
-      specific.permissionDecision = v.permission;
-      if (v.permission !== 'allow' || v.reason !== undefined) specific.permissionDecisionReason = reasonOr(v);
-    }
-    if (v.updatedInput !== undefined) specific.updatedInput = v.updatedInput;
-  } else if (event === 'PermissionRequest') {
-    if (v.permissionRequest !== undefined) specific.decision = { ...v.permissionRequest };
-    else if (v.permission === 'deny') specific.decision = { behavior: 'deny', message: reasonOr(v) };
-  } else if (v.permission === 'deny') {
-    out.decision = 'block';
-    out.reason = reasonOr(v);
-  }
-  if (v.additionalContext !== undefined && CONTEXT_EVENTS.has(event))
-    specific.additionalContext = v.additionalContext;
-  if (v.stop !== undefined) {
-    out.continue = false;
-    if (v.stop.reason !== undefined) out.stopReason = v.stop.reason;
-  }
-  if (v.systemMessage !== undefined) out.systemMessage = v.systemMessage;
-  if (Object.keys(specific).length > 0) out.hookSpecificOutput = { hookEventName: event, ...specific };
-  return out;
-}
 
 export const claudeHookProtocol: HookAgentProtocol = {
   toClaude: (given, named, env) =>

@@ -3,14 +3,12 @@
  * one group per event, no matcher (every tool, every source), the command in Claude's handler
  * shape with its timeout in seconds [C-SRC-1, C-RUN-1, G-FAIL-4].
  */
-import path from 'node:path';
-import type { AgentInstall } from '../hook-agent.ts';
-import type { AgentTimeouts } from '../hook-timeout.ts';
 
-/** Claude Code's group shape, `{hooks: [{type: "command", command, timeout}]}` (Codex and Gemini CLI read it too). */
-export function claudeGroup(handler: Readonly<Record<string, unknown>>): unknown {
-  return { hooks: [{ type: 'command', ...handler }] };
-}
+import path from 'node:path';
+import { claudeGroup } from '../agent/claude-group.ts';
+import type { AgentInstall } from '../agent/hook-agent.ts';
+import type { AgentTimeouts } from '../agent/hook-timeout.ts';
+import { claudeSurface } from '../surfaces/claude.ts';
 
 /**
  * [G-FAIL-4] Claude Code's timeouts (research/claude-code-hooks.md §7), in seconds: 600 s for a
@@ -48,4 +46,5 @@ export const claudeInstall: AgentInstall = {
   timeouts: claudeTimeouts,
   entry: (_event, command, timeoutS) => claudeGroup({ command, timeout: timeoutS }),
   runsClaudeFiles: false,
+  envFiles: (projectDir) => claudeSurface.projectFiles(projectDir),
 };

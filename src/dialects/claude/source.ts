@@ -20,7 +20,7 @@ import type {
   GateEntry,
   HookScope,
 } from '../../registry/hook-definition.ts';
-import { compileClaudeMatcher, compileMatcher } from '../../registry/matcher.ts';
+import { compileMatcher } from '../../registry/matcher.ts';
 import { literalHostProblem } from '../../runners/blocked-address.ts';
 import { headerProblems, urlProblem } from '../../runners/http-headers.ts';
 import {
@@ -34,9 +34,10 @@ import {
   sourceCompiled,
 } from '../../sources/agent-config.ts';
 import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { claudeMatchField, isDocumentedClaudeEvent } from '../agent/claude-events.ts';
+import { compileClaudeMatcher } from '../agent/claude-matcher.ts';
+import { ifRuleProblem, toolCallRuleOf } from '../agent/if-rule.ts';
 import { startAgentLoad } from '../agent/load.ts';
-import { claudeMatchField, isDocumentedClaudeEvent } from './events.ts';
-import { ifRuleProblem, toolCallRuleOf } from './if-rule.ts';
 import { claudePluginDataDir } from './plugin-data.ts';
 
 const CLAUDE_DEFAULT_TIMEOUT_S = 600;

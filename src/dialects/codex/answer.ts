@@ -31,7 +31,7 @@ import { z } from 'zod';
 import { parseBoundedJson, TOO_DEEP } from '../../core/json-text.ts';
 import type { AgentAnswer, AgentDecision, PermissionRequestAnswer } from '../../dispatch/agent-answer.ts';
 import { type Ending, outcomeOf, type RunResult } from '../../runners/run-result.ts';
-import { readClaudeAnswer } from '../claude/answer.ts';
+import { readClaudeAnswer } from '../agent/claude-answer.ts';
 import { CODEX_EVENT_NAMES, codexCanBlock, codexPlainTextIsContext } from './events.ts';
 
 type FailMode = 'open' | 'closed';

@@ -1,5 +1,5 @@
 /** `hookwerk demo --dialect codex`: a scripted Codex CLI session against `examples/codex-demo/`. */
-import type { DialectDemo } from '../gate-dialect.ts';
+import type { DialectDemo } from '../agent/gate-dialect.ts';
 
 const patch = (file: string) => `*** Begin Patch\n*** Update File: ${file}\n@@\n-a\n+b\n*** End Patch\n`;
 

@@ -4,9 +4,8 @@
  */
 import type { AgentDialectSpec } from '../agent/gate.ts';
 import { agentGate } from '../agent/gate.ts';
-import type { AgentGatePlugin } from '../gate-dialect.ts';
+import type { AgentGatePlugin } from '../agent/gate-dialect.ts';
 import { mergeCodexAnswers, readCodexAnswer } from './answer.ts';
-import { codexDemo } from './demo.ts';
 import {
   CODEX_EVENT_NAMES,
   codexMatchField,
@@ -22,7 +21,7 @@ declare module '../../registry/hook-definition.ts' {
   }
 }
 
-declare module '../gate-dialect.ts' {
+declare module '../agent/gate-dialect.ts' {
   interface DialectOptions {
     /** `gateDialect: 'codex'`: plugin folders, environment [A-CDX-1]. */
     codex?: CodexOptions;
@@ -69,7 +68,6 @@ const codex: AgentDialectSpec = {
       : hook.command;
   },
   merge: mergeCodexAnswers,
-  demo: codexDemo,
 };
 
 export const codexGate: AgentGatePlugin = agentGate(codex);

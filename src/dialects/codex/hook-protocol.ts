@@ -10,10 +10,10 @@
  * only through its patch text (`command`).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { claudeShapedCall } from '../agent/claude-shape.ts';
+import type { ClaudeCall, HookAgentProtocol } from '../agent/hook-agent.ts';
 import { jsonReply, policyVerdict, reasonOr } from '../agent/policy-verdict.ts';
 import { objectOf, textOf } from '../agent/tool-map.ts';
-import { claudeShapedCall } from '../claude/hook-protocol.ts';
-import type { ClaudeCall, HookAgentProtocol } from '../hook-agent.ts';
 import { patchCalls, shellPatchCalls } from './patch-calls.ts';
 
 /**

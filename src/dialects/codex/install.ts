@@ -5,9 +5,9 @@
  * event is one Codex 0.171 fires (`codex/events.ts`), so no key is one Codex would warn about.
  */
 import path from 'node:path';
-import { claudeGroup } from '../claude/install.ts';
-import type { AgentInstall } from '../hook-agent.ts';
-import type { AgentTimeouts } from '../hook-timeout.ts';
+import { claudeGroup } from '../agent/claude-group.ts';
+import type { AgentInstall } from '../agent/hook-agent.ts';
+import type { AgentTimeouts } from '../agent/hook-timeout.ts';
 
 /**
  * [G-FAIL-4] Codex's timeouts (research/codex-facts.md, hook-systems-2026.md), whole seconds:
@@ -51,4 +51,6 @@ export const codexInstall: AgentInstall = {
   timeouts: codexTimeouts,
   entry: (_event, command, timeoutS) => claudeGroup({ command, timeout: timeoutS }),
   runsClaudeFiles: false,
+  // Codex passes its own environment, none of a file's (codex-facts.md).
+  envFiles: () => [],
 };

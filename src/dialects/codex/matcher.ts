@@ -6,7 +6,8 @@
  * Claude-style `Edit|Write` guards fire on it. Codex skips a whole matcher group whose regex does
  * not compile (with a warning); so does hookwerk (the loader asks `error`).
  */
-import { type CompiledMatcher, compileClaudeMatcher, compileMatcher } from '../../registry/matcher.ts';
+import { type CompiledMatcher, compileMatcher } from '../../registry/matcher.ts';
+import { compileClaudeMatcher } from '../agent/claude-matcher.ts';
 
 const EXACT = /^[A-Za-z0-9_|]*$/;
 

@@ -16,8 +16,8 @@
  */
 import path from 'node:path';
 import { type PatchChange, patchFiles, rustTrim } from '../../action/patch-files.ts';
+import type { ClaudeCall } from '../agent/hook-agent.ts';
 import { objectOf, textOf } from '../agent/tool-map.ts';
-import type { ClaudeCall } from '../hook-agent.ts';
 
 /** The Claude Code tools a file's change is decided as. */
 const TOOLS_OF: Readonly<Record<PatchChange, readonly ('Edit' | 'Write')[]>> = {

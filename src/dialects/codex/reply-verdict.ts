@@ -4,8 +4,8 @@
  * `ask` never reaches Codex (it has none on PreToolUse: the reply denies), nor does an allow
  * without a rewrite (no opinion), so those read back as what Codex does.
  */
+import type { ClaudeCall, HookReply, ReplyVerdict } from '../agent/hook-agent.ts';
 import { replyAsRun, verdictOfAnswer } from '../agent/reply-verdict.ts';
-import type { ClaudeCall, HookReply, ReplyVerdict } from '../hook-agent.ts';
 import { readCodexAnswer } from './answer.ts';
 
 export function readCodexReply(call: ClaudeCall, reply: HookReply): ReplyVerdict {

@@ -47,7 +47,7 @@ import {
   sourceCompiled,
 } from '../../sources/agent-config.ts';
 import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
-import { readGateProject } from '../gate-project.ts';
+import { readGateProject } from '../surfaces/gate-project.ts';
 import {
   CODEX_EVENT_NAMES,
   type CodexEventName,

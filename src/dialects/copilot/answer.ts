@@ -27,9 +27,9 @@ import { parseBoundedJson, TOO_DEEP } from '../../core/json-text.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 import type { AgentAnswer, AgentDecision, PermissionRequestAnswer } from '../../dispatch/agent-answer.ts';
 import { type Ending, outcomeOf, type RunResult } from '../../runners/run-result.ts';
-import { readClaudeAnswer } from '../claude/answer.ts';
+import { readClaudeAnswer } from '../agent/claude-answer.ts';
+import { toolArgsObject } from '../agent/tool-map.ts';
 import { type CopilotEventName, type CopilotForm, copilotControl } from './events.ts';
-import { toolArgsObject } from './payload.ts';
 
 type Json = Record<string, unknown>;
 type Merged = Omit<AgentDecision, 'runs' | 'env'>;

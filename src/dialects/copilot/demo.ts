@@ -1,5 +1,5 @@
 /** `hookwerk demo --dialect copilot`: a scripted Copilot CLI session against `examples/copilot-demo/`. */
-import type { DialectDemo } from '../gate-dialect.ts';
+import type { DialectDemo } from '../agent/gate-dialect.ts';
 
 const bash = (command: string) => ({ toolName: 'bash', toolArgs: { command, description: command } });
 

@@ -7,9 +7,8 @@
 import { HookInputError } from '../../core/errors.ts';
 import type { AgentDialectSpec } from '../agent/gate.ts';
 import { agentGate } from '../agent/gate.ts';
-import type { AgentGatePlugin } from '../gate-dialect.ts';
+import type { AgentGatePlugin } from '../agent/gate-dialect.ts';
 import { copilotStopsAfter, mergeCopilotAnswers, readCopilotAnswer } from './answer.ts';
-import { copilotDemo } from './demo.ts';
 import { type CopilotEventName, copilotEventKeys, copilotEventOfKey, copilotMatchField } from './events.ts';
 import { copilotInput, copilotToolName, vscodeInput } from './payload.ts';
 import { type CopilotOptions, copilotHookForm, loadCopilotConfig } from './source.ts';
@@ -20,7 +19,7 @@ declare module '../../registry/hook-definition.ts' {
   }
 }
 
-declare module '../gate-dialect.ts' {
+declare module '../agent/gate-dialect.ts' {
   interface DialectOptions {
     /** `gateDialect: 'copilot'`: the policy folder, Copilot's home, environment [A-COP-1]. */
     copilot?: CopilotOptions;
@@ -80,7 +79,6 @@ const copilot: AgentDialectSpec = {
     return form?.form === 'vscode' ? vscodeInput(input, form.key) : input;
   },
   merge: (event, answers) => mergeCopilotAnswers(eventOf(event), answers),
-  demo: copilotDemo,
 };
 
 export const copilotGate: AgentGatePlugin = agentGate(copilot);

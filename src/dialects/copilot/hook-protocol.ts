@@ -4,13 +4,14 @@
  * the fields Copilot 1.0.102 reads for that event [A-COP-1]; `{}` for no opinion [R-HOOK-2]. An
  * input in the VS Code form (`hook_event_name`, a PascalCase key) is answered as Claude Code's.
  */
+
+import { claudeAnswerJson, claudeShapedCall } from '../agent/claude-shape.ts';
 import type { EventMap } from '../agent/event-map.ts';
 import { claudeEventOf } from '../agent/event-map.ts';
+import type { CallProblem, ClaudeCall, HookAgentProtocol } from '../agent/hook-agent.ts';
 import { jsonReply, policyVerdict, reasonOr } from '../agent/policy-verdict.ts';
-import { objectOf, textOf, toolMapper } from '../agent/tool-map.ts';
-import { claudeAnswerJson, claudeShapedCall } from '../claude/hook-protocol.ts';
-import type { CallProblem, ClaudeCall, HookAgentProtocol } from '../hook-agent.ts';
-import { copilotToolName, toolArgsObject } from './payload.ts';
+import { objectOf, textOf, toolArgsObject, toolMapper } from '../agent/tool-map.ts';
+import { copilotToolName } from './payload.ts';
 
 export const COPILOT_CLAUDE_EVENTS: EventMap = {
   sessionStart: 'SessionStart',

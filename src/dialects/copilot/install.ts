@@ -4,10 +4,12 @@
  * with flat entries run by bash [A-COP-1]. Copilot's input names no event, so each entry's
  * command says which one it is (`--event preToolUse`). No matcher: every tool.
  */
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { claudeEventOf } from '../agent/event-map.ts';
-import type { AgentInstall } from '../hook-agent.ts';
-import type { AgentTimeouts } from '../hook-timeout.ts';
+import type { AgentInstall } from '../agent/hook-agent.ts';
+import type { AgentTimeouts } from '../agent/hook-timeout.ts';
+import { claudeSurface } from '../surfaces/claude.ts';
 import { COPILOT_CLAUDE_EVENTS } from './hook-protocol.ts';
 
 /**
@@ -50,4 +52,23 @@ export const copilotInstall: AgentInstall = {
   newFile: { version: 1 },
   // [A-COP-1] Copilot CLI runs the project's `.claude/settings.json` hooks too.
   runsClaudeFiles: true,
+  // Its settings, the Claude Code files it runs, and every `.github/hooks/*.json`.
+  envFiles: (projectDir) => [
+    path.join(projectDir, '.github', 'copilot', 'settings.json'),
+    path.join(projectDir, '.github', 'copilot', 'settings.local.json'),
+    ...claudeSurface.projectFiles(projectDir),
+    ...jsonFilesIn(path.join(projectDir, '.github', 'hooks')),
+  ],
 };
+
+/** The `.json` files of `dir`, sorted; none when it is not a folder. */
+function jsonFilesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => path.join(dir, name));
+  } catch {
+    return [];
+  }
+}

@@ -10,6 +10,7 @@
  */
 import { HookInputError } from '../../core/errors.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
+import { toolArgsObject } from '../agent/tool-map.ts';
 import type { CopilotEventName } from './events.ts';
 
 type Input = Record<string, unknown>;
@@ -110,18 +111,6 @@ export function copilotInput(
   if ((event === 'agentStop' || event === 'subagentStop') && typeof input.stop_hook_active !== 'boolean')
     input.stop_hook_active = false;
   return input;
-}
-
-/** The tool arguments as an object, when they are one or a JSON string of one. */
-export function toolArgsObject(value: unknown): Input | undefined {
-  if (isPlainObject(value)) return value;
-  if (typeof value !== 'string') return undefined;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return isPlainObject(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

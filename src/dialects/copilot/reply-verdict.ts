@@ -4,8 +4,8 @@
  * `preToolUse` fields, or Claude Code's fields for the VS Code form's PascalCase events). An event
  * Copilot does not have is never answered by it: no objection.
  */
+import type { ClaudeCall, HookReply, ReplyVerdict } from '../agent/hook-agent.ts';
 import { replyAsRun, verdictOfAnswer } from '../agent/reply-verdict.ts';
-import type { ClaudeCall, HookReply, ReplyVerdict } from '../hook-agent.ts';
 import { readCopilotAnswer } from './answer.ts';
 import { copilotEventOfKey } from './events.ts';
 

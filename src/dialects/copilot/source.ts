@@ -21,7 +21,7 @@ import type { Admission, ConsentPolicy } from '../../consent/project-admission.t
 import { commandLineOf, type ProjectRead } from '../../consent/project-surface.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import type { AgentCommandHook, AgentHook, GateEntry } from '../../registry/hook-definition.ts';
-import { type CompiledMatcher, compileAnchoredMatcher } from '../../registry/matcher.ts';
+import type { CompiledMatcher } from '../../registry/matcher.ts';
 import {
   type AgentConfig,
   type AgentSource,
@@ -35,6 +35,7 @@ import {
 import { type RawHandler, readHandler, walkAgentHooks } from '../../sources/agent-settings.ts';
 import { startAgentLoad } from '../agent/load.ts';
 import { bashOrSh, withOwnEnv } from '../gemini/source.ts';
+import { COPILOT_SETTINGS, repoHookFiles } from '../surfaces/copilot.ts';
 import {
   type CopilotEventName,
   type CopilotForm,
@@ -42,8 +43,8 @@ import {
   copilotEventOfKey,
   copilotMatchField,
 } from './events.ts';
+import { compileAnchoredMatcher } from './matcher.ts';
 import { vscodeToolName } from './payload.ts';
-import { COPILOT_SETTINGS, repoHookFiles } from './surface.ts';
 
 /** [docs] `timeoutSec` defaults to 30 s. */
 const COPILOT_DEFAULT_TIMEOUT_S = 30;

@@ -28,7 +28,7 @@ import { parseBoundedJson, TOO_DEEP } from '../../core/json-text.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 import type { AgentAnswer, AgentDecision } from '../../dispatch/agent-answer.ts';
 import { type Ending, outcomeOf, type RunResult } from '../../runners/run-result.ts';
-import { readClaudeAnswer } from '../claude/answer.ts';
+import { readClaudeAnswer } from '../agent/claude-answer.ts';
 import { claudeAnswerAsCursor } from './claude-files.ts';
 import { CURSOR_EVENTS, type CursorEventName, isCursorEvent } from './events.ts';
 

@@ -1,5 +1,5 @@
 /** `hookwerk demo --dialect cursor`: a scripted Cursor session against `examples/cursor-demo/`. */
-import type { DialectDemo } from '../gate-dialect.ts';
+import type { DialectDemo } from '../agent/gate-dialect.ts';
 
 const shell = (command: string) => ({ command, cwd: '/tmp', sandbox: false });
 

@@ -2,9 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentDialectSpec } from '../agent/gate.ts';
 import { agentGate } from '../agent/gate.ts';
-import type { AgentGatePlugin } from '../gate-dialect.ts';
+import type { AgentGatePlugin } from '../agent/gate-dialect.ts';
 import { mergeCursorAnswers, readCursorAnswer } from './answer.ts';
-import { cursorDemo } from './demo.ts';
 import { CURSOR_EVENT_NAMES, cursorMatchField, cursorMatchTarget, isCursorEvent } from './events.ts';
 import { type CursorOptions, loadCursorConfig } from './source.ts';
 
@@ -20,7 +19,7 @@ declare module '../../registry/hook-definition.ts' {
   }
 }
 
-declare module '../gate-dialect.ts' {
+declare module '../agent/gate-dialect.ts' {
   interface DialectOptions {
     /** `gateDialect: 'cursor'`: the enterprise hooks file, environment [A-CUR-1]. */
     cursor?: CursorOptions;
@@ -76,7 +75,6 @@ const cursor: AgentDialectSpec = {
     return hook.command;
   },
   merge: (event, answers) => mergeCursorAnswers(event, answers),
-  demo: cursorDemo,
 };
 
 export const cursorGate: AgentGatePlugin = agentGate(cursor);

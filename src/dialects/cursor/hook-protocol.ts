@@ -9,10 +9,9 @@
 import { mcpToolName } from '../../action/mcp-tool-name.ts';
 import type { EventMap } from '../agent/event-map.ts';
 import { claudeEventOf } from '../agent/event-map.ts';
+import type { HookAgentProtocol } from '../agent/hook-agent.ts';
 import { jsonReply, policyVerdict, reasonOr } from '../agent/policy-verdict.ts';
-import { objectOf, textOf, toolMapper } from '../agent/tool-map.ts';
-import { toolArgsObject } from '../copilot/payload.ts';
-import type { HookAgentProtocol } from '../hook-agent.ts';
+import { objectOf, textOf, toolArgsObject, toolMapper } from '../agent/tool-map.ts';
 
 export const CURSOR_CLAUDE_EVENTS: EventMap = {
   sessionStart: 'SessionStart',

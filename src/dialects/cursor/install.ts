@@ -4,10 +4,12 @@
  * `preToolUse` (every tool type), not also through the `before*Execution` / `beforeReadFile`
  * events. No `failClosed`: whether a failure blocks is the hook command's answer to give.
  */
+
 import path from 'node:path';
 import { claudeEventOf } from '../agent/event-map.ts';
-import type { AgentInstall } from '../hook-agent.ts';
-import type { AgentTimeouts } from '../hook-timeout.ts';
+import type { AgentInstall } from '../agent/hook-agent.ts';
+import type { AgentTimeouts } from '../agent/hook-timeout.ts';
+import { claudeSurface } from '../surfaces/claude.ts';
 import { CURSOR_CLAUDE_EVENTS } from './hook-protocol.ts';
 
 /**
@@ -46,4 +48,8 @@ export const cursorInstall: AgentInstall = {
   newFile: { version: 1 },
   // [A-CUR-1] Cursor's third-party imports (on by default) run the Claude Code files too.
   runsClaudeFiles: true,
+  envFiles: (projectDir) => [
+    path.join(projectDir, '.cursor', 'hooks.json'),
+    ...claudeSurface.projectFiles(projectDir),
+  ],
 };

@@ -3,8 +3,8 @@
  * hookwerk's Cursor dialect runs hook files with (`permission`, `continue`, `followup_message`;
  * empty or non-JSON output blocks a preToolUse, as Cursor does).
  */
+import type { ClaudeCall, HookReply, ReplyVerdict } from '../agent/hook-agent.ts';
 import { replyAsRun, verdictOfAnswer } from '../agent/reply-verdict.ts';
-import type { ClaudeCall, HookReply, ReplyVerdict } from '../hook-agent.ts';
 import { readCursorAnswer } from './answer.ts';
 
 export function readCursorReply(call: ClaudeCall, reply: HookReply): ReplyVerdict {

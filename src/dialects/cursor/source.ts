@@ -18,7 +18,6 @@ import type { ProjectRead } from '../../consent/project-surface.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 import type { AgentCommandHook, GateEntry } from '../../registry/hook-definition.ts';
-import { compileSearchMatcher } from '../../registry/matcher.ts';
 import {
   type AgentConfig,
   type AgentSource,
@@ -33,6 +32,7 @@ import { eachEventList, type RawHandler, readHandler } from '../../sources/agent
 import { startAgentLoad } from '../agent/load.ts';
 import { loadClaudeFilesForCursor } from './claude-files.ts';
 import { isCursorEvent } from './events.ts';
+import { compileSearchMatcher } from './matcher.ts';
 
 /**
  * Cursor's docs call the default timeout "platform default" without a number; hookwerk uses 60 s

@@ -1,10 +1,10 @@
 /** The Gemini CLI dialect [§6] as one object: its sources, events, input, variables, answers and merge. */
 import { isPlainObject } from '../../core/plain-object.ts';
+import { readClaudeAnswer } from '../agent/claude-answer.ts';
+import { claudeMatchTarget } from '../agent/claude-events.ts';
 import type { AgentDialectSpec } from '../agent/gate.ts';
 import { agentGate } from '../agent/gate.ts';
-import { readClaudeAnswer } from '../claude/answer.ts';
-import { claudeMatchTarget } from '../claude/events.ts';
-import type { AgentGatePlugin } from '../gate-dialect.ts';
+import type { AgentGatePlugin } from '../agent/gate-dialect.ts';
 import { applyGeminiOutputToInput, mergeGeminiAnswers, readGeminiAnswer } from './answer.ts';
 import { geminiCommand } from './command.ts';
 import { GEMINI_EVENT_NAMES, GEMINI_EVENTS, geminiMatchTarget, isGeminiEvent } from './events.ts';
@@ -17,7 +17,7 @@ declare module '../../registry/hook-definition.ts' {
   }
 }
 
-declare module '../gate-dialect.ts' {
+declare module '../agent/gate-dialect.ts' {
   interface DialectOptions {
     /** `gateDialect: 'gemini'`: system settings, environment [§6]. */
     gemini?: GeminiOptions;

@@ -6,9 +6,9 @@
  */
 import type { EventMap } from '../agent/event-map.ts';
 import { claudeEventOf } from '../agent/event-map.ts';
+import type { HookAgentProtocol } from '../agent/hook-agent.ts';
 import { jsonReply, policyVerdict, reasonOr, SILENT } from '../agent/policy-verdict.ts';
 import { objectOf, textOf, toolMapper } from '../agent/tool-map.ts';
-import type { HookAgentProtocol } from '../hook-agent.ts';
 
 export const GEMINI_CLAUDE_EVENTS: EventMap = {
   BeforeTool: 'PreToolUse',

@@ -5,10 +5,10 @@
  * `/hooks`) and `hooksConfig.disabled: ["hookwerk"]` turns all of them off at once.
  */
 import path from 'node:path';
+import { claudeGroup } from '../agent/claude-group.ts';
 import { claudeEventOf } from '../agent/event-map.ts';
-import { claudeGroup } from '../claude/install.ts';
-import type { AgentInstall } from '../hook-agent.ts';
-import { type AgentTimeouts, timeoutField } from '../hook-timeout.ts';
+import type { AgentInstall } from '../agent/hook-agent.ts';
+import { type AgentTimeouts, timeoutField } from '../agent/hook-timeout.ts';
 import { GEMINI_CLAUDE_EVENTS } from './hook-protocol.ts';
 
 /**
@@ -42,4 +42,5 @@ export const geminiInstall: AgentInstall = {
   entry: (_event, command, timeoutS) =>
     claudeGroup({ name: 'hookwerk', command, timeout: timeoutField(geminiTimeouts, timeoutS) }),
   runsClaudeFiles: false,
+  envFiles: (projectDir) => [path.join(projectDir, '.gemini', 'settings.json')],
 };

@@ -3,8 +3,8 @@
  * reader hookwerk's Gemini dialect runs hook files with (`decision`, `reason`, `continue`, exit 2).
  * An event Gemini CLI does not have is never answered by it: no objection.
  */
+import type { ClaudeCall, HookReply, ReplyVerdict } from '../agent/hook-agent.ts';
 import { replyAsRun, verdictOfAnswer } from '../agent/reply-verdict.ts';
-import type { ClaudeCall, HookReply, ReplyVerdict } from '../hook-agent.ts';
 import { readGeminiAnswer } from './answer.ts';
 import { isGeminiEvent } from './events.ts';
 

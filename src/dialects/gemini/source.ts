@@ -13,7 +13,6 @@ import type { ProjectRead } from '../../consent/project-surface.ts';
 import { isCodeInjectingEnv } from '../../core/env-policy.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import type { AgentCommandHook, GateEntry } from '../../registry/hook-definition.ts';
-import { compileGeminiMatcher } from '../../registry/matcher.ts';
 import {
   type AgentConfig,
   type AgentSource,
@@ -27,6 +26,7 @@ import {
 import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
 import { startAgentLoad } from '../agent/load.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from './events.ts';
+import { compileGeminiMatcher } from './matcher.ts';
 import { geminiProjectTempDir } from './plans-dir.ts';
 
 const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;

@@ -14,9 +14,9 @@ import {
 import { PRX_EVENT_NAMES } from '../../events/prx-events.ts';
 import type { GateEntry, LurusGateEntry } from '../../registry/hook-definition.ts';
 import { matchTarget } from '../../registry/matcher.ts';
-import type { GateDialectPlugin } from '../gate-dialect.ts';
+import type { GateDialectPlugin } from '../agent/gate-dialect.ts';
 import { runGateHook } from './run.ts';
-import { loadLurusConfig } from './source.ts';
+import { type LurusConfig, loadLurusConfig } from './source.ts';
 
 function unknownEvent(event: string): HookInputError {
   return new HookInputError(
@@ -25,7 +25,7 @@ function unknownEvent(event: string): HookInputError {
   );
 }
 
-export const lurusGate: GateDialectPlugin = {
+export const lurusGate: GateDialectPlugin<LurusConfig> = {
   name: 'lurus',
   label: 'Lurus',
   load: (base) => loadLurusConfig(base),

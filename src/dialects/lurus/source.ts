@@ -37,7 +37,7 @@ import type {
 import { compileMatcher } from '../../registry/matcher.ts';
 import { literalHostProblem } from '../../runners/blocked-address.ts';
 import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../../runners/http-headers.ts';
-import { readGateProject } from '../gate-project.ts';
+import { readGateProject } from '../surfaces/gate-project.ts';
 import {
   LURUS_LIMITS,
   type LurusEventMap,

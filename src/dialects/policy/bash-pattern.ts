@@ -16,7 +16,7 @@ import { optionNames, readArgs, specOf } from '../../action/command-options.ts';
 import type { SimpleCommand } from '../../action/view-types.ts';
 import { decodeAnsi } from '../../action/view-words.ts';
 import { lexShell, type Word } from '../../core/shell-lexer.ts';
-import { compileGlob, globMatches } from '../claude/if-rule.ts';
+import { compileGlob, globMatches } from '../agent/if-rule.ts';
 
 type Glob = ReturnType<typeof compileGlob>;
 

@@ -2,9 +2,10 @@
  * The policy dialect [R-POL-1]: Claude Code's dialect in every rule (input, matchers, answers,
  * merge) over hookwerk's own policy files. `hookwerk hook` runs it for every agent.
  */
+
+import { claudeRules } from '../agent/claude-rules.ts';
 import { agentGate } from '../agent/gate.ts';
-import { claudeSpec } from '../claude/gate.ts';
-import type { AgentGatePlugin } from '../gate-dialect.ts';
+import type { AgentGatePlugin } from '../agent/gate-dialect.ts';
 import { loadPolicyConfig, type PolicyOptions } from './source.ts';
 
 declare module '../../registry/hook-definition.ts' {
@@ -13,15 +14,12 @@ declare module '../../registry/hook-definition.ts' {
   }
 }
 
-declare module '../gate-dialect.ts' {
+declare module '../agent/gate-dialect.ts' {
   interface DialectOptions {
     /** `gateDialect: 'policy'`: the agent asking, and the options of included Claude Code files. */
     policy?: PolicyOptions;
   }
 }
-
-// Claude Code's rules without its demo (the policy has none of its own).
-const { demo: _claudeDemo, ...claudeRules } = claudeSpec;
 
 export const policyGate: AgentGatePlugin = agentGate({
   ...claudeRules,

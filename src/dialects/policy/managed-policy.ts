@@ -9,7 +9,7 @@
  */
 import { lstatSync, type Stats } from 'node:fs';
 import { errorCode } from '../../core/errno.ts';
-import { MANAGED_POLICY_DIR, MANAGED_POLICY_FILE } from './files.ts';
+import { MANAGED_POLICY_DIR, MANAGED_POLICY_FILE } from '../surfaces/policy-files.ts';
 
 /** Group- or world-writable. */
 const WRITABLE_BY_OTHERS = 0o022;

@@ -20,7 +20,7 @@ import { RULE_BOUNDS } from '../../rules/rule-bounds.ts';
 import { ruleName } from '../../rules/rule-name.ts';
 import { ruleDecisionProblem } from '../../rules/rule-output.ts';
 import type { RawHandler } from '../../sources/agent-settings.ts';
-import { claudeCanBlock } from '../claude/events.ts';
+import { claudeCanBlock } from '../agent/claude-events.ts';
 
 export const RULE_HANDLER = z.strictObject({
   type: z.literal('rule'),

@@ -23,6 +23,7 @@ import { parseJsoncText } from '../../core/json-text.ts';
 import { tildePath } from '../../core/tilde-path.ts';
 import type { AgentConfig, AgentSource, UnusableLine } from '../../sources/agent-config.ts';
 import { agentConfig } from '../../sources/agent-config.ts';
+import type { GateLoadBase } from '../agent/gate-dialect.ts';
 import {
   type ClaudeOptions,
   type ClaudeShapedSettings,
@@ -30,8 +31,7 @@ import {
   loadClaudeShaped,
   type SourceSpec,
 } from '../claude/source.ts';
-import type { GateLoadBase } from '../gate-dialect.ts';
-import { fleetPolicyFile, MANAGED_POLICY_FILE, policyFile } from './files.ts';
+import { fleetPolicyFile, MANAGED_POLICY_FILE, policyFile } from '../surfaces/policy-files.ts';
 import { guardMergeWarnings, guardsLayer } from './guards.ts';
 import { managedPolicyRefusal } from './managed-policy.ts';
 import { permissionsLayer } from './permissions.ts';

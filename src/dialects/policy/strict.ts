@@ -12,10 +12,10 @@ import { type ConfigIssue, fromZodIssues, jsonPath } from '../../core/issues.ts'
 import { looksLike } from '../../core/looks-like.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
 import type { HookScope } from '../../registry/hook-definition.ts';
-import { compileClaudeMatcher } from '../../registry/matcher.ts';
 import { MAX_AGENT_TIMEOUT_MS } from '../../sources/agent-config.ts';
-import { CLAUDE_EVENT_NAMES, claudeMatchField, isDocumentedClaudeEvent } from '../claude/events.ts';
-import { ifRuleProblem } from '../claude/if-rule.ts';
+import { CLAUDE_EVENT_NAMES, claudeMatchField, isDocumentedClaudeEvent } from '../agent/claude-events.ts';
+import { compileClaudeMatcher } from '../agent/claude-matcher.ts';
+import { ifRuleProblem } from '../agent/if-rule.ts';
 import { readGuardSettings } from './guard-settings.ts';
 import { PERMISSION_LISTS, parsePermissionRule } from './permission-rule.ts';
 import { RULE_HANDLER, ruleProblems } from './rule-handler.ts';

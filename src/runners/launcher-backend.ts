@@ -13,14 +13,7 @@ import { accessSync, existsSync, constants as fsConstants } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Logger } from '../../records/logger.ts';
-import {
-  DirectBackend,
-  type SpawnBackend,
-  type SpawnEvents,
-  type SpawnedProcess,
-  type SpawnRequest,
-} from '../spawn-backend.ts';
+import type { Logger } from '../records/logger.ts';
 import {
   EVT_EOF,
   EVT_EXIT,
@@ -33,6 +26,13 @@ import {
   encodeSpawn,
   FrameReader,
 } from './launcher-frames.ts';
+import {
+  DirectBackend,
+  type SpawnBackend,
+  type SpawnEvents,
+  type SpawnedProcess,
+  type SpawnRequest,
+} from './spawn-backend.ts';
 
 /** Which launcher to use: `auto` (C if built, else Node), or one of them, or none (`direct`). */
 export type LauncherChoice = 'auto' | 'native' | 'node' | 'direct';
@@ -41,8 +41,8 @@ export type LauncherChoice = 'auto' | 'native' | 'node' | 'direct';
 const RESTART_WINDOW_MS = 10_000;
 const MAX_RESTARTS = 5;
 
-/** The package folder: this file is `src/runners/launcher/…` or `dist/runners/launcher/…`. */
-const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** The package folder: this file is `src/runners/…` or `dist/runners/…`. */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Built by `npm run build` (scripts/build-launcher.js) where a C compiler exists. */
 export function nativeLauncherPath(): string {
@@ -51,7 +51,7 @@ export function nativeLauncherPath(): string {
 
 /** The compiled Node launcher (tests run from src/, so it is always taken from dist/). */
 export function nodeLauncherPath(): string {
-  return path.join(PACKAGE_ROOT, 'dist', 'runners', 'launcher', 'node-launcher.js');
+  return path.join(PACKAGE_ROOT, 'dist', 'runners', 'node-launcher.js');
 }
 
 function executable(file: string): boolean {

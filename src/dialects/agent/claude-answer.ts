@@ -34,7 +34,7 @@ import type {
   PermissionRequestAnswer,
 } from '../../dispatch/agent-answer.ts';
 import { type Ending, outcomeOf, type RunResult } from '../../runners/run-result.ts';
-import { claudeCanBlock, claudePlainTextIsContext } from './events.ts';
+import { claudeCanBlock, claudePlainTextIsContext } from './claude-events.ts';
 
 type ClaudeFailMode = 'open' | 'closed';
 

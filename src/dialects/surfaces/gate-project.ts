@@ -4,14 +4,14 @@
  * read the whole project without importing the dialects that import them. Adding a dialect is a
  * line here and a line in `gate-dialects.ts`.
  */
-import { type DialectSurface, type ProjectRead, readProject } from '../consent/project-surface.ts';
-import { claudeSurface } from './claude/surface.ts';
-import { codexSurface } from './codex/surface.ts';
-import { copilotSurface } from './copilot/surface.ts';
-import { cursorSurface } from './cursor/surface.ts';
-import { geminiSurface } from './gemini/surface.ts';
-import { lurusSurface } from './lurus/surface.ts';
-import { policySurface } from './policy/surface.ts';
+import { type DialectSurface, type ProjectRead, readProject } from '../../consent/project-surface.ts';
+import { claudeSurface } from './claude.ts';
+import { codexSurface } from './codex.ts';
+import { copilotSurface } from './copilot.ts';
+import { cursorSurface } from './cursor.ts';
+import { geminiSurface } from './gemini.ts';
+import { lurusSurface } from './lurus.ts';
+import { policySurface } from './policy.ts';
 
 const DIALECT_SURFACES: readonly DialectSurface[] = [
   lurusSurface,

@@ -5,7 +5,7 @@
  * that use them are here, shared by `install` (which writes the entry) and `hook` (which answers
  * within it), so both compute the same number.
  */
-import type { AgentHook, GateEntry } from '../registry/hook-definition.ts';
+import type { AgentHook, GateEntry } from '../../registry/hook-definition.ts';
 
 /** One agent's documented timeouts (research/*.md), in seconds whatever the agent's own unit. */
 export interface AgentTimeouts {

@@ -11,7 +11,7 @@
  * parent any more.
  */
 
-import type { SpawnRequest } from '../spawn-backend.ts';
+import type { SpawnRequest } from './spawn-backend.ts';
 
 export const REQ_SPAWN = 1;
 export const REQ_DETACH = 2;

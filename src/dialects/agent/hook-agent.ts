@@ -4,7 +4,7 @@
  * answered in its own protocol [R-HOOK-1, R-HOOK-2], and where `hookwerk install` puts the entries
  * that call us [R-INST-1]. Each agent's folder holds its own; `hook-agents.ts` is the table.
  */
-import type { AgentDecision } from '../dispatch/agent-answer.ts';
+import type { AgentDecision } from '../../dispatch/agent-answer.ts';
 import type { AgentTimeouts } from './hook-timeout.ts';
 
 /** One call of the agent's, as the policy sees it: a Claude Code event and input [R-MAP-1]. */
@@ -112,6 +112,11 @@ export interface AgentInstall {
   readonly newFile?: Readonly<Record<string, unknown>>;
   /** The agent runs the project's Claude Code files itself (Cursor, Copilot) [R-INST-1, A-ALL-1]. */
   readonly runsClaudeFiles: boolean;
+  /**
+   * [T-SELF-4] The project's files whose `env` the agent passes to its hook commands (none for
+   * Codex, which passes its own environment); `hookwerk hook` reads their home variables.
+   */
+  envFiles(projectDir: string): string[];
 }
 
 /** One agent `hookwerk hook` and `hookwerk install` speak to. */

@@ -25,7 +25,7 @@ import {
 } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
-import { cgroupPopulated, killCgroupTree, makeRunCgroup, removeRunCgroup } from '../containment.ts';
+import { cgroupPopulated, killCgroupTree, makeRunCgroup, removeRunCgroup } from './containment.ts';
 import {
   decodeSpawn,
   encodeEvent,

@@ -4,22 +4,20 @@
  * it follows, and answers in its own decision shape. The engine holds one, chosen from the table
  * (`gate-dialects.ts`), and never asks which one it is.
  */
-import type { ConsentPolicy } from '../consent/project-admission.ts';
-import type { ProjectRead } from '../consent/project-surface.ts';
-import type { AgentDecision } from '../dispatch/agent-answer.ts';
-import type { DecideCall } from '../dispatch/decide-call.ts';
-import type { GateLayer } from '../dispatch/gate-layer.ts';
-import type { GateRunContext } from '../dispatch/gate-parallel.ts';
-import type { Decision } from '../dispatch/gate-sequential.ts';
-import type { LurusEventName } from '../events/lurus-events.ts';
-import type { GateEntry } from '../registry/hook-definition.ts';
-import type { AgentConfig, UnusableSources } from '../sources/agent-config.ts';
-import type { LurusConfig } from './lurus/source.ts';
+import type { ConsentPolicy } from '../../consent/project-admission.ts';
+import type { ProjectRead } from '../../consent/project-surface.ts';
+import type { AgentDecision } from '../../dispatch/agent-answer.ts';
+import type { DecideCall } from '../../dispatch/decide-call.ts';
+import type { GateLayer } from '../../dispatch/gate-layer.ts';
+import type { GateRunContext } from '../../dispatch/gate-parallel.ts';
+import type { Decision } from '../../dispatch/gate-sequential.ts';
+import type { LurusEventName } from '../../events/lurus-events.ts';
+import type { GateEntry } from '../../registry/hook-definition.ts';
+import type { AgentConfig, UnusableSources } from '../../sources/agent-config.ts';
+import type { ToolVocabulary } from './tool-vocabulary.ts';
 
 /** What `decide()` answers: the Lurus decision [L-ANS-4], or the agent dialects' [C-OUT-1]. */
 export type GateDecision = Decision | AgentDecision;
-/** The gate sources as loaded, of whichever dialect the engine speaks. */
-export type GateConfig = LurusConfig | AgentConfig;
 
 /**
  * Options of each dialect, under its name (`claude: {...}`): each dialect folder adds its own key
@@ -66,12 +64,17 @@ export interface GateRuntime extends GateRunContext {
     | undefined;
 }
 
-export interface GateDialectPlugin {
+/**
+ * One gate dialect. `C` is its sources as loaded (`AgentConfig` for the agent dialects); the
+ * table (`gate-dialects.ts`) names the union of them, `GateConfig`, so this base imports no
+ * dialect folder (issue 31).
+ */
+export interface GateDialectPlugin<C = AgentConfig> {
   readonly name: string;
   /** What people call it: `Claude Code`. */
   readonly label: string;
   /** Reads the dialect's gate sources (at start, on `gate.reload()`, when consent changes). */
-  load(base: GateLoadBase, options: DialectOptions): GateConfig;
+  load(base: GateLoadBase, options: DialectOptions): C;
   /**
    * Decides one event; rejects with a HookInputError for an event the dialect does not have. With
    * `call`: its signal stops the runs (the decision as far as it got is returned: the host rejects
@@ -86,9 +89,25 @@ export interface GateDialectPlugin {
   cliOptions(flags: DialectCliFlags): DialectOptions;
 }
 
+/**
+ * A dialect's entry in the table (`gate-dialects.ts`, issue 31): what is cheap to know without
+ * loading it (its name, what people call it, its tool vocabulary), and `load`, which imports the
+ * dialect itself only when an engine or command needs it — so a cold `hookwerk hook` loads the
+ * one dialect it runs, not all of them [G-PERF-1].
+ */
+export interface GateDialectEntry<C = AgentConfig> {
+  readonly name: string;
+  readonly label: string;
+  /** How the adapters put a tool call to it [AD-AI-1]. */
+  readonly tools: ToolVocabulary;
+  load(): Promise<GateDialectPlugin<C>>;
+}
+
 /** A Claude-style dialect's plugin: its sources load into the shared agent shape. */
-export interface AgentGatePlugin extends GateDialectPlugin {
-  load(base: GateLoadBase, options: DialectOptions): AgentConfig;
+export type AgentGatePlugin = GateDialectPlugin<AgentConfig>;
+
+/** A Claude-style dialect's entry. */
+export interface AgentGateEntry extends GateDialectEntry<AgentConfig> {
   /** `hookwerk demo --dialect NAME`: a bundled project guarded in this agent's own format. */
   readonly demo?: DialectDemo;
 }

@@ -1,0 +1,13 @@
+/**
+ * The hookwerk policy dialect's entry in the table (issue 31): its name, label and tool vocabulary, read
+ * without loading it; `load` imports the dialect (`gate.ts`) only when it runs.
+ */
+import type { AgentGateEntry } from '../agent/gate-dialect.ts';
+import { CLAUDE_TOOLS } from '../agent/tool-vocabulary.ts';
+
+export const policyEntry: AgentGateEntry = {
+  name: 'policy',
+  label: 'hookwerk policy',
+  tools: CLAUDE_TOOLS,
+  load: async () => (await import('./gate.ts')).policyGate,
+};
