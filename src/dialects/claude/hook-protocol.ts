@@ -4,6 +4,7 @@
  * there is no opinion [R-HOOK-2].
  */
 import type { AgentDecision } from '../../dispatch/agent-answer.ts';
+import { claudeCall } from '../agent/claude-call.ts';
 import { jsonReply, policyVerdict, reasonOr, SILENT } from '../agent/policy-verdict.ts';
 import { textOf } from '../agent/tool-map.ts';
 import type { CallProblem, ClaudeCall, HookAgentProtocol, HookReply } from '../hook-agent.ts';
@@ -27,16 +28,11 @@ export function claudeShapedCall(
   const event = textOf(given.hook_event_name) ?? named;
   if (event === undefined) return { problem: 'the input names no hook_event_name and no --event was given' };
   const input = { ...given, hook_event_name: event };
-  const sessionId = textOf(given.session_id);
-  const toolName = textOf(given.tool_name);
-  return {
-    agentEvent: event,
-    event,
-    input,
-    ...(projectDir !== undefined ? { projectDir } : {}),
-    ...(sessionId !== undefined ? { sessionId } : {}),
-    ...(toolName !== undefined ? { toolName } : {}),
-  };
+  return claudeCall(event, event, input, {
+    projectDir,
+    sessionId: textOf(given.session_id),
+    toolName: textOf(given.tool_name),
+  });
 }
 
 /** The decision as a Claude Code hook's stdout JSON (exit 0), or nothing for no opinion. */

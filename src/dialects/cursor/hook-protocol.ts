@@ -7,6 +7,7 @@
  */
 
 import { mcpToolName } from '../../action/mcp-tool-name.ts';
+import { claudeCall } from '../agent/claude-call.ts';
 import type { EventMap } from '../agent/event-map.ts';
 import { claudeEventOf } from '../agent/event-map.ts';
 import { jsonReply, policyVerdict, reasonOr } from '../agent/policy-verdict.ts';
@@ -119,15 +120,12 @@ export const cursorHookProtocol: HookAgentProtocol = {
       input.tool_name = tool.name;
       input.tool_input = tool.input ?? {};
     }
-    return {
-      agentEvent,
-      event,
-      input,
-      ...(projectDir !== undefined ? { projectDir } : {}),
-      ...(sessionId !== undefined ? { sessionId } : {}),
-      ...(tool.name !== undefined ? { toolName: tool.name } : {}),
-      ...(tool.agentTool !== undefined ? { agentTool: tool.agentTool } : {}),
-    };
+    return claudeCall(agentEvent, event, input, {
+      projectDir,
+      sessionId,
+      toolName: tool.name,
+      agentTool: tool.agentTool,
+    });
   },
   reply(call, decision) {
     const v = policyVerdict(decision);

@@ -4,6 +4,8 @@
  * Gemini CLI hook answers [G-ANS-1]: `decision` + `reason`, `hookSpecificOutput.tool_input` for a
  * rewrite, nothing for no opinion [R-HOOK-2].
  */
+
+import { claudeCall, toolNameOf } from '../agent/claude-call.ts';
 import type { EventMap } from '../agent/event-map.ts';
 import { claudeEventOf } from '../agent/event-map.ts';
 import { jsonReply, policyVerdict, reasonOr, SILENT } from '../agent/policy-verdict.ts';
@@ -59,16 +61,12 @@ export const geminiHookProtocol: HookAgentProtocol = {
         input.last_assistant_message = said;
     }
     const projectDir = textOf(env.GEMINI_PROJECT_DIR) ?? textOf(env.CLAUDE_PROJECT_DIR) ?? textOf(given.cwd);
-    const sessionId = textOf(given.session_id);
-    return {
-      agentEvent,
-      event,
-      input,
-      ...(projectDir !== undefined ? { projectDir } : {}),
-      ...(sessionId !== undefined ? { sessionId } : {}),
-      ...(typeof input.tool_name === 'string' ? { toolName: input.tool_name } : {}),
-      ...(tool !== undefined ? { agentTool: tool } : {}),
-    };
+    return claudeCall(agentEvent, event, input, {
+      projectDir,
+      sessionId: textOf(given.session_id),
+      toolName: toolNameOf(input),
+      agentTool: tool,
+    });
   },
   reply(call, decision) {
     const v = policyVerdict(decision);
