@@ -3,7 +3,9 @@
  * Claude Code's, the input, and what the records and the reply read — each only when the agent's
  * input gave it (issue 31: the same build stood in four agents' `hook-protocol.ts`).
  */
-import type { ClaudeCall } from '../hook-agent.ts';
+import type { CallProblem, ClaudeCall } from '../hook-agent.ts';
+import { claudeEventOf, type EventMap } from './event-map.ts';
+import { textOf } from './tool-map.ts';
 
 /** What the agent's input told of the call; `undefined` fields are left out. */
 interface CallFacts {
@@ -29,6 +31,22 @@ export function claudeCall(
     ...(toolName !== undefined ? { toolName } : {}),
     ...(agentTool !== undefined ? { agentTool } : {}),
   };
+}
+
+/**
+ * The event the input names (`hook_event_name`), else `--event`, and Claude Code's event for it
+ * (through `map`; one not in it is kept as named) [R-MAP-1].
+ */
+export function namedEvents(
+  given: Record<string, unknown>,
+  named: string | undefined,
+  map?: EventMap,
+): { agentEvent: string; event: string } | CallProblem {
+  const agentEvent = textOf(given.hook_event_name) ?? named;
+  if (agentEvent === undefined)
+    return { problem: 'the input names no hook_event_name and no --event was given' };
+  const event = map !== undefined ? (claudeEventOf(map, agentEvent) ?? agentEvent) : agentEvent;
+  return { agentEvent, event };
 }
 
 /** The input's `tool_name` when it is a string (an empty one too: the agent sent it). */

@@ -4,7 +4,7 @@
  * there is no opinion [R-HOOK-2].
  */
 import type { AgentDecision } from '../../dispatch/agent-answer.ts';
-import { claudeCall } from '../agent/claude-call.ts';
+import { claudeCall, namedEvents } from '../agent/claude-call.ts';
 import { jsonReply, policyVerdict, reasonOr, SILENT } from '../agent/policy-verdict.ts';
 import { textOf } from '../agent/tool-map.ts';
 import type { CallProblem, ClaudeCall, HookAgentProtocol, HookReply } from '../hook-agent.ts';
@@ -25,8 +25,9 @@ export function claudeShapedCall(
   named: string | undefined,
   projectDir: string | undefined,
 ): ClaudeCall | CallProblem {
-  const event = textOf(given.hook_event_name) ?? named;
-  if (event === undefined) return { problem: 'the input names no hook_event_name and no --event was given' };
+  const events = namedEvents(given, named);
+  if ('problem' in events) return events;
+  const { event } = events;
   const input = { ...given, hook_event_name: event };
   return claudeCall(event, event, input, {
     projectDir,

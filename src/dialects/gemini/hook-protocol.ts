@@ -5,9 +5,8 @@
  * rewrite, nothing for no opinion [R-HOOK-2].
  */
 
-import { claudeCall, toolNameOf } from '../agent/claude-call.ts';
+import { claudeCall, namedEvents, toolNameOf } from '../agent/claude-call.ts';
 import type { EventMap } from '../agent/event-map.ts';
-import { claudeEventOf } from '../agent/event-map.ts';
 import { jsonReply, policyVerdict, reasonOr, SILENT } from '../agent/policy-verdict.ts';
 import { objectOf, textOf, toolMapper } from '../agent/tool-map.ts';
 import type { HookAgentProtocol } from '../hook-agent.ts';
@@ -42,10 +41,9 @@ const CONTEXT_EVENTS = new Set(['BeforeAgent', 'AfterTool', 'SessionStart']);
 
 export const geminiHookProtocol: HookAgentProtocol = {
   toClaude(given, named, env) {
-    const agentEvent = textOf(given.hook_event_name) ?? named;
-    if (agentEvent === undefined)
-      return { problem: 'the input names no hook_event_name and no --event was given' };
-    const event = claudeEventOf(GEMINI_CLAUDE_EVENTS, agentEvent) ?? agentEvent;
+    const events = namedEvents(given, named, GEMINI_CLAUDE_EVENTS);
+    if ('problem' in events) return events;
+    const { agentEvent, event } = events;
     const input: Record<string, unknown> = { ...given, hook_event_name: event };
     const tool = textOf(given.tool_name);
     if (tool !== undefined) {
