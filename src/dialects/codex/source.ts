@@ -127,16 +127,7 @@ export function loadCodexConfig(opts: LoadCodexOptions): AgentConfig {
       path: '$',
       message: `CODEX_HOME is inside the project ${projectDir}: its files are not read as the user layer (they would run without consent)`,
     });
-  const base = {
-    projectDir,
-    // Codex's environment as it is: no CLAUDE_PROJECT_DIR, no variable of its own (codex-facts.md).
-    env: Object.freeze(
-      withoutInterpreterCaches(codex.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent)),
-    ),
-    // `$SHELL -lc` (a login shell), `/bin/sh` when SHELL is unset, as Codex's command runner.
-    shell: parent.SHELL !== undefined && path.isAbsolute(parent.SHELL) ? parent.SHELL : '/bin/sh',
-    warnings: out.warnings,
-  };
+  const base = { projectDir, ...codexRun(codex, parent), warnings: out.warnings };
   const switches: CodexSwitches = { state: new Map() };
   const withHooks = new Map<string, string[]>();
   let ctx: HandlerContext | undefined;
@@ -172,6 +163,18 @@ export function loadCodexConfig(opts: LoadCodexOptions): AgentConfig {
     return key !== undefined ? switches.state.get(key) : undefined;
   });
   return loadedConfig('codex', start, out);
+}
+
+/** How Codex runs its hooks: the environment and the shell. */
+function codexRun(codex: CodexOptions, parent: NodeJS.ProcessEnv) {
+  return {
+    // Codex's environment as it is: no CLAUDE_PROJECT_DIR, no variable of its own (codex-facts.md).
+    env: Object.freeze(
+      withoutInterpreterCaches(codex.env === 'allowlist' ? lurusHookEnv(parent) : inheritedEnv(parent)),
+    ),
+    // `$SHELL -lc` (a login shell), `/bin/sh` when SHELL is unset, as Codex's command runner.
+    shell: parent.SHELL !== undefined && path.isAbsolute(parent.SHELL) ? parent.SHELL : '/bin/sh',
+  };
 }
 
 /**

@@ -13,6 +13,7 @@ import type { LurusCommandHook, LurusHttpHook } from '../../registry/hook-defini
 import { compileMatcher } from '../../registry/matcher.ts';
 import { literalHostProblem } from '../../runners/blocked-address.ts';
 import { headerProblems, methodProblem, normalizeMethod, urlProblem } from '../../runners/http-headers.ts';
+import { handlerOrigin } from '../../sources/agent-config.ts';
 import {
   type LurusEventMap,
   type LurusHookConfig,
@@ -38,26 +39,11 @@ export function compileSource(
   ctx: CompileContext,
   consent: HookConsent | undefined,
 ): { ok: true; hooks: LurusHook[] } | { ok: false; issues: ConfigIssue[] } {
-  const schema = spec.key === null ? lurusHooksFileSchema : lurusEventMapSchema;
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      issues: fromZodIssues(
-        spec.file,
-        parsed.error.issues,
-        (parent, key) =>
-          parent.length === base.length
-            ? `unknown event "${key}" (events are case-sensitive)`
-            : `unknown field "${key}"`,
-        base,
-      ),
-    };
-  }
-  const map: LurusEventMap = parsed.data;
+  const map = validMap(spec, raw, base);
+  if (!map.ok) return map;
   const issues: ConfigIssue[] = [];
   const hooks: LurusHook[] = [];
-  for (const [event, definitions] of Object.entries(map)) {
+  for (const [event, definitions] of Object.entries(map.map)) {
     if (definitions === undefined || !isLurusEvent(event)) continue;
     definitions.forEach((def, d) => {
       const matcher = compileMatcher(def.matcher);
@@ -77,40 +63,65 @@ export function compileSource(
         const common = {
           event,
           dialect: 'lurus' as const,
-          origin: {
-            source: `${spec.file}#/${at.map(String).join('/')}`,
-            scope: spec.scope,
-            file: spec.file,
-            path: jsonPath(at),
-          },
+          origin: handlerOrigin(spec.file, spec.scope, at),
           matcher,
           timeoutMs: hook.timeout,
           failMode: hook.failMode,
           enabled: true,
           ...(consent !== undefined && spec.scope === 'project' ? { consent } : {}),
         };
-        hooks.push(
-          hook.type === 'command'
-            ? commandHook(
-                hook.command,
-                hook.keepChildren === true ? { ...common, keepChildren: true } : common,
-                ctx,
-              )
-            : {
-                ...common,
-                kind: 'http',
-                name: `${hook.method.toUpperCase()} ${hook.url}`,
-                url: hook.url,
-                // Validated by hookProblems above; POST is only the type-level fallback.
-                method: normalizeMethod(hook.method) ?? 'POST',
-                headers: hook.headers,
-                ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
-              },
-        );
+        hooks.push(lurusHook(hook, common, ctx));
       });
     });
   }
   return issues.length > 0 ? { ok: false, issues } : { ok: true, hooks };
+}
+
+/** The source's map validated whole [L-SRC-4]: an unknown event or field skips the source. */
+function validMap(
+  spec: LurusSourceSpec,
+  raw: unknown,
+  base: PropertyKey[],
+): { ok: true; map: LurusEventMap } | { ok: false; issues: ConfigIssue[] } {
+  const schema = spec.key === null ? lurusHooksFileSchema : lurusEventMapSchema;
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return { ok: true, map: parsed.data };
+  return {
+    ok: false,
+    issues: fromZodIssues(
+      spec.file,
+      parsed.error.issues,
+      (parent, key) =>
+        parent.length === base.length
+          ? `unknown event "${key}" (events are case-sensitive)`
+          : `unknown field "${key}"`,
+      base,
+    ),
+  };
+}
+
+/** One validated hook: a command (with its script, L-RUN-3) or an HTTP call (L-RUN-5). */
+function lurusHook(
+  hook: LurusHookConfig,
+  common: Omit<LurusCommandHook, 'kind' | 'name' | 'command' | 'env' | 'cwd' | 'script'>,
+  ctx: CompileContext,
+): LurusHook {
+  if (hook.type === 'command')
+    return commandHook(
+      hook.command,
+      hook.keepChildren === true ? { ...common, keepChildren: true } : common,
+      ctx,
+    );
+  return {
+    ...common,
+    kind: 'http',
+    name: `${hook.method.toUpperCase()} ${hook.url}`,
+    url: hook.url,
+    // Validated by hookProblems above; POST is only the type-level fallback.
+    method: normalizeMethod(hook.method) ?? 'POST',
+    headers: hook.headers,
+    ...(hook.allowLinkLocal === true ? { allowLinkLocal: true } : {}),
+  };
 }
 
 function commandHook(
