@@ -20,6 +20,7 @@ import { literalHostProblem } from '../../runners/blocked-address.ts';
 import { headerProblems, urlProblem } from '../../runners/http-headers.ts';
 import { handlerOrigin, MAX_AGENT_TIMEOUT_MS } from '../../sources/agent-config.ts';
 import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { commandText } from '../agent/handler-fields.ts';
 import { claudeMatchField, isDocumentedClaudeEvent } from './events.ts';
 import { ifRuleProblem, toolCallRuleOf } from './if-rule.ts';
 
@@ -32,10 +33,7 @@ const onFailure = z.enum(['continue', 'block']);
 
 const commandHandler = z.object({
   type: z.literal('command'),
-  command: z
-    .string()
-    .min(1, 'command must not be empty')
-    .refine((s) => !s.includes('\0'), 'command contains a NUL byte'),
+  command: commandText,
   args: z.array(z.string().refine((s) => !s.includes('\0'), 'an argument contains a NUL byte')).optional(),
   timeout: seconds.optional(),
   async: z.boolean().optional(),

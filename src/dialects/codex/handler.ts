@@ -37,17 +37,8 @@ const commandHandler = z.object({
   failMode: z.enum(['open', 'closed']).optional(),
   keepChildren: z.boolean().optional(),
 });
-const COMMAND_FIELDS = new Set([
-  'type',
-  'command',
-  'commandWindows',
-  'timeout',
-  'async',
-  'statusMessage',
-  'visibilityHint',
-  'failMode',
-  'keepChildren',
-]);
+/** The fields it reads: any other is an unknown field (validate warns). */
+const COMMAND_FIELDS = new Set([...Object.keys(commandHandler.shape), 'visibilityHint']);
 
 /** One handler, or undefined (skipped with a warning, as Codex skips it). */
 export function codexHook(raw: RawHandler, ctx: HandlerContext, order: number): AgentCommandHook | undefined {

@@ -26,21 +26,8 @@ export const entrySchema = z.object({
   failMode: z.enum(['open', 'closed']).optional(),
   keepChildren: z.boolean().optional(),
 });
-export const ENTRY_FIELDS = new Set([
-  'type',
-  'bash',
-  'command',
-  'powershell',
-  'exec',
-  'args',
-  'cwd',
-  'env',
-  'timeoutSec',
-  'timeout',
-  'matcher',
-  'failMode',
-  'keepChildren',
-]);
+/** The fields it reads: any other is an unknown field (validate warns). */
+export const ENTRY_FIELDS: ReadonlySet<string> = new Set(Object.keys(entrySchema.shape));
 
 type Entry = z.infer<typeof entrySchema>;
 

@@ -26,6 +26,7 @@ import {
   handlerOrigin,
 } from '../../sources/agent-config.ts';
 import { eachEventList, type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { commandText } from '../agent/handler-fields.ts';
 import { startAgentLoad } from '../agent/load.ts';
 import { consentOf, emptyLoadOut, fileWarner, loadedConfig, readAgentSources } from '../agent/source-loop.ts';
 import { loadClaudeFilesForCursor } from './claude-files.ts';
@@ -66,10 +67,7 @@ interface LoadCursorOptions {
 }
 
 const entrySchema = z.object({
-  command: z
-    .string()
-    .min(1, 'command must not be empty')
-    .refine((s) => !s.includes('\0'), 'command contains a NUL byte'),
+  command: commandText,
   type: z.literal('command').optional(),
   matcher: z.string().optional(),
   timeout: z.number().positive('timeout must be a positive number of seconds').optional(),
@@ -82,15 +80,8 @@ const entrySchema = z.object({
     .optional(),
   keepChildren: z.boolean().optional(),
 });
-const ENTRY_FIELDS = new Set([
-  'command',
-  'type',
-  'matcher',
-  'timeout',
-  'failClosed',
-  'loop_limit',
-  'keepChildren',
-]);
+/** The fields it reads: any other is an unknown field (validate warns). */
+const ENTRY_FIELDS: ReadonlySet<string> = new Set(Object.keys(entrySchema.shape));
 
 interface SourceSpec extends AgentSourceSpec {
   /** The folder its hooks run from. */

@@ -20,6 +20,7 @@ import {
   handlerOrigin,
 } from '../../sources/agent-config.ts';
 import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { commandText } from '../agent/handler-fields.ts';
 import { startAgentLoad } from '../agent/load.ts';
 import {
   consentOf,
@@ -53,10 +54,7 @@ interface LoadGeminiOptions {
 
 const commandHandler = z.object({
   type: z.literal('command'),
-  command: z
-    .string()
-    .min(1, 'command must not be empty')
-    .refine((s) => !s.includes('\0'), 'command contains a NUL byte'),
+  command: commandText,
   name: z.string().optional(),
   description: z.string().optional(),
   timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
@@ -64,16 +62,8 @@ const commandHandler = z.object({
   failMode: z.enum(['open', 'closed']).optional(),
   keepChildren: z.boolean().optional(),
 });
-const COMMAND_FIELDS = new Set([
-  'type',
-  'command',
-  'name',
-  'description',
-  'timeout',
-  'env',
-  'failMode',
-  'keepChildren',
-]);
+/** The fields it reads: any other is an unknown field (validate warns). */
+const COMMAND_FIELDS: ReadonlySet<string> = new Set(Object.keys(commandHandler.shape));
 /** Keys of the `hooks` object that are settings, not events. */
 const SETTING_KEYS: ReadonlySet<string> = new Set(GEMINI_HOOKS_SETTING_KEYS);
 
