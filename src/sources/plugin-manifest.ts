@@ -140,23 +140,64 @@ export type HashCache = Map<string, { sha: string; bytes: Uint8Array }>;
  */
 export function loadPlugin(folder: string, hashCache?: HashCache): PluginLoadResult {
   const manifestFile = path.join(folder, PLUGIN_MANIFEST);
+  const read = readManifest(folder, manifestFile);
+  if (!read.ok) return read;
+  const { dir, text, manifest: m } = read;
   const issues: ConfigIssue[] = [];
-  const fail = (file: string, at: ReadonlyArray<PropertyKey>, message: string): PluginLoadResult => ({
-    ok: false,
-    issues: [{ file, path: jsonPath(at), message }],
-  });
+  const patterns = eventPatterns(m, manifestFile, issues);
+  const wasm = wasmComponent(dir, m.plugin.wasm, manifestFile, issues, hashCache);
+  const filesystem = filesystemGrants(dir, m.permissions.filesystem, manifestFile, issues);
+  if (issues.length > 0 || wasm === undefined) return { ok: false, issues };
+  const { plugin, resources, permissions } = m;
+  const fingerprint = createHash('sha256')
+    .update(text)
+    .update('\0')
+    .update(wasm.sha)
+    .update('\0')
+    .update(JSON.stringify([dir, wasm.file, filesystem]))
+    .digest('hex');
+  return {
+    ok: true,
+    plugin: {
+      name: plugin.name,
+      version: plugin.version,
+      description: plugin.description,
+      dir,
+      manifestFile,
+      wasmFile: wasm.file,
+      wasmBytes: wasm.bytes,
+      wasmSha256: wasm.sha,
+      patterns,
+      maxMemoryMb: resources.max_memory_mb,
+      timeoutMs: resources.timeout_ms,
+      filesystem,
+      network: permissions.network,
+      fingerprint,
+    },
+  };
+}
 
+type PluginManifest = z.infer<typeof pluginManifestSchema>;
+
+/** The folder (real path) and its manifest: a regular file, at most 64 KiB, TOML, valid [P-WASM-1]. */
+function readManifest(
+  folder: string,
+  manifestFile: string,
+): { ok: true; dir: string; text: string; manifest: PluginManifest } | { ok: false; issues: ConfigIssue[] } {
+  const fail = (message: string) => ({
+    ok: false as const,
+    issues: [{ file: manifestFile, path: '$', message }],
+  });
   let dir: string;
   try {
     dir = realpathSync(folder);
   } catch (err) {
-    return fail(manifestFile, [], `cannot read the plugin folder: ${errorMessage(err)}`);
+    return fail(`cannot read the plugin folder: ${errorMessage(err)}`);
   }
   // The manifest: a regular file (not a symlink), at most 64 KiB.
   const read = readRegularFile(manifestFile, PLUGIN_LIMITS.maxManifestBytes, 'plugin.toml');
-  if (!read.ok) return fail(manifestFile, [], read.message);
+  if (!read.ok) return fail(read.message);
   const text = Buffer.from(read.bytes).toString('utf8');
-
   let raw: unknown;
   try {
     raw = parseToml(text);
@@ -165,22 +206,22 @@ export function loadPlugin(folder: string, hashCache?: HashCache): PluginLoadRes
     const first = errorMessage(err)
       .split('\n')[0]!
       .replace(/^Invalid TOML document: /, '');
-    return fail(manifestFile, [], `invalid TOML: ${first}${where}`);
+    return fail(`invalid TOML: ${first}${where}`);
   }
   const parsed = pluginManifestSchema.safeParse(raw);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      issues: fromZodIssues(manifestFile, parsed.error.issues, (parent, key) =>
-        parent.length === 0
-          ? `unknown table [${key}] (known: [plugin], [[capabilities]], [resources], [permissions])`
-          : `unknown field ${JSON.stringify(key)}`,
-      ),
-    };
-  }
-  const m = parsed.data;
+  if (parsed.success) return { ok: true, dir, text, manifest: parsed.data };
+  return {
+    ok: false,
+    issues: fromZodIssues(manifestFile, parsed.error.issues, (parent, key) =>
+      parent.length === 0
+        ? `unknown table [${key}] (known: [plugin], [[capabilities]], [resources], [permissions])`
+        : `unknown field ${JSON.stringify(key)}`,
+    ),
+  };
+}
 
-  // Event patterns [P-WASM-2]: exact PRX event names, `*`, or topic patterns on prx.lifecycle.<event>.
+/** Event patterns [P-WASM-2]: exact PRX event names, `*`, or topic patterns on prx.lifecycle.<event>. */
+function eventPatterns(m: PluginManifest, manifestFile: string, issues: ConfigIssue[]): string[] {
   const patterns: string[] = [];
   m.capabilities.forEach((cap, c) => {
     cap.events.forEach((pattern, e) => {
@@ -194,27 +235,40 @@ export function loadPlugin(folder: string, hashCache?: HashCache): PluginLoadRes
       else if (!patterns.includes(pattern)) patterns.push(pattern);
     });
   });
+  return patterns;
+}
 
-  // The component: inside the folder after resolving symlinks, a regular file, at most 16 MiB.
-  let wasmFile: string | undefined;
-  let wasmBytes: Uint8Array | undefined;
-  let wasmSha256 = '';
-  const wasmAt = ['plugin', 'wasm'];
-  const inside = resolveInside(dir, m.plugin.wasm);
-  if (!inside.ok) issues.push({ file: manifestFile, path: jsonPath(wasmAt), message: inside.message });
-  else {
-    const hashed = readWasm(inside.real, hashCache);
-    if (!hashed.ok) issues.push({ file: manifestFile, path: jsonPath(wasmAt), message: hashed.message });
-    else {
-      wasmFile = inside.real;
-      wasmBytes = hashed.bytes;
-      wasmSha256 = hashed.sha;
-    }
+/** The component: inside the folder after resolving symlinks, a regular file, at most 16 MiB. */
+function wasmComponent(
+  dir: string,
+  wasm: string,
+  manifestFile: string,
+  issues: ConfigIssue[],
+  hashCache: HashCache | undefined,
+): { file: string; bytes: Uint8Array; sha: string } | undefined {
+  const at = jsonPath(['plugin', 'wasm']);
+  const inside = resolveInside(dir, wasm);
+  if (!inside.ok) {
+    issues.push({ file: manifestFile, path: at, message: inside.message });
+    return undefined;
   }
+  const hashed = readWasm(inside.real, hashCache);
+  if (!hashed.ok) {
+    issues.push({ file: manifestFile, path: at, message: hashed.message });
+    return undefined;
+  }
+  return { file: inside.real, bytes: hashed.bytes, sha: hashed.sha };
+}
 
-  // Filesystem grants: existing directories inside the plugin folder.
+/** Filesystem grants: existing directories inside the plugin folder, each granted once. */
+function filesystemGrants(
+  dir: string,
+  entries: readonly string[],
+  manifestFile: string,
+  issues: ConfigIssue[],
+): Array<{ guest: string; host: string }> {
   const filesystem: Array<{ guest: string; host: string }> = [];
-  m.permissions.filesystem.forEach((entry, i) => {
+  entries.forEach((entry, i) => {
     const at = jsonPath(['permissions', 'filesystem', i]);
     const r = resolveInside(dir, entry);
     if (!r.ok) {
@@ -237,35 +291,7 @@ export function loadPlugin(folder: string, hashCache?: HashCache): PluginLoadRes
       issues.push({ file: manifestFile, path: at, message: `${entry} is granted twice` });
     else filesystem.push({ guest, host: r.real });
   });
-
-  if (issues.length > 0 || wasmFile === undefined || wasmBytes === undefined) return { ok: false, issues };
-  const { plugin, resources, permissions } = m;
-  const fingerprint = createHash('sha256')
-    .update(text)
-    .update('\0')
-    .update(wasmSha256)
-    .update('\0')
-    .update(JSON.stringify([dir, wasmFile, filesystem]))
-    .digest('hex');
-  return {
-    ok: true,
-    plugin: {
-      name: plugin.name,
-      version: plugin.version,
-      description: plugin.description,
-      dir,
-      manifestFile,
-      wasmFile,
-      wasmBytes,
-      wasmSha256,
-      patterns,
-      maxMemoryMb: resources.max_memory_mb,
-      timeoutMs: resources.timeout_ms,
-      filesystem,
-      network: permissions.network,
-      fingerprint,
-    },
-  };
+  return filesystem;
 }
 
 /** Why `pattern` is not a usable event pattern, or undefined when it is. */

@@ -5,6 +5,7 @@
  * them, so they live in the base every agent folder builds on (issue 31), not in `claude/`.
  */
 import type { AgentDecision } from '../../dispatch/agent-answer.ts';
+import { claudeCall, namedEvents } from './claude-call.ts';
 import type { CallProblem, ClaudeCall } from './hook-agent.ts';
 import { policyVerdict, reasonOr } from './policy-verdict.ts';
 import { textOf } from './tool-map.ts';
@@ -25,19 +26,15 @@ export function claudeShapedCall(
   named: string | undefined,
   projectDir: string | undefined,
 ): ClaudeCall | CallProblem {
-  const event = textOf(given.hook_event_name) ?? named;
-  if (event === undefined) return { problem: 'the input names no hook_event_name and no --event was given' };
+  const events = namedEvents(given, named);
+  if ('problem' in events) return events;
+  const { event } = events;
   const input = { ...given, hook_event_name: event };
-  const sessionId = textOf(given.session_id);
-  const toolName = textOf(given.tool_name);
-  return {
-    agentEvent: event,
-    event,
-    input,
-    ...(projectDir !== undefined ? { projectDir } : {}),
-    ...(sessionId !== undefined ? { sessionId } : {}),
-    ...(toolName !== undefined ? { toolName } : {}),
-  };
+  return claudeCall(event, event, input, {
+    projectDir,
+    sessionId: textOf(given.session_id),
+    toolName: textOf(given.tool_name),
+  });
 }
 
 /** The decision as a Claude Code hook's stdout JSON (exit 0), or nothing for no opinion. */

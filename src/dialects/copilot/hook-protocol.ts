@@ -5,6 +5,7 @@
  * input in the VS Code form (`hook_event_name`, a PascalCase key) is answered as Claude Code's.
  */
 
+import { claudeCall, toolNameOf } from '../agent/claude-call.ts';
 import { claudeAnswerJson, claudeShapedCall } from '../agent/claude-shape.ts';
 import type { EventMap } from '../agent/event-map.ts';
 import { claudeEventOf } from '../agent/event-map.ts';
@@ -98,16 +99,12 @@ export const copilotHookProtocol: HookAgentProtocol = {
           args !== undefined && tool !== undefined ? copilotTools.toClaude(tool, args) : (args ?? v);
       } else input[Object.hasOwn(FIELDS, k) ? (FIELDS[k] ?? k) : k] = v;
     }
-    const sessionId = textOf(input.session_id);
-    return {
-      agentEvent,
-      event,
-      input,
-      ...(projectDir !== undefined ? { projectDir } : {}),
-      ...(sessionId !== undefined ? { sessionId } : {}),
-      ...(typeof input.tool_name === 'string' ? { toolName: input.tool_name } : {}),
-      ...(tool !== undefined ? { agentTool: tool } : {}),
-    };
+    return claudeCall(agentEvent, event, input, {
+      projectDir,
+      sessionId: textOf(input.session_id),
+      toolName: toolNameOf(input),
+      agentTool: tool,
+    });
   },
   reply(call, decision) {
     if (textOf(call.input.hook_event_name) === call.agentEvent && call.agentEvent === call.event) {

@@ -14,41 +14,31 @@
  * skipped with a warning, never the file; a file that is not JSON, or whose `version` is not 1,
  * is skipped whole. Project sources run under the project's approval [C-SRC-4].
  */
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import type { Admission, ConsentPolicy } from '../../consent/project-admission.ts';
 import { commandLineOf, type ProjectRead } from '../../consent/project-surface.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
-import type { AgentCommandHook, AgentHook, GateEntry } from '../../registry/hook-definition.ts';
-import type { CompiledMatcher } from '../../registry/matcher.ts';
-import {
-  type AgentConfig,
-  type AgentSource,
-  type AgentSourceSpec,
-  agentConfig,
-  agentTimeoutMs,
-  handlerOrigin,
-  openAgentSource,
-  sourceCompiled,
-} from '../../sources/agent-config.ts';
+import type { AgentCommandHook, AgentHook } from '../../registry/hook-definition.ts';
+import { type AgentConfig, agentTimeoutMs, handlerOrigin } from '../../sources/agent-config.ts';
 import { type RawHandler, readHandler, walkAgentHooks } from '../../sources/agent-settings.ts';
 import { startAgentLoad } from '../agent/load.ts';
-import { bashOrSh, withOwnEnv } from '../gemini/source.ts';
-import { COPILOT_SETTINGS, repoHookFiles } from '../surfaces/copilot.ts';
 import {
-  type CopilotEventName,
-  type CopilotForm,
-  copilotEventKeys,
-  copilotEventOfKey,
-  copilotMatchField,
-} from './events.ts';
-import { compileAnchoredMatcher } from './matcher.ts';
-import { vscodeToolName } from './payload.ts';
+  type AgentLoadOut,
+  consentOf,
+  emptyLoadOut,
+  fileWarner,
+  loadedConfig,
+  readAgentSources,
+  turnOff,
+} from '../agent/source-loop.ts';
+import { bashOrSh, withOwnEnv } from '../gemini/source.ts';
+import { COPILOT_SETTINGS } from '../surfaces/copilot.ts';
+import { type CopilotEventName, type CopilotForm, copilotEventKeys, copilotEventOfKey } from './events.ts';
+import { bareLineOf, ENTRY_FIELDS, entrySchema, matcherOf, runsOf, type Warn } from './hook-entry.ts';
+import { type CopilotSourceSpec, copilotHomeOf, copilotSourceSpecs } from './source-specs.ts';
 
 /** [docs] `timeoutSec` defaults to 30 s. */
 const COPILOT_DEFAULT_TIMEOUT_S = 30;
-const DEFAULT_POLICY_DIR = '/etc/github-copilot/policy.d';
 
 export interface CopilotOptions {
   /** The machine's policy hook folder (default `/etc/github-copilot/policy.d`): every `*.json` in it. */
@@ -81,227 +71,87 @@ export function copilotHookForm(hook: AgentHook): CopilotHookForm | undefined {
   return forms.get(hook);
 }
 
-const noNul = (what: string) => z.string().refine((s) => !s.includes('\0'), `${what} contains a NUL byte`);
-
-const entrySchema = z.object({
-  type: z.literal('command'),
-  bash: noNul('bash').optional(),
-  command: noNul('command').optional(),
-  powershell: z.string().optional(),
-  exec: noNul('exec').min(1, 'exec must not be empty').optional(),
-  args: z.array(noNul('an argument')).optional(),
-  cwd: noNul('cwd').optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  timeoutSec: z.number().positive('timeoutSec must be a positive number of seconds').optional(),
-  timeout: z.number().positive('timeout must be a positive number of seconds').optional(),
-  matcher: z.string().optional(),
-  failMode: z.enum(['open', 'closed']).optional(),
-  keepChildren: z.boolean().optional(),
-});
-const ENTRY_FIELDS = new Set([
-  'type',
-  'bash',
-  'command',
-  'powershell',
-  'exec',
-  'args',
-  'cwd',
-  'env',
-  'timeoutSec',
-  'timeout',
-  'matcher',
-  'failMode',
-  'keepChildren',
-]);
-
-interface SourceSpec extends AgentSourceSpec {
-  /** `.claude/settings.json`: every hook gets the VS Code form. */
-  claudeFile?: boolean;
-  /** `hooks/*.json` files carry `version`; settings files do not. */
-  hookFile: boolean;
-}
-
-/** The `*.json` files of a folder, in Copilot CLI's order: by name, **descending** (see `byNameDescending`). */
-function jsonFiles(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
-  } catch {
-    return [];
-  }
-  return byNameDescending(names.map((n) => path.join(dir, n)));
-}
-
-/**
- * [A-COP-1] Copilot CLI 1.0.102 runs the files of a hook folder in descending code-point order of
- * their names (`c, b, a`; `zz, mm, aa, Bb`), whatever their modification or creation times
- * (`npm run differential`, cases `pre-order-*`; the two orders copilot-facts.md reports fit it too).
- */
-function byNameDescending(files: readonly string[]): string[] {
-  return [...files].sort((a, b) => {
-    const x = path.basename(a);
-    const y = path.basename(b);
-    return x < y ? 1 : x > y ? -1 : 0;
-  });
-}
-
-/** `$COPILOT_HOME`, else `<home>/.copilot` [A-COP-1]. */
-function copilotHomeOf(home: string, env: NodeJS.ProcessEnv, given?: string): string {
-  const chosen = given ?? env.COPILOT_HOME;
-  return chosen !== undefined && chosen !== '' ? path.resolve(chosen) : path.join(home, '.copilot');
-}
-
-/** [A-COP-1] The sources in Copilot CLI's run order (see the file comment). */
-function copilotSourceSpecs(
-  projectDir: string,
-  copilotHome: string,
-  projectSources: readonly string[],
-  opts: CopilotOptions,
-): SourceSpec[] {
-  const policy = jsonFiles(opts.policyDir ?? DEFAULT_POLICY_DIR).map(
-    (file): SourceSpec => ({
-      scope: 'managed',
-      file,
-      label: `policy hooks ${path.basename(file)}`,
-      project: false,
-      hookFile: true,
-    }),
-  );
-  const user = jsonFiles(path.join(copilotHome, 'hooks')).map(
-    (file): SourceSpec => ({
-      scope: 'user',
-      file,
-      label: `user hooks ${path.basename(file)}`,
-      project: false,
-      hookFile: true,
-    }),
-  );
-  // The repo's hook files as consent admits them.
-  const repo = byNameDescending(repoHookFiles(projectDir, projectSources)).map(
-    (file): SourceSpec => ({
-      scope: 'project',
-      file,
-      label: `repo hooks ${path.relative(projectDir, file)}`,
-      project: true,
-      hookFile: true,
-    }),
-  );
-  return [
-    ...policy,
-    ...user,
-    {
-      scope: 'user',
-      file: path.join(copilotHome, 'settings.json'),
-      label: 'user settings',
-      project: false,
-      hookFile: false,
-    },
-    ...repo,
-    {
-      scope: 'project',
-      file: path.join(projectDir, '.claude', 'settings.json'),
-      label: 'Claude project settings',
-      project: true,
-      claudeFile: true,
-      hookFile: false,
-    },
-    {
-      scope: 'project',
-      file: path.join(projectDir, ...COPILOT_SETTINGS),
-      label: 'repo settings',
-      project: true,
-      hookFile: false,
-    },
-  ];
-}
-
 /** [A-COP-1] Copilot's `hooks` map: flat entries, or one `{matcher, hooks: [...]}` level. */
 const walkCopilotHooks: typeof walkAgentHooks = (file, map, base, warnings) =>
   walkAgentHooks(file, map, base, warnings, undefined, { flat: true }).map((raw) => {
     // Named by what it runs, as consent lists it, even in a file nothing of which is evaluated.
-    const line = ['bash', 'command', 'exec'].map((key) => Reflect.get(raw.handler, key));
-    const name = line.find((v): v is string => typeof v === 'string');
+    const name = bareLineOf(raw.handler);
     return name !== undefined ? { ...raw, name } : raw;
   });
 
 /** Reads every Copilot CLI source; see the file comment. */
 export function loadCopilotConfig(opts: LoadCopilotOptions): AgentConfig {
   const copilot = opts.copilot ?? {};
-  const { projectDir, home, project, admission, baseEnv } = startAgentLoad(opts, copilot.env);
+  const start = startAgentLoad(opts, copilot.env);
+  const { projectDir, home, admission, baseEnv } = start;
   const copilotHome = copilotHomeOf(home, opts.env ?? process.env, copilot.copilotHome);
   // The repo's hook files as admitted: an approved one renamed away still runs its approved text.
-  const specs = copilotSourceSpecs(projectDir, copilotHome, admission.surface.sourceFiles, copilot);
+  const files = admission.surface.sourceFiles;
+  const specs = copilotSourceSpecs(projectDir, copilotHome, files, copilot.policyDir);
   // [A-COP-1] What Copilot CLI adds to every hook's environment (COPILOT_HOOK_DIR per file).
   baseEnv.COPILOT_PROJECT_DIR = projectDir;
   baseEnv.COPILOT_CLI = '1';
-  const shell = bashOrSh();
-  const warnings: ConfigIssue[] = [];
-  const issues: ConfigIssue[] = [];
-  const sources: AgentSource[] = [];
-  const entries: GateEntry[] = [];
-  let allOff: string | undefined;
+  const out = emptyLoadOut();
+  const ctx: HookContext = { projectDir, shell: bashOrSh(), baseEnv, warnings: out.warnings, admission };
   const named: NamedHandlers = { copilot: new Map(), claude: new Map() };
-  let order = 0;
-
-  const out = { sources, issues, warnings, entries };
-  for (const spec of specs) {
-    const opened = openAgentSource('copilot', spec, admission, out, undefined, walkCopilotHooks);
-    if (opened.kind === 'done') continue;
-    const { value, raws } = opened;
-    const version: unknown = Reflect.get(value, 'version');
-    if (spec.hookFile && version !== undefined && version !== 1) {
-      issues.push({
-        file: spec.file,
-        path: '$.version',
-        message: `version must be 1 (Copilot CLI: "Invalid hook config version"); the file is skipped`,
-      });
-      const source = sources.find((s) => s.file === spec.file);
-      if (source !== undefined) source.state = 'invalid';
-      continue;
-    }
-    // [A-COP-1] `disableAllHooks` in the repo's settings turns off repo and user hooks (not policy
-    // hooks); in `$COPILOT_HOME/settings.json` Copilot CLI 1.0.102 does not honour it.
-    if (
-      spec.file === path.join(projectDir, ...COPILOT_SETTINGS) &&
-      Reflect.get(value, 'disableAllHooks') === true
-    )
-      allOff = 'disableAllHooks is true in .github/copilot/settings.json';
-    if (!spec.project && spec.scope === 'user' && Reflect.get(value, 'disableAllHooks') === true)
-      warnings.push({
-        file: spec.file,
-        path: '$.disableAllHooks',
-        message:
-          'Copilot CLI 1.0.102 does not honour disableAllHooks here (only in .github/copilot/settings.json)',
-        level: 'warning',
-      });
-    let count = 0;
-    for (const raw of raws) {
-      const hook = copilotHook(raw, spec, { projectDir, shell, baseEnv, warnings, admission }, order);
-      if (hook === undefined) continue;
-      if (hook.kind === 'process') hook.dedupeKey = onceAcrossFormats(named, hook, spec.claudeFile === true);
-      order++;
-      count++;
-      entries.push(hook);
-    }
-    sourceCompiled(sources, spec.file, count);
-  }
-  if (allOff !== undefined)
-    for (const entry of entries) {
-      if (entry.kind === 'unapproved' || entry.origin.scope === 'managed') continue;
-      entry.enabled = false;
-      entry.disabledReason = allOff;
-    }
-  return agentConfig({
+  let allOff: string | undefined;
+  readAgentSources(specs, {
     dialect: 'copilot',
-    projectDir,
-    home,
-    sources,
-    entries,
-    issues,
-    warnings,
-    consent: admission.consent,
-    project,
+    admission,
+    out,
+    open: () => ({ walk: walkCopilotHooks }),
+    opened: (spec, value) => {
+      if (!versionReadable(spec, value, out)) return false;
+      allOff = switchedOff(spec, value, projectDir, out.warnings) ?? allOff;
+      return true;
+    },
+    hook: (raw, spec, order) => {
+      const hook = copilotHook(raw, spec, ctx, order);
+      if (hook !== undefined) hook.dedupeKey = onceAcrossFormats(named, hook, spec.claudeFile === true);
+      return hook;
+    },
   });
+  turnOff(out.entries, (entry) => (entry.origin.scope === 'managed' ? undefined : allOff));
+  return loadedConfig('copilot', start, out);
+}
+
+/** A hook file whose `version` is not 1 is skipped whole, as Copilot CLI refuses it. */
+function versionReadable(spec: CopilotSourceSpec, value: object, out: AgentLoadOut): boolean {
+  const version: unknown = Reflect.get(value, 'version');
+  if (!spec.hookFile || version === undefined || version === 1) return true;
+  out.issues.push({
+    file: spec.file,
+    path: '$.version',
+    message: `version must be 1 (Copilot CLI: "Invalid hook config version"); the file is skipped`,
+  });
+  const source = out.sources.find((s) => s.file === spec.file);
+  if (source !== undefined) source.state = 'invalid';
+  return false;
+}
+
+/**
+ * [A-COP-1] `disableAllHooks` in the repo's settings turns off repo and user hooks (not policy
+ * hooks): the reason, when this file says so. In `$COPILOT_HOME/settings.json` Copilot CLI
+ * 1.0.102 does not honour it (a warning says so).
+ */
+function switchedOff(
+  spec: CopilotSourceSpec,
+  value: object,
+  projectDir: string,
+  warnings: ConfigIssue[],
+): string | undefined {
+  if (Reflect.get(value, 'disableAllHooks') !== true) return undefined;
+  if (spec.file === path.join(projectDir, ...COPILOT_SETTINGS))
+    return 'disableAllHooks is true in .github/copilot/settings.json';
+  if (!spec.project && spec.scope === 'user')
+    warnings.push({
+      file: spec.file,
+      path: '$.disableAllHooks',
+      message:
+        'Copilot CLI 1.0.102 does not honour disableAllHooks here (only in .github/copilot/settings.json)',
+      level: 'warning',
+    });
+  return undefined;
 }
 
 /** The handlers already read, by event and command line, from Copilot's files and from Claude's. */
@@ -336,62 +186,18 @@ interface HookContext {
 /** One entry, validated, or `undefined` (skipped with a warning) [A-COP-1]. */
 function copilotHook(
   raw: RawHandler,
-  spec: SourceSpec,
+  spec: CopilotSourceSpec,
   ctx: HookContext,
   order: number,
-): AgentHook | undefined {
-  const warn = (message: string, at: PropertyKey[] = raw.at, level?: 'warning') =>
-    ctx.warnings.push({
-      file: spec.file,
-      path: jsonPath(at),
-      message,
-      ...(level !== undefined ? { level } : {}),
-    });
-  const key = copilotEventOfKey(raw.event);
-  if (key === undefined) {
-    ctx.warnings.push({
-      file: spec.file,
-      path: jsonPath(['hooks', raw.event]),
-      message: `"${raw.event}" is not a Copilot CLI event: its hooks never run (events: ${copilotEventKeys().join(', ')})`,
-      level: 'warning',
-    });
-    return undefined;
-  }
-  const type: unknown = Reflect.get(raw.handler, 'type');
-  if (type === 'prompt' || type === 'http') {
-    // [G-FAIL-3] A warning: Copilot CLI runs these; only hookwerk's runs of the file leave them out.
-    warn(
-      type === 'prompt'
-        ? 'type "prompt" (sessionStart text for interactive sessions) is not run by hookwerk; skipped'
-        : 'type "http" is not supported by hookwerk\'s copilot dialect yet; skipped',
-      raw.at,
-      'warning',
-    );
-    return undefined;
-  }
+): AgentCommandHook | undefined {
+  const fileWarn = fileWarner(ctx.warnings, spec.file);
+  const warn: Warn = (message, at = raw.at, level) => fileWarn(message, at, level);
+  const key = eventKeyOf(raw, warn);
+  if (key === undefined) return undefined;
   const h = readHandler(spec.file, raw, entrySchema, ENTRY_FIELDS, ctx.warnings);
   if (h === undefined) return undefined;
-  const shellCommand = h.bash ?? h.command;
-  if (h.exec !== undefined && (shellCommand !== undefined || h.powershell !== undefined)) {
-    warn(
-      "specify either 'exec' (native executable) or 'bash'/'powershell'/'command' (shell), not both; skipped",
-    );
-    return undefined;
-  }
-  if (h.exec === undefined && shellCommand === undefined) {
-    warn(
-      h.powershell !== undefined
-        ? 'only "powershell" is given: on Linux and macOS Copilot CLI runs "bash"; skipped'
-        : 'no "bash", "command" or "exec" to run; skipped',
-    );
-    return undefined;
-  }
-  if (shellCommand !== undefined && shellCommand.trim() === '') {
-    warn('the command is empty; skipped');
-    return undefined;
-  }
-  if (h.args !== undefined && h.exec === undefined)
-    warn('"args" only goes with "exec"; ignored', [...raw.at, 'args'], 'warning');
+  const runs = runsOf(h, raw, warn);
+  if (runs === undefined) return undefined;
   // [A-COP-1] `matcher: ""` is rejected by Copilot CLI ("matcher cannot be empty"): never runs.
   const matchers = [raw.matcher, h.matcher].filter((m): m is string => m !== undefined);
   if (matchers.includes('')) {
@@ -408,60 +214,59 @@ function copilotHook(
       name,
     ]),
   );
-  const seconds = h.timeoutSec ?? h.timeout ?? COPILOT_DEFAULT_TIMEOUT_S;
-  const timeoutMs = agentTimeoutMs(seconds * 1000);
-  const command = shellCommand ?? h.exec ?? '';
   const hook: AgentCommandHook = {
     kind: 'process',
     dialect: 'copilot',
-    name: h.exec !== undefined ? [h.exec, ...(h.args ?? [])].join(' ') : command,
+    name: runs.exec !== undefined ? [runs.exec.program, ...runs.exec.args].join(' ') : runs.command,
     event: key.event,
     origin: handlerOrigin(spec.file, spec.scope, raw.at),
     matcher,
-    timeoutMs,
+    timeoutMs: agentTimeoutMs((h.timeoutSec ?? h.timeout ?? COPILOT_DEFAULT_TIMEOUT_S) * 1000),
     failMode: h.failMode ?? 'open',
     enabled: true,
     order,
     // Copilot CLI runs every entry it reads, copies included.
     dedupeKey: `copilot\0${spec.file}\0${jsonPath(raw.at)}`,
     async: false,
-    command,
+    command: runs.command,
     shell: ctx.shell,
     env: Object.freeze(env),
     // [A-COP-1] The repo root, or `cwd` resolved against it; never the input's cwd.
     cwd: h.cwd !== undefined ? path.resolve(ctx.projectDir, h.cwd) : ctx.projectDir,
     ownCwd: true,
     ...(h.keepChildren === true ? { keepChildren: true } : {}),
-    ...(spec.project && ctx.admission.consent.consent !== undefined
-      ? { consent: ctx.admission.consent.consent }
-      : {}),
+    ...consentOf(spec, ctx.admission),
   };
-  if (h.exec !== undefined) {
-    hook.exec = { program: h.exec, args: h.args ?? [] };
-    hook.args = h.args ?? [];
+  if (runs.exec !== undefined) {
+    hook.exec = runs.exec;
+    hook.args = runs.exec.args;
   }
   forms.set(hook, { form, key: raw.event });
   return hook;
 }
 
-/**
- * [A-COP-1] The group's and the entry's matchers (both must match), anchored regexes on the
- * event's matched field — for the VS Code form, on the PascalCased tool name its hooks see
- * (`Bash`). On an event without a matched field Copilot CLI has nothing to test: all run.
- */
-function matcherOf(
-  event: CopilotEventName,
-  form: CopilotForm,
-  patterns: readonly string[],
-  warn: (message: string) => void,
-): CompiledMatcher {
-  const field = copilotMatchField(event);
-  if (patterns.length === 0) return compileAnchoredMatcher(undefined);
-  const source = patterns.join(' & ');
-  if (field === null) return { source, test: () => true };
-  const compiled = patterns.map(compileAnchoredMatcher);
-  for (const m of compiled) if (m.error !== undefined) warn(m.error);
-  const shown = (v: string | undefined) =>
-    v !== undefined && form === 'vscode' && field === 'toolName' ? vscodeToolName(v) : v;
-  return { source, test: (value) => compiled.every((m) => m.test(shown(value))) };
+/** The entry's event key, when it is one Copilot CLI runs and its type one hookwerk runs. */
+function eventKeyOf(raw: RawHandler, warn: Warn): { event: CopilotEventName; form: CopilotForm } | undefined {
+  const key = copilotEventOfKey(raw.event);
+  if (key === undefined) {
+    warn(
+      `"${raw.event}" is not a Copilot CLI event: its hooks never run (events: ${copilotEventKeys().join(', ')})`,
+      ['hooks', raw.event],
+      'warning',
+    );
+    return undefined;
+  }
+  const type: unknown = Reflect.get(raw.handler, 'type');
+  if (type === 'prompt' || type === 'http') {
+    // [G-FAIL-3] A warning: Copilot CLI runs these; only hookwerk's runs of the file leave them out.
+    warn(
+      type === 'prompt'
+        ? 'type "prompt" (sessionStart text for interactive sessions) is not run by hookwerk; skipped'
+        : 'type "http" is not supported by hookwerk\'s copilot dialect yet; skipped',
+      raw.at,
+      'warning',
+    );
+    return undefined;
+  }
+  return key;
 }

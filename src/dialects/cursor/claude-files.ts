@@ -13,15 +13,12 @@ import type { Admission } from '../../consent/project-admission.ts';
 import { commandLineOf } from '../../consent/project-surface.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
-import type { AgentCommandHook, GateEntry, ToolCallRule } from '../../registry/hook-definition.ts';
+import type { AgentCommandHook, AgentHook, GateEntry, ToolCallRule } from '../../registry/hook-definition.ts';
 import type { CompiledMatcher } from '../../registry/matcher.ts';
-import {
-  type AgentSource,
-  type AgentSourceSpec,
-  openAgentSource,
-  sourceCompiled,
-} from '../../sources/agent-config.ts';
-import { claudeHook } from '../claude/source.ts';
+import type { AgentSourceSpec } from '../../sources/agent-config.ts';
+import type { RawHandler } from '../../sources/agent-settings.ts';
+import { type AgentLoadOut, consentOf, readAgentSources } from '../agent/source-loop.ts';
+import { claudeHook } from '../claude/handler.ts';
 import type { CursorEventName } from './events.ts';
 
 /** [A-CUR-1] Claude Code's event names as Cursor runs them [TP]. */
@@ -120,7 +117,7 @@ interface ClaudeFilesLoad {
   parentEnv: NodeJS.ProcessEnv;
   /** The order the next hook gets. */
   order: number;
-  out: { sources: AgentSource[]; issues: ConfigIssue[]; warnings: ConfigIssue[]; entries: GateEntry[] };
+  out: AgentLoadOut;
 }
 
 /**
@@ -131,91 +128,103 @@ interface ClaudeFilesLoad {
 export function loadClaudeFilesForCursor(load: ClaudeFilesLoad): number {
   const { out, admission } = load;
   const cursorKeys = new Map<string, string>();
-  const keyOf = (event: string, line: string) => `${event}\0${line.trim()}`;
   for (const entry of out.entries) {
     if (entry.kind !== 'process' || entry.dialect !== 'cursor') continue;
     const key = keyOf(entry.event, entry.command);
     if (!cursorKeys.has(key)) cursorKeys.set(key, entry.dedupeKey);
   }
-  let order = load.order;
-  for (const spec of claudeFileSpecs(load.projectDir, load.home)) {
-    const listed = out.entries.length;
-    const opened = openAgentSource('cursor', spec, admission, out);
-    if (opened.kind === 'done') {
-      unapprovedAsCursor(out.entries, listed);
-      continue;
-    }
-    const ctx = {
-      file: spec.file,
-      scope: spec.scope,
-      projectDir: load.projectDir,
-      home: load.home,
-      env: load.env,
-      parentEnv: load.parentEnv,
-      warnings: out.warnings,
-      ...(spec.project && admission.consent.consent !== undefined
-        ? { consent: admission.consent.consent }
-        : {}),
-    };
-    let count = 0;
-    for (const raw of opened.raws) {
-      const warn = (message: string) =>
-        out.warnings.push({ file: spec.file, path: jsonPath(raw.at), message, level: 'warning' });
-      const event = CLAUDE_EVENT_MAP[raw.event];
-      if (event === undefined) {
-        warn(
-          UNSUPPORTED_EVENTS.has(raw.event)
-            ? `Cursor does not support Claude's "${raw.event}" hooks: this hook never runs in Cursor`
-            : `Cursor maps no event onto Claude's "${raw.event}": this hook never runs in Cursor`,
-        );
-        continue;
-      }
-      const hook = claudeHook(raw, ctx, order);
-      if (hook === undefined) continue;
-      if (hook.kind !== 'process') {
-        out.warnings.push({
+  const from = out.entries.length;
+  const order = readAgentSources(
+    claudeFileSpecs(load.projectDir, load.home),
+    {
+      dialect: 'cursor',
+      admission,
+      out,
+      hook: (raw, spec, at) => {
+        const ctx = {
           file: spec.file,
-          path: jsonPath([...raw.at, 'type']),
-          message: 'Cursor runs command hooks only; this http hook is skipped',
-        });
-        continue;
-      }
-      const line = keyOf(event, commandLineOf(hook.command, hook.args));
-      const cursorHook: AgentCommandHook = {
-        ...hook,
-        dialect: 'cursor',
-        event,
-        // Cursor's tool types on the tool events; elsewhere the matcher as Claude reads it.
-        matcher: event === 'preToolUse' || event === 'postToolUse' ? viaToolMap(hook.matcher) : hook.matcher,
-        dedupeKey: cursorKeys.get(line) ?? hook.dedupeKey,
-        // [A-CUR-1] Cursor waits for every hook: Claude's `async` is not one of its fields.
-        async: false,
-        ownCwd: true,
-        cursorClaudeFile: true,
-        // [A-CUR-1] `loop_limit` is native-only: a Claude Stop hook's follow-ups are not capped.
-        cursorLoopLimit: null,
-      };
-      if (hook.ifRule !== undefined) cursorHook.ifRule = ruleViaToolMap(hook.ifRule);
-      if (hook.async)
-        warn('Cursor does not read "async": this hook runs as an ordinary one, and its answer counts');
-      out.entries.push(cursorHook);
-      order++;
-      count++;
-    }
-    sourceCompiled(out.sources, spec.file, count);
-  }
+          scope: spec.scope,
+          projectDir: load.projectDir,
+          home: load.home,
+          env: load.env,
+          parentEnv: load.parentEnv,
+          warnings: out.warnings,
+          ...consentOf(spec, admission),
+        };
+        return asCursorHook(raw, (r) => claudeHook(r, ctx, at), spec.file, cursorKeys, out.warnings);
+      },
+    },
+    load.order,
+  );
+  unapprovedAsCursor(out.entries, from);
   return order;
+}
+
+const keyOf = (event: string, line: string) => `${event}\0${line.trim()}`;
+
+/** A handler Claude's loader read, as Cursor runs it; undefined where Cursor does not run it. */
+function asCursorHook(
+  raw: RawHandler,
+  read: (raw: RawHandler) => AgentHook | undefined,
+  file: string,
+  cursorKeys: ReadonlyMap<string, string>,
+  warnings: ConfigIssue[],
+): AgentCommandHook | undefined {
+  const warn = (message: string) =>
+    warnings.push({ file, path: jsonPath(raw.at), message, level: 'warning' });
+  const event = CLAUDE_EVENT_MAP[raw.event];
+  if (event === undefined) {
+    warn(
+      UNSUPPORTED_EVENTS.has(raw.event)
+        ? `Cursor does not support Claude's "${raw.event}" hooks: this hook never runs in Cursor`
+        : `Cursor maps no event onto Claude's "${raw.event}": this hook never runs in Cursor`,
+    );
+    return undefined;
+  }
+  const hook = read(raw);
+  if (hook === undefined) return undefined;
+  if (hook.kind !== 'process') {
+    warnings.push({
+      file,
+      path: jsonPath([...raw.at, 'type']),
+      message: 'Cursor runs command hooks only; this http hook is skipped',
+    });
+    return undefined;
+  }
+  const line = keyOf(event, commandLineOf(hook.command, hook.args));
+  const cursorHook: AgentCommandHook = {
+    ...hook,
+    dialect: 'cursor',
+    event,
+    // Cursor's tool types on the tool events; elsewhere the matcher as Claude reads it.
+    matcher: event === 'preToolUse' || event === 'postToolUse' ? viaToolMap(hook.matcher) : hook.matcher,
+    dedupeKey: cursorKeys.get(line) ?? hook.dedupeKey,
+    // [A-CUR-1] Cursor waits for every hook: Claude's `async` is not one of its fields.
+    async: false,
+    ownCwd: true,
+    cursorClaudeFile: true,
+    // [A-CUR-1] `loop_limit` is native-only: a Claude Stop hook's follow-ups are not capped.
+    cursorLoopLimit: null,
+  };
+  if (hook.ifRule !== undefined) cursorHook.ifRule = ruleViaToolMap(hook.ifRule);
+  if (hook.async)
+    warn('Cursor does not read "async": this hook runs as an ordinary one, and its answer counts');
+  return cursorHook;
 }
 
 /**
  * [L-TRUST-3] An unapproved Claude file's handlers, listed from the bare JSON under Claude's event
  * names, are listed under Cursor's (those Cursor never runs are dropped: validate warns of them
- * once the file is approved).
+ * once the file is approved). The entries from `from` on are the Claude files'.
  */
 function unapprovedAsCursor(entries: GateEntry[], from: number): void {
   const listed = entries.splice(from);
   for (const entry of listed) {
-    const event = entry.kind === 'unapproved' ? CLAUDE_EVENT_MAP[entry.event] : undefined;
+    if (entry.kind !== 'unapproved') {
+      entries.push(entry);
+      continue;
+    }
+    const event = CLAUDE_EVENT_MAP[entry.event];
     if (event === undefined) continue;
     entry.event = event;
     entries.push(entry);

@@ -7,8 +7,8 @@
  */
 
 import { mcpToolName } from '../../action/mcp-tool-name.ts';
+import { claudeCall, namedEvents } from '../agent/claude-call.ts';
 import type { EventMap } from '../agent/event-map.ts';
-import { claudeEventOf } from '../agent/event-map.ts';
 import type { HookAgentProtocol } from '../agent/hook-agent.ts';
 import { jsonReply, policyVerdict, reasonOr } from '../agent/policy-verdict.ts';
 import { objectOf, textOf, toolArgsObject, toolMapper } from '../agent/tool-map.ts';
@@ -100,10 +100,9 @@ function toolOf(
 
 export const cursorHookProtocol: HookAgentProtocol = {
   toClaude(given, named, env) {
-    const agentEvent = textOf(given.hook_event_name) ?? named;
-    if (agentEvent === undefined)
-      return { problem: 'the input names no hook_event_name and no --event was given' };
-    const event = claudeEventOf(CURSOR_CLAUDE_EVENTS, agentEvent) ?? agentEvent;
+    const events = namedEvents(given, named, CURSOR_CLAUDE_EVENTS);
+    if ('problem' in events) return events;
+    const { agentEvent, event } = events;
     const roots = Array.isArray(given.workspace_roots) ? given.workspace_roots : [];
     const projectDir = textOf(roots[0]) ?? textOf(env.CURSOR_PROJECT_DIR) ?? textOf(env.CLAUDE_PROJECT_DIR);
     const sessionId = textOf(given.conversation_id) ?? textOf(given.session_id);
@@ -118,15 +117,12 @@ export const cursorHookProtocol: HookAgentProtocol = {
       input.tool_name = tool.name;
       input.tool_input = tool.input ?? {};
     }
-    return {
-      agentEvent,
-      event,
-      input,
-      ...(projectDir !== undefined ? { projectDir } : {}),
-      ...(sessionId !== undefined ? { sessionId } : {}),
-      ...(tool.name !== undefined ? { toolName: tool.name } : {}),
-      ...(tool.agentTool !== undefined ? { agentTool: tool.agentTool } : {}),
-    };
+    return claudeCall(agentEvent, event, input, {
+      projectDir,
+      sessionId,
+      toolName: tool.name,
+      agentTool: tool.agentTool,
+    });
   },
   reply(call, decision) {
     const v = policyVerdict(decision);

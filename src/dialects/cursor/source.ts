@@ -13,23 +13,21 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import type { ConsentPolicy } from '../../consent/project-admission.ts';
+import type { Admission, ConsentPolicy } from '../../consent/project-admission.ts';
 import type { ProjectRead } from '../../consent/project-surface.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import { isPlainObject } from '../../core/plain-object.ts';
-import type { AgentCommandHook, GateEntry } from '../../registry/hook-definition.ts';
+import type { AgentCommandHook } from '../../registry/hook-definition.ts';
 import {
   type AgentConfig,
-  type AgentSource,
   type AgentSourceSpec,
-  agentConfig,
   agentTimeoutMs,
   handlerOrigin,
-  openAgentSource,
-  sourceCompiled,
 } from '../../sources/agent-config.ts';
 import { eachEventList, type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { commandText } from '../agent/handler-fields.ts';
 import { startAgentLoad } from '../agent/load.ts';
+import { consentOf, emptyLoadOut, fileWarner, loadedConfig, readAgentSources } from '../agent/source-loop.ts';
 import { loadClaudeFilesForCursor } from './claude-files.ts';
 import { isCursorEvent } from './events.ts';
 import { compileSearchMatcher } from './matcher.ts';
@@ -69,10 +67,7 @@ interface LoadCursorOptions {
 }
 
 const entrySchema = z.object({
-  command: z
-    .string()
-    .min(1, 'command must not be empty')
-    .refine((s) => !s.includes('\0'), 'command contains a NUL byte'),
+  command: commandText,
   type: z.literal('command').optional(),
   matcher: z.string().optional(),
   timeout: z.number().positive('timeout must be a positive number of seconds').optional(),
@@ -85,15 +80,8 @@ const entrySchema = z.object({
     .optional(),
   keepChildren: z.boolean().optional(),
 });
-const ENTRY_FIELDS = new Set([
-  'command',
-  'type',
-  'matcher',
-  'timeout',
-  'failClosed',
-  'loop_limit',
-  'keepChildren',
-]);
+/** The fields it reads: any other is an unknown field (validate warns). */
+const ENTRY_FIELDS: ReadonlySet<string> = new Set(Object.keys(entrySchema.shape));
 
 interface SourceSpec extends AgentSourceSpec {
   /** The folder its hooks run from. */
@@ -168,88 +156,23 @@ function walkCursorHooks(
 /** Reads every Cursor source; see the file comment. */
 export function loadCursorConfig(opts: LoadCursorOptions): AgentConfig {
   const cursor = opts.cursor ?? {};
-  const { projectDir, home, project, admission, baseEnv } = startAgentLoad(opts, cursor.env);
-  const specs = cursorSourceSpecs(projectDir, home, cursor);
+  const start = startAgentLoad(opts, cursor.env);
+  const { projectDir, home, admission, baseEnv } = start;
   // [A-CUR-1] The workspace root, always, under both names (CLAUDE_PROJECT_DIR is set).
   baseEnv.CURSOR_PROJECT_DIR = projectDir;
   Object.freeze(baseEnv);
-  const warnings: ConfigIssue[] = [];
-  const issues: ConfigIssue[] = [];
-  const sources: AgentSource[] = [];
-  const entries: GateEntry[] = [];
-  let order = 0;
-
-  const out = { sources, issues, warnings, entries };
-  for (const spec of specs) {
-    const opened = openAgentSource('cursor', spec, admission, out, undefined, walkCursorHooks);
-    if (opened.kind === 'done') continue;
-    const version: unknown = Reflect.get(opened.value, 'version');
-    if (version !== 1)
-      warnings.push({
-        file: spec.file,
-        path: '$.version',
-        message:
-          version === undefined
-            ? 'version is missing (Cursor 3.x expects "version": 1); read as version 1'
-            : `version ${JSON.stringify(version)} is not 1; read as version 1`,
-        level: 'warning',
-      });
-    let count = 0;
-    for (const raw of opened.raws) {
-      const warn = (message: string, level?: 'warning') =>
-        warnings.push({ file: spec.file, path: jsonPath(raw.at), message, ...(level ? { level } : {}) });
-      if (!isCursorEvent(raw.event)) {
-        warn(`"${raw.event}" is not a Cursor hook event: this hook never runs`, 'warning');
-        continue;
-      }
-      const type: unknown = Reflect.get(raw.handler, 'type');
-      if (type === 'prompt') {
-        warn('type "prompt" needs Cursor\'s model to evaluate it; hookwerk skips this hook');
-        continue;
-      }
-      if (type !== undefined && type !== 'command') {
-        warn(
-          `type ${JSON.stringify(type)} is not a Cursor hook type (command, prompt); this hook is skipped`,
-        );
-        continue;
-      }
-      const h = readHandler(spec.file, raw, entrySchema, ENTRY_FIELDS, warnings);
-      if (h === undefined) continue;
-      // Events without a matched value run every hook (the matcher meets no value).
-      const matcher = compileSearchMatcher(h.matcher);
-      if (matcher.error !== undefined)
-        warnings.push({ file: spec.file, path: jsonPath([...raw.at, 'matcher']), message: matcher.error });
-      const hook: AgentCommandHook = {
-        kind: 'process',
-        dialect: 'cursor',
-        name: h.command,
-        event: raw.event,
-        origin: handlerOrigin(spec.file, spec.scope, raw.at),
-        matcher,
-        timeoutMs: agentTimeoutMs((h.timeout ?? CURSOR_DEFAULT_TIMEOUT_S) * 1000),
-        failMode: h.failClosed === true ? 'closed' : 'open',
-        enabled: true,
-        order: order++,
-        // [A-CUR-1] Every hook of every source runs: none is folded into another.
-        dedupeKey: `cursor\0${spec.file}\0${raw.at.map(String).join('/')}`,
-        async: false,
-        command: h.command,
-        shell: '/bin/sh',
-        env: baseEnv,
-        cwd: spec.runFrom,
-        // [A-CUR-1] Project hooks run from the project root, whatever `cwd` the input names.
-        ownCwd: true,
-        ...(h.loop_limit !== undefined ? { cursorLoopLimit: h.loop_limit } : {}),
-        ...(h.keepChildren === true ? { keepChildren: true } : {}),
-        ...(spec.project && admission.consent.consent !== undefined
-          ? { consent: admission.consent.consent }
-          : {}),
-      };
-      entries.push(hook);
-      count++;
-    }
-    sourceCompiled(sources, spec.file, count);
-  }
+  const out = emptyLoadOut();
+  const order = readAgentSources(cursorSourceSpecs(projectDir, home, cursor), {
+    dialect: 'cursor',
+    admission,
+    out,
+    open: () => ({ walk: walkCursorHooks }),
+    opened: (spec, value) => {
+      versionWarning(spec.file, Reflect.get(value, 'version'), out.warnings);
+      return true;
+    },
+    hook: (raw, spec, at) => cursorHook(raw, spec, { env: baseEnv, admission, warnings: out.warnings }, at),
+  });
   if (cursor.claudeFiles !== false)
     loadClaudeFilesForCursor({
       projectDir,
@@ -260,15 +183,73 @@ export function loadCursorConfig(opts: LoadCursorOptions): AgentConfig {
       order,
       out,
     });
-  return agentConfig({
-    dialect: 'cursor',
-    projectDir,
-    home,
-    sources,
-    entries,
-    issues,
-    warnings,
-    consent: admission.consent,
-    project,
+  return loadedConfig('cursor', start, out);
+}
+
+/** Cursor 3.x expects `"version": 1`; another (or none) is read as 1, with a warning. */
+function versionWarning(file: string, version: unknown, warnings: ConfigIssue[]): void {
+  if (version === 1) return;
+  warnings.push({
+    file,
+    path: '$.version',
+    message:
+      version === undefined
+        ? 'version is missing (Cursor 3.x expects "version": 1); read as version 1'
+        : `version ${JSON.stringify(version)} is not 1; read as version 1`,
+    level: 'warning',
   });
+}
+
+/** One Cursor entry as a hook, or undefined (skipped, with a warning) [A-CUR-1]. */
+function cursorHook(
+  raw: RawHandler,
+  spec: SourceSpec,
+  ctx: { env: Readonly<Record<string, string>>; admission: Admission; warnings: ConfigIssue[] },
+  order: number,
+): AgentCommandHook | undefined {
+  const warn = (message: string, level?: 'warning') =>
+    fileWarner(ctx.warnings, spec.file)(message, raw.at, level);
+  if (!isCursorEvent(raw.event)) {
+    warn(`"${raw.event}" is not a Cursor hook event: this hook never runs`, 'warning');
+    return undefined;
+  }
+  const type: unknown = Reflect.get(raw.handler, 'type');
+  if (type === 'prompt') {
+    warn('type "prompt" needs Cursor\'s model to evaluate it; hookwerk skips this hook');
+    return undefined;
+  }
+  if (type !== undefined && type !== 'command') {
+    warn(`type ${JSON.stringify(type)} is not a Cursor hook type (command, prompt); this hook is skipped`);
+    return undefined;
+  }
+  const h = readHandler(spec.file, raw, entrySchema, ENTRY_FIELDS, ctx.warnings);
+  if (h === undefined) return undefined;
+  // Events without a matched value run every hook (the matcher meets no value).
+  const matcher = compileSearchMatcher(h.matcher);
+  if (matcher.error !== undefined)
+    ctx.warnings.push({ file: spec.file, path: jsonPath([...raw.at, 'matcher']), message: matcher.error });
+  return {
+    kind: 'process',
+    dialect: 'cursor',
+    name: h.command,
+    event: raw.event,
+    origin: handlerOrigin(spec.file, spec.scope, raw.at),
+    matcher,
+    timeoutMs: agentTimeoutMs((h.timeout ?? CURSOR_DEFAULT_TIMEOUT_S) * 1000),
+    failMode: h.failClosed === true ? 'closed' : 'open',
+    enabled: true,
+    order,
+    // [A-CUR-1] Every hook of every source runs: none is folded into another.
+    dedupeKey: `cursor\0${spec.file}\0${raw.at.map(String).join('/')}`,
+    async: false,
+    command: h.command,
+    shell: '/bin/sh',
+    env: ctx.env,
+    cwd: spec.runFrom,
+    // [A-CUR-1] Project hooks run from the project root, whatever `cwd` the input names.
+    ownCwd: true,
+    ...(h.loop_limit !== undefined ? { cursorLoopLimit: h.loop_limit } : {}),
+    ...(h.keepChildren === true ? { keepChildren: true } : {}),
+    ...consentOf(spec, ctx.admission),
+  };
 }

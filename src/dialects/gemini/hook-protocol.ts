@@ -4,8 +4,9 @@
  * Gemini CLI hook answers [G-ANS-1]: `decision` + `reason`, `hookSpecificOutput.tool_input` for a
  * rewrite, nothing for no opinion [R-HOOK-2].
  */
+
+import { claudeCall, namedEvents, toolNameOf } from '../agent/claude-call.ts';
 import type { EventMap } from '../agent/event-map.ts';
-import { claudeEventOf } from '../agent/event-map.ts';
 import type { HookAgentProtocol } from '../agent/hook-agent.ts';
 import { jsonReply, policyVerdict, reasonOr, SILENT } from '../agent/policy-verdict.ts';
 import { objectOf, textOf, toolMapper } from '../agent/tool-map.ts';
@@ -40,10 +41,9 @@ const CONTEXT_EVENTS = new Set(['BeforeAgent', 'AfterTool', 'SessionStart']);
 
 export const geminiHookProtocol: HookAgentProtocol = {
   toClaude(given, named, env) {
-    const agentEvent = textOf(given.hook_event_name) ?? named;
-    if (agentEvent === undefined)
-      return { problem: 'the input names no hook_event_name and no --event was given' };
-    const event = claudeEventOf(GEMINI_CLAUDE_EVENTS, agentEvent) ?? agentEvent;
+    const events = namedEvents(given, named, GEMINI_CLAUDE_EVENTS);
+    if ('problem' in events) return events;
+    const { agentEvent, event } = events;
     const input: Record<string, unknown> = { ...given, hook_event_name: event };
     const tool = textOf(given.tool_name);
     if (tool !== undefined) {
@@ -59,16 +59,12 @@ export const geminiHookProtocol: HookAgentProtocol = {
         input.last_assistant_message = said;
     }
     const projectDir = textOf(env.GEMINI_PROJECT_DIR) ?? textOf(env.CLAUDE_PROJECT_DIR) ?? textOf(given.cwd);
-    const sessionId = textOf(given.session_id);
-    return {
-      agentEvent,
-      event,
-      input,
-      ...(projectDir !== undefined ? { projectDir } : {}),
-      ...(sessionId !== undefined ? { sessionId } : {}),
-      ...(typeof input.tool_name === 'string' ? { toolName: input.tool_name } : {}),
-      ...(tool !== undefined ? { agentTool: tool } : {}),
-    };
+    return claudeCall(agentEvent, event, input, {
+      projectDir,
+      sessionId: textOf(given.session_id),
+      toolName: toolNameOf(input),
+      agentTool: tool,
+    });
   },
   reply(call, decision) {
     const v = policyVerdict(decision);

@@ -7,24 +7,28 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ConsentPolicy } from '../../consent/project-admission.ts';
-import type { HookConsent } from '../../consent/project-consent.ts';
+import type { Admission, ConsentPolicy } from '../../consent/project-admission.ts';
 import type { ProjectRead } from '../../consent/project-surface.ts';
 import { isCodeInjectingEnv } from '../../core/env-policy.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
-import type { AgentCommandHook, GateEntry } from '../../registry/hook-definition.ts';
+import type { AgentCommandHook } from '../../registry/hook-definition.ts';
 import {
   type AgentConfig,
-  type AgentSource,
   type AgentSourceSpec,
-  agentConfig,
   agentTimeoutMs,
   handlerOrigin,
-  openAgentSource,
-  sourceCompiled,
 } from '../../sources/agent-config.ts';
 import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
+import { commandText } from '../agent/handler-fields.ts';
 import { startAgentLoad } from '../agent/load.ts';
+import {
+  consentOf,
+  emptyLoadOut,
+  fileWarner,
+  loadedConfig,
+  readAgentSources,
+  turnOff,
+} from '../agent/source-loop.ts';
 import { GEMINI_HOOKS_SETTING_KEYS, geminiIsToolEvent, isGeminiEvent } from './events.ts';
 import { compileGeminiMatcher } from './matcher.ts';
 import { geminiProjectTempDir } from './plans-dir.ts';
@@ -50,10 +54,7 @@ interface LoadGeminiOptions {
 
 const commandHandler = z.object({
   type: z.literal('command'),
-  command: z
-    .string()
-    .min(1, 'command must not be empty')
-    .refine((s) => !s.includes('\0'), 'command contains a NUL byte'),
+  command: commandText,
   name: z.string().optional(),
   description: z.string().optional(),
   timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
@@ -61,16 +62,8 @@ const commandHandler = z.object({
   failMode: z.enum(['open', 'closed']).optional(),
   keepChildren: z.boolean().optional(),
 });
-const COMMAND_FIELDS = new Set([
-  'type',
-  'command',
-  'name',
-  'description',
-  'timeout',
-  'env',
-  'failMode',
-  'keepChildren',
-]);
+/** The fields it reads: any other is an unknown field (validate warns). */
+const COMMAND_FIELDS: ReadonlySet<string> = new Set(Object.keys(commandHandler.shape));
 /** Keys of the `hooks` object that are settings, not events. */
 const SETTING_KEYS: ReadonlySet<string> = new Set(GEMINI_HOOKS_SETTING_KEYS);
 
@@ -108,63 +101,36 @@ export function loadGeminiConfig(opts: LoadGeminiOptions): AgentConfig {
   baseEnv.GEMINI_PROJECT_DIR = projectDir;
   // [G-RUN-1] Found once per load, as Gemini CLI finds it once per session.
   const geminiTempDir = geminiProjectTempDir(home, projectDir);
-  const shell = bashOrSh();
-  const warnings: ConfigIssue[] = [];
-  const issues: ConfigIssue[] = [];
-  const sources: AgentSource[] = [];
-  const entries: GateEntry[] = [];
+  const out = emptyLoadOut();
   const switches: Switches = { allOff: undefined, disabledNames: new Set() };
   const ctx: HandlerContext = {
     projectDir,
     baseEnv,
     geminiTempDir,
-    shell,
-    consent: undefined,
-    warnings,
+    shell: bashOrSh(),
+    admission,
+    warnings: out.warnings,
     badMatchers: new Set(),
   };
-  let order = 0;
-
-  const out = { sources, issues, warnings, entries };
-  for (const spec of specs) {
-    const opened = openAgentSource('gemini', spec, admission, out, SETTING_KEYS);
-    if (opened.kind === 'done') continue;
-    const { value, raws } = opened;
-    ctx.consent = spec.project ? admission.consent.consent : undefined;
-    readSwitches(value, spec.label, switches);
-
-    let count = 0;
-    for (const raw of raws) {
-      const hook = compileHandler(raw, spec, ctx, order);
-      if (hook === undefined) continue;
-      entries.push(hook);
-      order++;
-      count++;
-    }
-    sourceCompiled(sources, spec.file, count);
-  }
-
-  for (const entry of entries) {
-    if (entry.kind === 'unapproved') continue;
-    if (switches.allOff !== undefined) {
-      entry.enabled = false;
-      entry.disabledReason = switches.allOff;
-    } else if (switches.disabledNames.has(entry.name)) {
-      entry.enabled = false;
-      entry.disabledReason = `listed in hooks.disabled`;
-    }
-  }
-  return agentConfig({
+  readAgentSources(specs, {
     dialect: 'gemini',
-    projectDir,
-    home,
-    sources,
-    entries,
-    issues,
-    warnings,
-    consent: admission.consent,
-    project,
+    admission,
+    out,
+    open: () => ({ settingKeys: SETTING_KEYS }),
+    opened: (spec, value) => {
+      readSwitches(value, spec.label, switches);
+      return true;
+    },
+    hook: (raw, spec, order) => compileHandler(raw, spec, ctx, order),
   });
+  turnOff(out.entries, (entry) =>
+    switches.allOff !== undefined
+      ? switches.allOff
+      : switches.disabledNames.has(entry.name)
+        ? 'listed in hooks.disabled'
+        : undefined,
+  );
+  return loadedConfig('gemini', { projectDir, home, project, admission }, out);
 }
 
 /** What compiling one Gemini CLI handler needs from its load. */
@@ -173,7 +139,7 @@ interface HandlerContext {
   baseEnv: Readonly<Record<string, string>>;
   geminiTempDir: string | undefined;
   shell: string;
-  consent: HookConsent | undefined;
+  admission: Admission;
   warnings: ConfigIssue[];
   /** Matchers already reported (one warning per matcher, not per handler). */
   badMatchers: Set<string>;
@@ -186,38 +152,25 @@ function compileHandler(
   ctx: HandlerContext,
   order: number,
 ): AgentCommandHook | undefined {
-  const warn = (message: string, at: PropertyKey[] = raw.at) =>
-    ctx.warnings.push({ file: spec.file, path: jsonPath(at), message });
+  const warn = fileWarner(ctx.warnings, spec.file);
   const type: unknown = Reflect.get(raw.handler, 'type');
   if (type !== 'command') {
     warn(
       `handler type ${JSON.stringify(type ?? null)} is not supported (command is); this handler is skipped`,
+      raw.at,
     );
     return undefined;
   }
   const h = readHandler(spec.file, raw, commandHandler, COMMAND_FIELDS, ctx.warnings);
   if (h === undefined) return undefined;
-  if (!isGeminiEvent(raw.event)) {
-    ctx.warnings.push({
-      file: spec.file,
-      path: jsonPath(['hooks', raw.event]),
-      message: `"${raw.event}" is not a Gemini CLI event: its hooks never run`,
-      level: 'warning',
-    });
-  }
+  if (!isGeminiEvent(raw.event))
+    warn(`"${raw.event}" is not a Gemini CLI event: its hooks never run`, ['hooks', raw.event], 'warning');
   // [G-SRC-1] The same name and command runs once per event: as Gemini CLI's planner, among the
   // hooks whose matcher matched, the first in run order (the project's). The gate does that
   // with `dedupeKey`; dropping copies here would lose a copy whose matcher differs, and the
   // same hook configured for another event.
   const key = `${h.name ?? ''}\0${h.command}`;
-  const tool = isGeminiEvent(raw.event) && geminiIsToolEvent(raw.event);
-  const matcher = compileGeminiMatcher(raw.matcher, tool ? 'tool' : 'trigger');
-  // [L-MATCH-3, L-MATCH-4] A regex that cannot run matches only exactly; validate says so.
-  const matcherAt = jsonPath([...raw.at.slice(0, -2), 'matcher']);
-  if (matcher.error !== undefined && !ctx.badMatchers.has(`${spec.file}\0${matcherAt}`)) {
-    ctx.badMatchers.add(`${spec.file}\0${matcherAt}`);
-    ctx.warnings.push({ file: spec.file, path: matcherAt, message: matcher.error });
-  }
+  const matcher = matcherOf(raw, spec, ctx);
   const env = withOwnEnv(ctx.baseEnv, h.env, (name) =>
     warn(`env ${name} cannot be set (it would choose code for a loader or interpreter); ignored`, [
       ...raw.at,
@@ -225,7 +178,7 @@ function compileHandler(
       name,
     ]),
   );
-  const hook: AgentCommandHook = {
+  return {
     kind: 'process',
     dialect: 'gemini',
     name: h.name ?? h.command,
@@ -247,9 +200,23 @@ function compileHandler(
     ...(raw.sequential ? { sequential: true } : {}),
     ...(h.keepChildren === true ? { keepChildren: true } : {}),
     ...(h.env !== undefined ? { ownEnv: Object.keys(h.env).filter((n) => !isCodeInjectingEnv(n)) } : {}),
-    ...(spec.project && ctx.consent !== undefined ? { consent: ctx.consent } : {}),
+    ...consentOf(spec, ctx.admission),
   };
-  return hook;
+}
+
+/**
+ * The handler's matcher: on the tool name for tool events, the trigger for the others [G-SRC-1].
+ * [L-MATCH-3, L-MATCH-4] A regex that cannot run matches only exactly; validate says so, once.
+ */
+function matcherOf(raw: RawHandler, spec: AgentSourceSpec, ctx: HandlerContext) {
+  const tool = isGeminiEvent(raw.event) && geminiIsToolEvent(raw.event);
+  const matcher = compileGeminiMatcher(raw.matcher, tool ? 'tool' : 'trigger');
+  const matcherAt = jsonPath([...raw.at.slice(0, -2), 'matcher']);
+  if (matcher.error !== undefined && !ctx.badMatchers.has(`${spec.file}\0${matcherAt}`)) {
+    ctx.badMatchers.add(`${spec.file}\0${matcherAt}`);
+    ctx.warnings.push({ file: spec.file, path: matcherAt, message: matcher.error });
+  }
+  return matcher;
 }
 
 /** Settings, not events: the switches that turn every hook or named hooks off. */

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { scriptPathsOf } from '../../core/command-words.ts';
 import { type ConfigIssue, jsonPath } from '../../core/issues.ts';
 import { compileMatcher } from '../../registry/matcher.ts';
-import { hookProblems, type LurusConfig } from './source.ts';
+import { hookProblems } from './compile.ts';
+import type { LurusConfig } from './source.ts';
 
 /**
  * [L-VAL-1] Everything `validate` reports for the gate dialect, in one run: the problems that made

@@ -33,6 +33,7 @@ import {
 } from '../claude/source.ts';
 import { fleetPolicyFile, MANAGED_POLICY_FILE, policyFile } from '../surfaces/policy-files.ts';
 import { guardMergeWarnings, guardsLayer } from './guards.ts';
+import { managedOnly, managedOnlyConfig } from './managed-only.ts';
 import { managedPolicyRefusal } from './managed-policy.ts';
 import { permissionsLayer } from './permissions.ts';
 import { policyRuleCount } from './rule-count.ts';
@@ -187,39 +188,6 @@ function loadPolicyFiles(base: GateLoadBase, options: PolicyOptions): AgentConfi
     project,
     ...(config.unusable !== undefined ? { unusable: config.unusable } : {}),
     ...(config.layers !== undefined ? { layers: config.layers } : {}),
-  });
-}
-
-/** [T-MGD-1] The managed policy (in force, read) says `"managedOnly": true`. */
-function managedOnly(settings: readonly ClaudeShapedSettings[]): boolean {
-  return settings.some((s) => s.scope === 'managed' && Reflect.get(s.value, 'managedOnly') === true);
-}
-
-/**
- * [T-MGD-1] `managedOnly`: every source but the managed ones is left out — its hooks, rules,
- * guards and errors alike (a broken user file no longer denies: it is not read) — and each one
- * that exists is named in one warning, so `validate` says why it does nothing.
- */
-function managedOnlyConfig(config: AgentConfig, project: ProjectRead): AgentConfig {
-  const left = new Set(config.sources.filter((s) => s.scope !== 'managed').map((s) => s.file));
-  const ignored: ConfigIssue[] = config.sources
-    .filter((s) => left.has(s.file) && s.exists)
-    .map((s) => ({
-      file: s.file,
-      path: '$',
-      message: `ignored: the managed policy ${MANAGED_POLICY_FILE} says "managedOnly": true`,
-      level: 'warning',
-    }));
-  return agentConfig({
-    dialect: config.dialect,
-    projectDir: config.projectDir,
-    home: config.home,
-    sources: config.sources.filter((s) => !left.has(s.file)),
-    entries: config.entries.filter((e) => e.origin.scope === 'managed'),
-    issues: config.issues.filter((i) => !left.has(i.file)),
-    warnings: [...config.warnings.filter((w) => !left.has(w.file)), ...ignored],
-    consent: config.consent,
-    project,
   });
 }
 

@@ -114,32 +114,7 @@ function compilePrxActions(
         issues.push({ file, path: at(...sandbox.field), message: sandbox.error });
         return;
       }
-      actions.push({
-        kind: 'process',
-        dialect: 'prx',
-        name: config.id ?? `${event}[${index}]`,
-        ...(config.id !== undefined ? { id: config.id } : {}),
-        event,
-        index,
-        origin: {
-          source: `${file}#/hooks/${event}/${index}`,
-          scope: 'workspace',
-          file,
-          path: jsonPath(['hooks', event, index]),
-        },
-        matcher: ALWAYS,
-        failMode: 'open',
-        command,
-        args: config.args,
-        env: config.env,
-        cwd,
-        timeoutMs: config.timeout_ms,
-        stdinJson: config.stdin_json,
-        enabled: config.enabled,
-        config: actionSettings(config),
-        ...(config.keep_children === true ? { keepChildren: true } : {}),
-        ...(sandbox !== undefined ? { sandbox } : {}),
-      });
+      actions.push(prxAction(file, event, index, config, { command, cwd, sandbox }));
     });
   }
   if (actions.length > PRX_LIMITS.maxActions) {
@@ -150,6 +125,43 @@ function compilePrxActions(
     });
   }
   return issues.length > 0 ? { ok: false, issues } : { ok: true, actions };
+}
+
+/** One action, validated and resolved: the hook model's PRX shell definition [P-CFG-2]. */
+function prxAction(
+  file: string,
+  event: PrxAction['event'],
+  index: number,
+  config: PrxActionConfig,
+  resolved: { command: string; cwd: string; sandbox: BwrapSandbox | undefined },
+): PrxAction {
+  const { command, cwd, sandbox } = resolved;
+  return {
+    kind: 'process',
+    dialect: 'prx',
+    name: config.id ?? `${event}[${index}]`,
+    ...(config.id !== undefined ? { id: config.id } : {}),
+    event,
+    index,
+    origin: {
+      source: `${file}#/hooks/${event}/${index}`,
+      scope: 'workspace',
+      file,
+      path: jsonPath(['hooks', event, index]),
+    },
+    matcher: ALWAYS,
+    failMode: 'open',
+    command,
+    args: config.args,
+    env: config.env,
+    cwd,
+    timeoutMs: config.timeout_ms,
+    stdinJson: config.stdin_json,
+    enabled: config.enabled,
+    config: actionSettings(config),
+    ...(config.keep_children === true ? { keepChildren: true } : {}),
+    ...(sandbox !== undefined ? { sandbox } : {}),
+  };
 }
 
 // --- sandbox [P-SEC-7] -------------------------------------------------------------------------

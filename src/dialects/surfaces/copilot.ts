@@ -32,7 +32,7 @@ function listRepoHookFiles(projectDir: string): string[] {
 
 /**
  * The command lines of a Copilot hook file's bare text (nothing evaluated): `bash`, else
- * `command`, else `exec` with its `args` as quoted words — flat entries and one group level.
+ * `exec` or `command` with its `args` as quoted words — flat entries and one group level.
  */
 function copilotHookCommands(text: string): string[] {
   let value: unknown;
@@ -46,14 +46,17 @@ function copilotHookCommands(text: string): string[] {
   const out: string[] = [];
   const visit = (entry: unknown) => {
     if (!isPlainObject(entry)) return;
-    const shell = entry.bash ?? entry.command;
-    if (typeof shell === 'string') out.push(shell);
-    else if (typeof entry.exec === 'string') {
-      const args = Array.isArray(entry.args)
-        ? entry.args.filter((a): a is string => typeof a === 'string')
-        : [];
-      out.push(commandLineOf(entry.exec, args));
+    if (typeof entry.bash === 'string') {
+      out.push(entry.bash);
+      return;
     }
+    // `exec` + `args`, or `command` + `args` (exec form, issue 31); `command` alone is a shell line.
+    const program = typeof entry.exec === 'string' ? entry.exec : entry.command;
+    if (typeof program !== 'string') return;
+    const args = Array.isArray(entry.args)
+      ? entry.args.filter((a): a is string => typeof a === 'string')
+      : [];
+    out.push(commandLineOf(program, args));
   };
   for (const list of Object.values(map)) {
     if (!Array.isArray(list)) continue;
