@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { claudePluginDataDir } from '../src/dialects/claude/plugin-data.ts';
+import { claudePluginDataDir } from '../src/dialects/agent/claude-plugin-data.ts';
 import type { AgentDecision } from '../src/dispatch/agent-answer.ts';
 import type { HookEngine, HookEngineOptions } from '../src/engine-api.ts';
 import type { RunRecord } from '../src/records/run-record.ts';

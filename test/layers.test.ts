@@ -143,17 +143,6 @@ function dialectFolderOf(file: string): string | undefined {
   return parts.length > 1 ? parts[0] : '(tables)';
 }
 
-/**
- * Imports between sibling dialect folders still waiting on the loading loop written once (issue
- * 31, s38-dload): they sit in the bodies of `source.ts` files, which that work rewrites. This
- * list may only shrink; nothing may be added to it.
- */
-const WAITING_ON_SHARED_LOOP: readonly string[] = [
-  'dialects/copilot/source.ts → dialects/gemini/source.ts',
-  'dialects/cursor/claude-files.ts → dialects/claude/source.ts',
-  'dialects/policy/source.ts → dialects/claude/source.ts',
-];
-
 /** Every file of src/ and the files of src/ it imports (resolved; only those that exist). */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
@@ -223,9 +212,7 @@ describe('[issue 31] the inside of src/dialects/ is layered, and src/ has no loo
   });
 
   it('sibling dialect folders do not import each other (what they share is in agent/)', () => {
-    const sideways = dialectArrows.filter(
-      (a) => dialectLayerOf(a.from) === dialectLayerOf(a.to) && !WAITING_ON_SHARED_LOOP.includes(a.text),
-    );
+    const sideways = dialectArrows.filter((a) => dialectLayerOf(a.from) === dialectLayerOf(a.to));
     expect(sideways.map((a) => a.text)).toEqual([]);
   });
 

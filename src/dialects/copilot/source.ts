@@ -22,6 +22,7 @@ import type { AgentCommandHook, AgentHook } from '../../registry/hook-definition
 import { type AgentConfig, agentTimeoutMs, handlerOrigin } from '../../sources/agent-config.ts';
 import { type RawHandler, readHandler, walkAgentHooks } from '../../sources/agent-settings.ts';
 import { startAgentLoad } from '../agent/load.ts';
+import { bashOrSh, withOwnEnv } from '../agent/own-env.ts';
 import {
   type AgentLoadOut,
   consentOf,
@@ -31,7 +32,6 @@ import {
   readAgentSources,
   turnOff,
 } from '../agent/source-loop.ts';
-import { bashOrSh, withOwnEnv } from '../gemini/source.ts';
 import { COPILOT_SETTINGS } from '../surfaces/copilot.ts';
 import { type CopilotEventName, type CopilotForm, copilotEventKeys, copilotEventOfKey } from './events.ts';
 import { bareLineOf, ENTRY_FIELDS, entrySchema, matcherOf, runsOf, type Warn } from './hook-entry.ts';

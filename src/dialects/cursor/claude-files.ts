@@ -17,8 +17,8 @@ import type { AgentCommandHook, AgentHook, GateEntry, ToolCallRule } from '../..
 import type { CompiledMatcher } from '../../registry/matcher.ts';
 import type { AgentSourceSpec } from '../../sources/agent-config.ts';
 import type { RawHandler } from '../../sources/agent-settings.ts';
+import { claudeHook } from '../agent/claude-handler.ts';
 import { type AgentLoadOut, consentOf, readAgentSources } from '../agent/source-loop.ts';
-import { claudeHook } from '../claude/handler.ts';
 import type { CursorEventName } from './events.ts';
 
 /** [A-CUR-1] Claude Code's event names as Cursor runs them [TP]. */

@@ -4,7 +4,7 @@
  * the same hook (name and command) in several files runs once, the project's copy. Project
  * sources run under the project's approval [C-SRC-4].
  */
-import { accessSync, constants } from 'node:fs';
+
 import path from 'node:path';
 import { z } from 'zod';
 import type { Admission, ConsentPolicy } from '../../consent/project-admission.ts';
@@ -21,6 +21,7 @@ import {
 import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
 import { commandText } from '../agent/handler-fields.ts';
 import { startAgentLoad } from '../agent/load.ts';
+import { bashOrSh, withOwnEnv } from '../agent/own-env.ts';
 import {
   consentOf,
   emptyLoadOut,
@@ -243,34 +244,4 @@ function readSwitches(value: object, label: string, switches: Switches): void {
     if (Array.isArray(disabled))
       for (const name of disabled) if (typeof name === 'string') switches.disabledNames.add(name);
   }
-}
-
-/**
- * `base` with a hook's own `env` laid over it, except the names that would choose code for a loader
- * or interpreter (each one passed to `refused`). Also Copilot CLI's entries' `env` [A-COP-1].
- */
-export function withOwnEnv(
-  base: Readonly<Record<string, string>>,
-  own: Readonly<Record<string, string>> | undefined,
-  refused: (name: string) => void,
-): Record<string, string> {
-  const env: Record<string, string> = { ...base };
-  for (const [name, value] of Object.entries(own ?? {})) {
-    if (isCodeInjectingEnv(name)) refused(name);
-    else env[name] = value;
-  }
-  return env;
-}
-
-/** Gemini CLI (and Copilot CLI) run commands with `bash -c` on Unix; `/bin/sh` where there is no bash. */
-export function bashOrSh(): string {
-  for (const candidate of ['/bin/bash', '/usr/bin/bash']) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // next
-    }
-  }
-  return '/bin/sh';
 }

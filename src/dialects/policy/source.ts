@@ -23,14 +23,14 @@ import { parseJsoncText } from '../../core/json-text.ts';
 import { tildePath } from '../../core/tilde-path.ts';
 import type { AgentConfig, AgentSource, UnusableLine } from '../../sources/agent-config.ts';
 import { agentConfig } from '../../sources/agent-config.ts';
-import type { GateLoadBase } from '../agent/gate-dialect.ts';
 import {
   type ClaudeOptions,
   type ClaudeShapedSettings,
   loadClaudeConfig,
   loadClaudeShaped,
   type SourceSpec,
-} from '../claude/source.ts';
+} from '../agent/claude-shaped.ts';
+import type { GateLoadBase } from '../agent/gate-dialect.ts';
 import { fleetPolicyFile, MANAGED_POLICY_FILE, policyFile } from '../surfaces/policy-files.ts';
 import { guardMergeWarnings, guardsLayer } from './guards.ts';
 import { managedOnly, managedOnlyConfig } from './managed-only.ts';

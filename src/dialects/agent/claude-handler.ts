@@ -20,10 +20,10 @@ import { literalHostProblem } from '../../runners/blocked-address.ts';
 import { headerProblems, urlProblem } from '../../runners/http-headers.ts';
 import { handlerOrigin, MAX_AGENT_TIMEOUT_MS } from '../../sources/agent-config.ts';
 import { type RawHandler, readHandler } from '../../sources/agent-settings.ts';
-import { claudeMatchField, isDocumentedClaudeEvent } from '../agent/claude-events.ts';
-import { compileClaudeMatcher } from '../agent/claude-matcher.ts';
-import { commandText } from '../agent/handler-fields.ts';
-import { ifRuleProblem, toolCallRuleOf } from '../agent/if-rule.ts';
+import { claudeMatchField, isDocumentedClaudeEvent } from './claude-events.ts';
+import { compileClaudeMatcher } from './claude-matcher.ts';
+import { commandText } from './handler-fields.ts';
+import { ifRuleProblem, toolCallRuleOf } from './if-rule.ts';
 
 const CLAUDE_DEFAULT_TIMEOUT_S = 600;
 
