@@ -63,6 +63,7 @@ function startSecureFleet(): Promise<NatsServer> {
       // [F-SEC-1] The fleet's roles (tested in fleet-security.test.ts) need theirs too.
       HOOKWERK_PUBLISHER_PASSWORD: secret('publisher-pw'),
       HOOKWERK_DAEMON_PASSWORD: secret('daemon-pw'),
+      HOOKWERK_AUDIT_PASSWORD: secret('audit-pw'),
     },
   });
 }

@@ -2,9 +2,11 @@
  * `hookwerk daemon --fleet URL [--group G] --trust-key PUB…` [F-BUN-2]: the daemon's fleet side.
  * The keys are read at start (a bad one is a one-line error before anything listens); the stored
  * bundle is put in force at once, before NATS is even asked; NATS itself is loaded only here.
- * What `daemon status` shows of it: `fleet: {url, group, version, lastRefusal}`.
+ * What `daemon status` shows of it: `fleet: {url, group, version, lastRefusal, audit}`; the
+ * audit forwarder [F-AUD-1] sends the journal's records to the stream `hookwerk-audit`.
  */
 import type { KeyObject } from 'node:crypto';
+import type { AuditStatus } from '../fleet/audit-forwarder.ts';
 import { BundleError } from '../fleet/bundle-file.ts';
 import { readPublicKey } from '../fleet/bundle-keys.ts';
 import { FleetPolicy } from '../fleet/fleet-policy.ts';
@@ -21,6 +23,8 @@ export interface FleetStatus {
   version: number | null;
   connected: boolean;
   lastRefusal: { version: number | null; reason: string; at: string } | null;
+  /** [F-AUD-1] The audit forwarder's counts and cursor. */
+  audit: AuditStatus;
 }
 
 export interface DaemonFleet {
@@ -56,9 +60,14 @@ export async function startDaemonFleet(
   // Loaded on use: only a fleet daemon loads NATS.
   const { startFleetWatch } = await import('../fleet/fleet-watch.ts');
   const watch: FleetWatch = startFleetWatch({ url: opts.fleet, group, security, policy, say });
+  // [F-AUD-1] Every record of this home's journal also goes to the audit stream.
+  const { startAuditForwarder } = await import('../fleet/audit-forwarder.ts');
+  const audit = startAuditForwarder({ home, url: opts.fleet, security, say });
   const url = redactUrls(opts.fleet);
   return {
-    status: () => ({ url, group, connected: watch.connected, ...policy.state }),
-    stop: () => watch.stop(),
+    status: () => ({ url, group, connected: watch.connected, ...policy.state, audit: audit.status() }),
+    stop: async () => {
+      await Promise.all([watch.stop(), audit.stop()]);
+    },
   };
 }

@@ -52,6 +52,18 @@ const fleetSchema = z.object({
   lastRefusal: z
     .object({ version: z.number().int().nullable(), reason: z.string(), at: z.string() })
     .nullable(),
+  /** [F-AUD-1] The audit forwarder: what the stream acknowledged, and where it reads next. */
+  audit: z
+    .object({
+      sent: z.number().int().nonnegative(),
+      duplicates: z.number().int().nonnegative(),
+      gaps: z.number().int().nonnegative(),
+      failed: z.number().int().nonnegative(),
+      skipped: z.number().int().nonnegative(),
+      cursor: z.object({ seq: z.number().int(), offset: z.number().int() }).nullable(),
+      lastError: z.string().nullable(),
+    })
+    .optional(),
 });
 
 /** What a running daemon answers to `status`; loose: a later daemon may add keys. */
@@ -194,6 +206,11 @@ export async function daemonStatusCommand(
     if (f.lastRefusal !== null)
       out(
         `last refusal: ${f.lastRefusal.version === null ? 'a bundle' : `version ${f.lastRefusal.version}`} at ${f.lastRefusal.at}: ${f.lastRefusal.reason}`,
+      );
+    const a = f.audit;
+    if (a !== undefined)
+      out(
+        `audit: ${a.sent} sent, ${a.duplicates} already held, ${a.gaps} gap${a.gaps === 1 ? '' : 's'}, ${a.failed} failed${a.lastError !== null ? ` (last: ${a.lastError})` : ''}`,
       );
   }
   out(`engines: ${s.engines.length}`);
