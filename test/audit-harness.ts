@@ -8,7 +8,7 @@ import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
-import { policyFile } from '../src/dialects/policy/files.ts';
+import { policyFile } from '../src/dialects/surfaces/policy-files.ts';
 import { AUDIT_STREAM } from '../src/fleet/audit-stream.ts';
 import { readChainLine } from '../src/records/journal-chain.ts';
 import { journalDir, listSegments, segmentFile } from '../src/records/journal-segments.ts';
