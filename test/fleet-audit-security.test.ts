@@ -1,11 +1,4 @@
-/**
- * The audit stream locked by role [F-SEC-1, F-AUD-1]: on the shipped server config
- * (examples/nats-secure/server.conf) a fleet daemon on the daemon role creates the stream and
- * sends its records; the audit reader role reads them and cannot publish a record nor a bundle;
- * the daemon role cannot read the stream.
- */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
@@ -22,44 +15,23 @@ import {
   timesHeld,
   until,
 } from './audit-harness.ts';
-import { REPO } from './cli-runner.ts';
 import { bundle, fleetDaemon, keyFiles, signed } from './fleet-harness.ts';
 import { tempDir } from './helpers.ts';
-import { type NatsServer, startNatsServer } from './nats-server.ts';
+import type { NatsServer } from './nats-server.ts';
+import { type SecureFleetServer, startSecureFleetServer } from './secure-fleet-server.ts';
 
-const SECURE_CONF = path.join(REPO, 'examples', 'nats-secure', 'server.conf');
-const secret = (name: string) => `${name}-${randomBytes(12).toString('hex')}`;
-const DAEMON_PW = secret('daemon-pw');
-const AUDIT_PW = secret('audit-pw');
 const WAIT_MS = 30_000;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-audit-sec-'));
 const team = keyFiles(dir, 'team');
-const daemonPw = path.join(dir, 'daemon.pw');
-writeFileSync(daemonPw, `${DAEMON_PW}\n`, { mode: 0o600 });
-const AS_DAEMON = [
-  '--nats-user',
-  'daemon',
-  '--nats-password-file',
-  daemonPw,
-  '--nats-inbox-prefix',
-  '_INBOX_daemon',
-];
 
+let fleet: SecureFleetServer;
 let server: NatsServer;
+let AS_DAEMON: string[];
 beforeAll(async () => {
-  server = await startNatsServer({
-    configFile: SECURE_CONF,
-    env: {
-      HOOKWERK_AGENT_PASSWORD: secret('agent-pw'),
-      HOOKWERK_WORKER_PASSWORD: secret('worker-pw'),
-      HOOKWERK_OBSERVER_PASSWORD: secret('observer-pw'),
-      HOOKWERK_GATE_NKEY: 'UDXU4RCSJNZOIQHZNWXHXORDPRTGNJAHAHFRGZNEEJCPQTT2M7NLCNF4',
-      HOOKWERK_PUBLISHER_PASSWORD: secret('publisher-pw'),
-      HOOKWERK_DAEMON_PASSWORD: DAEMON_PW,
-      HOOKWERK_AUDIT_PASSWORD: AUDIT_PW,
-    },
-  });
+  fleet = await startSecureFleetServer(dir);
+  server = fleet.server;
+  AS_DAEMON = fleet.cliArgs('daemon');
 });
 afterAll(async () => {
   await server?.cleanup();
@@ -70,7 +42,7 @@ function as(user: 'daemon' | 'audit'): Promise<NatsConnection> {
   return connect({
     servers: server.url,
     user,
-    pass: user === 'daemon' ? DAEMON_PW : AUDIT_PW,
+    pass: fleet.password(user),
     inboxPrefix: `_INBOX_${user}`,
   });
 }

@@ -1,19 +1,11 @@
-/**
- * The fleet locked [F-SEC-1]: the shipped server config (examples/nats-secure/server.conf) on a
- * real nats-server, with its bundle-publisher and daemon roles. A daemon's credentials cannot put
- * a bundle in the bucket — through the CLI or a raw client; a daemon on those credentials applies
- * only a bundle signed by a key it trusts, newer than its own, whose tests pass, and says why it
- * refused the others in `daemon status`.
- */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleText } from '../src/fleet/bundle.ts';
 import { createPolicyBucket, openPolicyBucket } from '../src/fleet/policy-bucket.ts';
-import { REPO, runCli } from './cli-runner.ts';
+import { runCli } from './cli-runner.ts';
 import {
   bundle,
   denying,
@@ -25,52 +17,24 @@ import {
   verdictFor,
   writeBundle,
 } from './fleet-harness.ts';
-import { type NatsServer, startNatsServer } from './nats-server.ts';
-
-const SECURE_CONF = path.join(REPO, 'examples', 'nats-secure', 'server.conf');
-const secret = (name: string) => `${name}-${randomBytes(12).toString('hex')}`;
-const PUBLISHER_PW = secret('publisher-pw');
-const DAEMON_PW = secret('daemon-pw');
+import type { NatsServer } from './nats-server.ts';
+import { type SecureFleetServer, startSecureFleetServer } from './secure-fleet-server.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-fleet-sec-'));
 const team = keyFiles(dir, 'team');
 const other = keyFiles(dir, 'other');
-const publisherPw = path.join(dir, 'publisher.pw');
-const daemonPw = path.join(dir, 'daemon.pw');
-writeFileSync(publisherPw, `${PUBLISHER_PW}\n`, { mode: 0o600 });
-writeFileSync(daemonPw, `${DAEMON_PW}\n`, { mode: 0o600 });
 
-const AS_PUBLISHER = [
-  '--nats-user',
-  'publisher',
-  '--nats-password-file',
-  publisherPw,
-  '--nats-inbox-prefix',
-  '_INBOX_publisher',
-];
-const AS_DAEMON = [
-  '--nats-user',
-  'daemon',
-  '--nats-password-file',
-  daemonPw,
-  '--nats-inbox-prefix',
-  '_INBOX_daemon',
-];
-
+let fleet: SecureFleetServer;
 let server: NatsServer;
+let AS_PUBLISHER: string[];
+let AS_DAEMON: string[];
+let DAEMON_PW: string;
 beforeAll(async () => {
-  server = await startNatsServer({
-    configFile: SECURE_CONF,
-    env: {
-      HOOKWERK_AGENT_PASSWORD: secret('agent-pw'),
-      HOOKWERK_WORKER_PASSWORD: secret('worker-pw'),
-      HOOKWERK_OBSERVER_PASSWORD: secret('observer-pw'),
-      HOOKWERK_GATE_NKEY: 'UDXU4RCSJNZOIQHZNWXHXORDPRTGNJAHAHFRGZNEEJCPQTT2M7NLCNF4',
-      HOOKWERK_PUBLISHER_PASSWORD: PUBLISHER_PW,
-      HOOKWERK_DAEMON_PASSWORD: DAEMON_PW,
-      HOOKWERK_AUDIT_PASSWORD: secret('audit-pw'),
-    },
-  });
+  fleet = await startSecureFleetServer(dir);
+  server = fleet.server;
+  AS_PUBLISHER = fleet.cliArgs('publisher');
+  AS_DAEMON = fleet.cliArgs('daemon');
+  DAEMON_PW = fleet.password('daemon');
 });
 afterAll(async () => {
   await server?.cleanup();
@@ -81,7 +45,7 @@ async function as(user: 'publisher' | 'daemon'): Promise<NatsConnection> {
   return connect({
     servers: server.url,
     user,
-    pass: user === 'publisher' ? PUBLISHER_PW : DAEMON_PW,
+    pass: fleet.password(user),
     inboxPrefix: `_INBOX_${user}`,
   });
 }
