@@ -17,13 +17,14 @@ const DIST = `${path.join(REPO, 'dist')}/`;
 const PACKAGES = `${path.join(REPO, 'node_modules')}/`;
 
 /**
- * What the call loads now, the bound (before: 436 files, 244 of them hookwerk's own; prom-client
- * and the OpenTelemetry API it loads, 81 files, and the PRX workspace are gone). The dialect table
- * (src/dialects/gate-dialects.ts) still loads all seven gate dialects (85 own files) and zod's ES
- * build is 95 files: its lazy entries are what take the count toward issue 31's 100.
+ * What the call loads now, the bound (before session 38: 436 files, 244 of them hookwerk's own;
+ * prom-client and the OpenTelemetry API it loads, 81 files, the PRX workspace and six of the seven
+ * gate dialects are gone). Still loaded though unused by a one-guard call: the five hook agents'
+ * protocol, install and demo files (dialects/hook-agents.ts is not lazy yet), every surface, every
+ * guard, the runners, smol-toml; zod's ES build alone is 95 files (issue 31 asks for 100 in all).
  */
-const MAX_OWN = 234;
-const MAX_FILES = 345;
+const MAX_OWN = 226;
+const MAX_FILES = 337;
 
 /** The package a file of node_modules belongs to (`@scope/name` or `name`). */
 function packageOf(file: string): string {
