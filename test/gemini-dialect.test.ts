@@ -421,7 +421,16 @@ const SCRIPT_CASES: ScriptCase[] = [
   },
 ];
 
-describe('[G-CLI-1] [G-ANS-1] Gemini CLI hook scripts run unchanged through `hookwerk decide --dialect gemini`', () => {
+/**
+ * Each case starts the CLI once per call: a budget for a loaded 2-core machine with other test files
+ * running (the first cases of a file also pay the worker's warm-up). A budget against a hang, not a
+ * threshold.
+ */
+const SCRIPTS_BUDGET_MS = 120_000;
+
+describe('[G-CLI-1] [G-ANS-1] Gemini CLI hook scripts run unchanged through `hookwerk decide --dialect gemini`', {
+  timeout: SCRIPTS_BUDGET_MS,
+}, () => {
   for (const c of SCRIPT_CASES) {
     it(`[G-CLI-1] [G-ANS-1] [C-OUT-1] ${c.title}`, async () => {
       const s = setup();
