@@ -30,6 +30,7 @@ import { REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
 import { tempDir, waitFor } from './helpers.ts';
 import { closeHttpServers, replyJson, startHttpServer } from './http-server.ts';
+import { trustInProcess } from './trust-in-process.ts';
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -205,7 +206,16 @@ afterEach(closeHttpServers);
 // ---------------------------------------------------------------------------------------------
 // 1. Real scripts, unchanged
 
-describe('[C-ANS-1..3] [C-EV-1] [C-CLI-1] Claude Code hook scripts run unchanged', () => {
+/**
+ * Each case starts its scripts several times and the CLI twice: a budget for a loaded 2-core machine
+ * with other test files running (the first cases of a file also pay the worker's warm-up). A budget
+ * against a hang, not a threshold.
+ */
+const SCRIPTS_BUDGET_MS = 120_000;
+
+describe('[C-ANS-1..3] [C-EV-1] [C-CLI-1] Claude Code hook scripts run unchanged', {
+  timeout: SCRIPTS_BUDGET_MS,
+}, () => {
   it('[C-ANS-2] a Python Bash guard that exits 2 with a stderr reason blocks `rm -rf /` and allows `ls` (exit 2 / 0)', async () => {
     const e = newEnv();
     writeSettings(e, 'project', {
@@ -233,7 +243,7 @@ describe('[C-ANS-1..3] [C-EV-1] [C-CLI-1] Claude Code hook scripts run unchanged
     expect(allowed.runs[0]).toMatchObject({ outcome: 'ok', exitCode: 0, decision: 'allow' });
 
     // The CLI, with the real trust store: approve, then decide.
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     const no = await cliDecide(e, 'PreToolUse', bash('rm -rf /'));
     expect(no.code).toBe(2);
     expect(no.d).toMatchObject({ decision: 'deny', blocked: true });
@@ -261,7 +271,7 @@ describe('[C-ANS-1..3] [C-EV-1] [C-CLI-1] Claude Code hook scripts run unchanged
     expect(allowed).toMatchObject({ decision: 'allow', blocked: false });
     expect(allowed.runs[0]).toMatchObject({ outcome: 'ok', exitCode: 0 });
 
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     expect((await cliDecide(e, 'PreToolUse', bash('rm -rf /'))).code).toBe(2);
     expect((await cliDecide(e, 'PreToolUse', bash('ls'))).code).toBe(0);
   });
@@ -293,7 +303,7 @@ describe('[C-ANS-1..3] [C-EV-1] [C-CLI-1] Claude Code hook scripts run unchanged
     // Not one of its tools: the hook is not even started.
     expect((await decide(engine, 'PreToolUse', write('Read', '.env'))).runs).toEqual([]);
 
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     expect((await cliDecide(e, 'PreToolUse', write('Write', '.env'))).code).toBe(2);
     expect((await cliDecide(e, 'PreToolUse', write('Write', 'README.md'))).code).toBe(0);
   });
@@ -315,7 +325,7 @@ describe('[C-ANS-1..3] [C-EV-1] [C-CLI-1] Claude Code hook scripts run unchanged
     expect(again).toMatchObject({ decision: 'allow', blocked: false });
     expect(again.reason).toBeUndefined();
 
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     const cliFirst = await cliDecide(e, 'Stop', { stop_hook_active: false });
     expect(cliFirst.code).toBe(2);
     expect(cliFirst.d.reason).toBe('Run the test suite and fix what fails before stopping.');
@@ -335,7 +345,7 @@ describe('[C-ANS-1..3] [C-EV-1] [C-CLI-1] Claude Code hook scripts run unchanged
     );
     expect(d.runs[0]).toMatchObject({ outcome: 'ok', additionalContext: d.additionalContext });
 
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     const c = await cliDecide(e, 'SessionStart', { source: 'startup' });
     expect(c.code).toBe(0);
     expect(c.d.additionalContext).toBe(d.additionalContext);
@@ -371,7 +381,7 @@ describe('[C-ANS-1..3] [C-EV-1] [C-CLI-1] Claude Code hook scripts run unchanged
       failed: 'open',
     });
 
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     const c = await cliDecide(e, 'SessionStart', { source: 'resume' });
     expect(c.code).toBe(0);
     expect(c.d.env).toEqual(d.env);
@@ -425,7 +435,7 @@ describe('[C-ANS-1..3] [C-EV-1] [C-CLI-1] Claude Code hook scripts run unchanged
       additionalContext: 'prompt-guard: checked 10 characters, nothing secret',
     });
 
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     expect((await cliDecide(e, 'UserPromptSubmit', { prompt: 'password=hunter2' })).code).toBe(2);
     const ok = await cliDecide(e, 'UserPromptSubmit', { prompt: 'hello' });
     expect(ok.code).toBe(0);
@@ -468,7 +478,7 @@ describe('[C-ANS-1..3] [C-EV-1] [C-CLI-1] Claude Code hook scripts run unchanged
     expect((await decide(engine, 'PreToolUse', bash('ls'))).runs).toEqual([]);
 
     // The CLI with --plugin-dir, after `trust --yes --plugin-dir`.
-    await trustCli(e, [plugin]);
+    await trustInProcess(e.project, e.home, [plugin]);
     const c = await cliDecide(e, 'PreToolUse', { tool_name: 'Write', tool_input: { file_path: '/tmp/x' } }, [
       plugin,
     ]);
@@ -501,7 +511,7 @@ describe('[C-ANS-1..3] [C-EV-1] [C-CLI-1] Claude Code hook scripts run unchanged
     expect(untouched.updatedInput).toBeUndefined();
     expect(untouched.decision).toBe('allow');
 
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     const c = await cliDecide(e, 'PreToolUse', bash('grep x y'));
     expect(c.code).toBe(0);
     expect(c.d.updatedInput).toEqual({ command: 'rg x y' });
@@ -598,7 +608,7 @@ describe('[C-MATCH-1] [C-MATCH-2] matchers', () => {
     expect(why[1]?.detail).toContain('which wins');
     const d = await decide(engine, 'PreToolUse', bash('ls'));
     expect(ran(d)).toEqual(['echo same >> ran.log']);
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     const cli = await runCli(
       ['explain', 'PreToolUse', '--dialect', 'claude', '--project', e.project, '--tool', 'Bash'],
       { home: e.home },
@@ -721,7 +731,7 @@ describe('[C-RUN-2] [C-ANS-4] parallel, merged in configuration order', () => {
     expect(t4).toMatchObject({ decision: 'deny', blocked: true, reason: 'denied' });
     expect(t4.runs.map((r) => r.permission)).toEqual(['deny', 'ask', 'allow', 'defer']);
 
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     expect((await cliDecide(e, 'PreToolUse', { tool_name: 'T3' })).code).toBe(0);
     expect((await cliDecide(e, 'PreToolUse', { tool_name: 'T4' })).code).toBe(2);
   });
@@ -1360,7 +1370,7 @@ describe('[C-IN-1] [C-RUN-3] what a command hook receives', () => {
   it('[C-CLI-1] decide reads the input from stdin when --input is not given', async () => {
     const e = newEnv();
     writeSettings(e, 'project', { PreToolUse: [{ hooks: [capture] }] });
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     const c = await cliDecide(e, 'PreToolUse', { stdin: `${JSON.stringify(bash('ls'))}\n` });
     expect(c.code).toBe(0);
     expect(outcomes(c.d)).toEqual(['ok']);
@@ -1421,7 +1431,7 @@ echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":
     });
     expect(d.runs[0]?.reason).toBe('JSON output is invalid: hookSpecificOutput.hookEventName is missing');
 
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     const c = await cliDecide(e, 'PreToolUse', bash('touch ran-orig'));
     expect(c.code).toBe(0);
     expect(c.d).toMatchObject({ decision: 'allow', blocked: false });
@@ -1485,7 +1495,7 @@ sys.exit(2)
       reason: 'EXIT2STDERR_A',
     });
 
-    await trustCli(e);
+    await trustInProcess(e.project, e.home);
     const c = await cliDecide(e, 'PreToolUse', bash('ls'));
     expect(c.code).toBe(2);
     expect(c.d).toMatchObject({ decision: 'deny', blocked: true, reason: 'EXIT2STDERR_A' });

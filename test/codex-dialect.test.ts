@@ -16,6 +16,7 @@ import type { RunRecord } from '../src/records/run-record.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
 import { tempDir } from './helpers.ts';
+import { trustInProcess } from './trust-in-process.ts';
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -101,6 +102,14 @@ async function projectEngine(map: EventMap, extra: Partial<HookEngineOptions> = 
 function onlyRun(d: { runs: RunRecord[] }): RunRecord {
   expect(d.runs).toHaveLength(1);
   return d.runs[0]!;
+}
+
+/**
+ * The approval in this process, where approving is set-up and not what is tested (a CLI start is
+ * ~0.4 s of CPU); the consent cases approve through the real `hookwerk trust --yes`.
+ */
+async function trustHere(s: Setup): Promise<void> {
+  expect((await trustInProcess(s.project, s.home)).stderr).toBe('');
 }
 
 async function cliTrust(s: Setup, extra: string[] = []): Promise<void> {
@@ -974,7 +983,7 @@ describe('[A-CDX-1] the CLI speaks codex: decide, validate, explain, trust, demo
         ],
       },
     });
-    await cliTrust(s);
+    await trustHere(s);
     const r = await runCli(
       ['explain', 'PreToolUse', '--dialect', 'codex', '--project', s.project, '--tool', 'apply_patch'],
       {

@@ -14,6 +14,7 @@ import type { HookEngine } from '../src/engine-api.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { cursorEngine, installScripts } from './cursor-harness.ts';
 import { tempDir } from './helpers.ts';
+import { trustInProcess } from './trust-in-process.ts';
 
 const FIXTURES = path.join(REPO, 'test', 'fixtures', 'cursor-claude');
 
@@ -72,10 +73,12 @@ async function cliDecide(s: Setup, event: string, input: Input) {
   return { code: r.code, stderr: r.stderr, d: JSON.parse(r.stdout) as AgentDecision };
 }
 
-async function cliTrust(s: Setup): Promise<void> {
-  const r = await runCli(['trust', '--yes', '--project', s.project], { home: s.home });
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
+/**
+ * The approval in this process, where approving is set-up and not what is tested (a CLI start is
+ * ~0.4 s of CPU); the consent cases approve through the real `hookwerk trust --yes`.
+ */
+async function trustHere(s: Setup): Promise<void> {
+  expect((await trustInProcess(s.project, s.home)).stderr).toBe('');
 }
 
 const logLines = (s: Setup, name: string) =>
@@ -97,7 +100,7 @@ describe('[A-CUR-1] Claude Code hook files run under Cursor (Third-party imports
         { matcher: 'Bash', hooks: [cmd('node "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard-bash.mjs')] },
       ],
     });
-    await cliTrust(s);
+    await trustHere(s);
     const r = await cliDecide(s, 'preToolUse', tool('Shell', { command: 'rm -rf /' }));
     expect(r.code).toBe(2);
     expect(r.d).toMatchObject({
@@ -228,7 +231,7 @@ describe('[A-CUR-1] Claude Code hook files run under Cursor (Third-party imports
     install(s, 'keep-going.sh');
     claudeFile(claudeProject(s), { Stop: [{ hooks: [cmd('.claude/hooks/keep-going.sh')] }] });
     const engine = await cursorEngine(s);
-    await cliTrust(s);
+    await trustHere(s);
     const r = await cliDecide(s, 'stop', { status: 'completed', loop_count: 12 });
     expect(r.code).toBe(2);
     expect(r.d).toMatchObject({ blocked: true, reason: 'Tests are failing: run npm test and fix them' });
@@ -270,7 +273,7 @@ describe('[A-CUR-1] Claude Code hook files run under Cursor (Third-party imports
     const s = setup();
     install(s, 'secret-scan.sh');
     claudeFile(claudeLocal(s), { UserPromptSubmit: [{ hooks: [cmd('.claude/hooks/secret-scan.sh')] }] });
-    await cliTrust(s);
+    await trustHere(s);
     const secret = await cliDecide(s, 'beforeSubmitPrompt', {
       prompt: 'deploy with sk-abcdefghijklmnopqrstuvwx',
     });
@@ -450,7 +453,7 @@ describe('[A-ALL-1] a handler a Cursor file and a Claude file both name runs onc
       PreToolUse: [{ matcher: '*', hooks: [cmd(line)] }],
       Stop: [{ hooks: [cmd(line)] }],
     });
-    await cliTrust(s);
+    await trustHere(s);
     const r = await cliDecide(s, 'preToolUse', tool('Shell', { command: 'ls' }));
     expect(r.code).toBe(0);
     expect(r.d.runs).toHaveLength(1);

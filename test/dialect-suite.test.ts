@@ -41,6 +41,7 @@ import {
   SKIPS,
 } from './dialect-fixtures.ts';
 import { processAlive } from './helpers.ts';
+import { trustInProcess } from './trust-in-process.ts';
 
 // ---------------------------------------------------------------------------------------------
 // helpers (concurrent-safe: each test owns its folders and engines; nothing is shared)
@@ -133,6 +134,10 @@ async function cliDecide(name: GateDialect, p: Place, input: Input) {
   return { code: r.code, stderr: r.stderr, d };
 }
 
+/**
+ * `hookwerk trust --yes` through the real CLI: the consent case approves this way; the cases where
+ * approving is set-up call trustInProcess (a CLI start is ~0.4 s of CPU).
+ */
 async function cliTrust(name: GateDialect, p: Place): Promise<void> {
   const r = await cli(name, p, ['trust', '--yes', '--project', p.project]);
   expect(r.stderr).not.toMatch(STACK);
@@ -251,7 +256,7 @@ describe.concurrent.each(GATE_NAMES)('gate dialect %s: the shared cases', (name)
       });
       // The CLI once: `hookwerk hook` runs through the Node launcher in the hook agents' cases.
       if (launcher === 'node') return;
-      await cliTrust(name, p);
+      await trustInProcess(p.project, p.home);
       const c = await cliDecide(name, p, fx.call(fx.shellTool, 'ls'));
       expect(c.code).toBe(2);
       expect(c.d).toMatchObject({ decision: 'deny', blocked: true });
@@ -266,7 +271,7 @@ describe.concurrent.each(GATE_NAMES)('gate dialect %s: the shared cases', (name)
       const p = place(name);
       writeJson(projectFile(fx, p), fx.file([guard(fx)], fx.matcher));
       // Approved first: a person approves nothing while one of the files does not parse.
-      await cliTrust(name, p);
+      await trustInProcess(p.project, p.home);
       writeJson(userFile(fx, p), '{ "hooks": nope');
       await withEngine(name, p, {}, async (engine) => {
         const d = await engine.decide(fx.pre, fx.call(fx.shellTool, 'rm -rf /tmp/x'));

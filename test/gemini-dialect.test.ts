@@ -24,6 +24,7 @@ import type { RunRecord } from '../src/records/run-record.ts';
 import { REPO, runCli, STACK } from './cli-runner.ts';
 import { makeEngine } from './engine-harness.ts';
 import { tempDir } from './helpers.ts';
+import { trustInProcess } from './trust-in-process.ts';
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -129,6 +130,14 @@ async function decideOne(event: GeminiEventName, hooks: Handler[], input: Input 
 function onlyRun(d: { runs: RunRecord[] }): RunRecord {
   expect(d.runs).toHaveLength(1);
   return d.runs[0]!;
+}
+
+/**
+ * The same approval in this process, where approving is set-up and not what is tested; the
+ * consent cases below ([C-SRC-4]) approve through the real CLI.
+ */
+async function trustHere(s: Setup): Promise<void> {
+  expect((await trustInProcess(s.project, s.home)).stderr).toBe('');
 }
 
 /** `hookwerk trust --yes` for the project, as its user would run it. */
@@ -412,7 +421,16 @@ const SCRIPT_CASES: ScriptCase[] = [
   },
 ];
 
-describe('[G-CLI-1] [G-ANS-1] Gemini CLI hook scripts run unchanged through `hookwerk decide --dialect gemini`', () => {
+/**
+ * Each case starts the CLI once per call: a budget for a loaded 2-core machine with other test files
+ * running (the first cases of a file also pay the worker's warm-up). A budget against a hang, not a
+ * threshold.
+ */
+const SCRIPTS_BUDGET_MS = 120_000;
+
+describe('[G-CLI-1] [G-ANS-1] Gemini CLI hook scripts run unchanged through `hookwerk decide --dialect gemini`', {
+  timeout: SCRIPTS_BUDGET_MS,
+}, () => {
   for (const c of SCRIPT_CASES) {
     it(`[G-CLI-1] [G-ANS-1] [C-OUT-1] ${c.title}`, async () => {
       const s = setup();
@@ -423,7 +441,7 @@ describe('[G-CLI-1] [G-ANS-1] Gemini CLI hook scripts run unchanged through `hoo
       const group: Group =
         c.matcher === undefined ? { hooks: [handler] } : { matcher: c.matcher, hooks: [handler] };
       writeJson(settingsOf(s.project), { hooks: { [c.event]: [group] } });
-      await cliTrust(s);
+      await trustHere(s);
       for (const call of c.calls(s)) {
         const { code, d, stderr } = await cliDecide(s, c.event, call.input);
         expect(stderr).toBe('');
@@ -620,7 +638,7 @@ describe('[G-ANS-1] exit codes and output as Gemini CLI’s code has them', () =
         ],
       },
     });
-    await cliTrust(s);
+    await trustHere(s);
     const blocked = await cliDecide(s, 'BeforeTool', shell('make'));
     expect(blocked.code).toBe(2);
     expect(blocked.d).toMatchObject({ decision: 'deny', blocked: true, reason: 'quota exceeded' });
@@ -1502,7 +1520,7 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_in
         BeforeTool: [{ matcher: 'write_file', hooks: [cmd('python3 .gemini/hooks/rewrite-content.py')] }],
       },
     });
-    await cliTrust(s);
+    await trustHere(s);
     const { code, d } = await cliDecide(s, 'BeforeTool', {
       tool_name: 'write_file',
       tool_input: { file_path: 'w_target.txt', content: 'ORIGINAL CONTENT\n' },
@@ -1517,7 +1535,7 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_in
     writeJson(settingsOf(s.project), {
       hooks: { BeforeTool: [{ hooks: [answering({ decision: 'deny', reason: 123 })] }] },
     });
-    await cliTrust(s);
+    await trustHere(s);
     const { code, d } = await cliDecide(s, 'BeforeTool', shell('rm -rf build'));
     expect(code).toBe(2);
     expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: '123' });
